@@ -1,0 +1,5 @@
+export * as common from '../gen/svc/common/v1/principal';
+export * as identity from '../gen/svc/identity/v1/identity_service';
+export * as inbox from '../gen/svc/inbox/v1/inbox_service';
+export * as events from '../gen/svc/events/v1/events';
+export { PROTO_ROOT, protoFile } from './protos';

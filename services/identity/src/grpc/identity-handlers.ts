@@ -1,0 +1,49 @@
+import { implement, requireSystem, type ServiceHandlers, type Logger, type PrincipalCodec } from '@svc/kit';
+import { IdentityServiceService } from '@svc/proto/identity/v1';
+import type { Authentication } from '../domain/authentication';
+import type { ApiKeys } from '../domain/api-keys';
+import type { Team } from '../domain/team';
+import { orgView } from '../domain/views';
+import { OrgRow } from '../entities';
+import type { DataSource } from 'typeorm';
+import { NotFound } from '@svc/kit';
+
+export interface IdentityDomain {
+  dataSource: DataSource;
+  authentication: Authentication;
+  apiKeys: ApiKeys;
+  team: Team;
+}
+
+export function identityService(domain: IdentityDomain, deps: { codec: PrincipalCodec; logger: Logger }) {
+  const handlers: ServiceHandlers<typeof IdentityServiceService> = {
+    authenticate: async (request, { principal }) => {
+      requireSystem(principal);
+      return domain.authentication.authenticate(request.credential, request.actAsOrgId);
+    },
+    login: async (request, { principal }) => {
+      requireSystem(principal);
+      return domain.authentication.login(request.email, request.password);
+    },
+    logout: async (_request, { principal }) => {
+      await domain.authentication.logout(principal);
+      return { ok: true };
+    },
+    mintOrgApiKey: (request, { principal }) => domain.apiKeys.mint(principal, request.name, request.scopes),
+    listOrgApiKeys: async (_request, { principal }) => ({ keys: await domain.apiKeys.list(principal) }),
+    revokeOrgApiKey: (request, { principal }) => domain.apiKeys.revoke(principal, request.keyId),
+    listTeamMembers: async (_request, { principal }) => ({ members: await domain.team.list(principal) }),
+    addMemberDirect: (request, { principal }) => domain.team.add(principal, request),
+    updateMemberRole: (request, { principal }) => domain.team.updateRole(principal, request.memberId, request.role),
+    removeMember: async (request, { principal }) => {
+      await domain.team.remove(principal, request.memberId);
+      return { ok: true };
+    },
+    getOrg: async (_request, { principal }) => {
+      const org = await domain.dataSource.getRepository(OrgRow).findOneBy({ id: principal.orgId });
+      if (!org) throw new NotFound('org not found');
+      return orgView(org);
+    },
+  };
+  return implement('identity', IdentityServiceService, handlers, deps);
+}

@@ -1,0 +1,6 @@
+export { IdentityApp } from './app';
+export { identityConfig, identityConfigSchema, type IdentityConfig } from './config';
+export { identityData } from './data';
+export { KEYS_TOPIC } from './domain/api-keys';
+export { allScopes, scopesOfRole } from './domain/role-scopes';
+export type { CreatedOrg, NewOrg } from './domain/orgs';

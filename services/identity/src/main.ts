@@ -1,0 +1,5 @@
+import { runService } from '@svc/kit';
+import { IdentityApp } from './app';
+import { identityConfig } from './config';
+
+runService(() => new IdentityApp(identityConfig()));

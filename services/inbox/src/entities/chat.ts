@@ -1,0 +1,26 @@
+import { Entity, Index } from 'typeorm';
+import { DateTimeColumn, EnumColumn, IdColumn, RefColumn, TextColumn } from '@svc/kit';
+import { ChatStatus } from '@svc/proto/inbox/v1';
+
+/**
+ * One contact's thread on one channel. The contact's display fields are a copy kept by the inbox (the contacts
+ * service owns the person); they are personal data and masked by the gateway without PII_READ.
+ */
+@Entity('chats')
+@Index('ix_chats_org_created', ['orgId', 'createdAt', 'id'])
+@Index('ix_chats_org_status_created', ['orgId', 'status', 'createdAt', 'id'])
+@Index('ix_chats_contact_channel', ['orgId', 'contactId', 'channelId'])
+export class ChatRow {
+  @IdColumn() id!: string;
+  @RefColumn({ name: 'org_id' }) orgId!: string;
+  @RefColumn({ name: 'channel_id' }) channelId!: string;
+  @RefColumn({ name: 'contact_id' }) contactId!: string;
+  @TextColumn(200, { name: 'contact_name', nullable: true }) contactName!: string | null;
+  @TextColumn(254, { name: 'contact_email', nullable: true }) contactEmail!: string | null;
+  @TextColumn(32, { name: 'contact_phone', nullable: true }) contactPhone!: string | null;
+  @EnumColumn([ChatStatus.OPEN, ChatStatus.CLOSED]) status!: ChatStatus;
+  @DateTimeColumn({ name: 'created_at' }) createdAt!: Date;
+  @DateTimeColumn({ name: 'updated_at' }) updatedAt!: Date;
+  @DateTimeColumn({ name: 'last_message_at', nullable: true }) lastMessageAt!: Date | null;
+  @DateTimeColumn({ name: 'closed_at', nullable: true }) closedAt!: Date | null;
+}

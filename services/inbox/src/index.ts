@@ -1,0 +1,4 @@
+export { InboxApp } from './app';
+export { inboxConfig, inboxConfigSchema, type InboxConfig } from './config';
+export { inboxData } from './data';
+export { CHATS_TOPIC, MESSAGES_TOPIC } from './domain/events';

@@ -1,0 +1,23 @@
+import type { Logger } from 'pino';
+import type { BaseConfig } from '../config';
+import type { EventBus } from './bus';
+import { EmbeddedBus } from './embedded-bus';
+import { KafkaBus } from './kafka-bus';
+
+/** Kafka when KAFKA_BROKERS is set, otherwise the in-process bus of the embedded default. */
+export function createBus(config: BaseConfig, logger: Logger, topics: string[] = []): EventBus {
+  const brokers = config.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean);
+  if (!brokers.length) return new EmbeddedBus(logger);
+  const sasl =
+    config.KAFKA_SASL_MECHANISM && config.KAFKA_SASL_USERNAME && config.KAFKA_SASL_PASSWORD
+      ? { mechanism: config.KAFKA_SASL_MECHANISM, username: config.KAFKA_SASL_USERNAME, password: config.KAFKA_SASL_PASSWORD }
+      : undefined;
+  return new KafkaBus({
+    brokers,
+    clientId: config.KAFKA_CLIENT_ID,
+    ssl: config.KAFKA_SSL,
+    ...(sasl ? { sasl } : {}),
+    topics: topics.map((t) => config.KAFKA_TOPIC_PREFIX + t),
+    logger,
+  });
+}

@@ -1,0 +1,129 @@
+import { Kafka, logLevel, type Consumer, type KafkaConfig, type Producer, type SASLOptions } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { BusRecord, EventBus, SubscribeOptions, Subscription } from './bus';
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  ssl?: boolean;
+  sasl?: SASLOptions;
+  /** Topics this service publishes to; created (if missing) at start so the first publish does not race. */
+  topics?: string[];
+  logger: Logger;
+}
+
+const LEVEL_NAMES: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
+  [logLevel.ERROR]: 'error',
+  [logLevel.WARN]: 'warn',
+  [logLevel.INFO]: 'info',
+  [logLevel.DEBUG]: 'debug',
+};
+
+/** Kafka through kafkajs: an idempotent producer with acks from all in-sync replicas, one consumer per group. */
+export class KafkaBus implements EventBus {
+  readonly kind = 'kafka';
+  private readonly kafka: Kafka;
+  private readonly producer: Producer;
+  private readonly consumers = new Set<Consumer>();
+  private connected = false;
+
+  constructor(private readonly options: KafkaBusOptions) {
+    const config: KafkaConfig = {
+      clientId: options.clientId,
+      brokers: options.brokers,
+      ssl: options.ssl ?? false,
+      logLevel: logLevel.WARN,
+      logCreator: () => (entry) => {
+        const level = LEVEL_NAMES[entry.level] ?? 'info';
+        const { message, ...rest } = entry.log;
+        options.logger[level]({ kafka: entry.namespace, ...rest }, message);
+      },
+      retry: { retries: 8, initialRetryTime: 100 },
+    };
+    if (options.sasl) config.sasl = options.sasl;
+    this.kafka = new Kafka(config);
+    this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 5, allowAutoTopicCreation: false });
+  }
+
+  async start(): Promise<void> {
+    if (this.options.topics?.length) await this.ensureTopics(this.options.topics);
+    await this.producer.connect();
+    this.connected = true;
+  }
+
+  async ensureTopics(topics: string[]): Promise<void> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const existing = new Set(await admin.listTopics());
+      const missing = topics.filter((t) => !existing.has(t));
+      if (missing.length) {
+        await admin.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: 3 })) });
+      }
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.consumers].map((c) => c.disconnect()));
+    this.consumers.clear();
+    if (this.connected) await this.producer.disconnect();
+    this.connected = false;
+  }
+
+  async healthy(): Promise<boolean> {
+    if (!this.connected) return false;
+    const admin = this.kafka.admin();
+    try {
+      await admin.connect();
+      await admin.describeCluster();
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+  }
+
+  async publish(records: BusRecord[]): Promise<void> {
+    if (!records.length) return;
+    const byTopic = new Map<string, BusRecord[]>();
+    for (const record of records) byTopic.set(record.topic, [...(byTopic.get(record.topic) ?? []), record]);
+    await this.producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, list]) => ({
+        topic,
+        messages: list.map((r) => ({ key: r.key, value: r.value, headers: r.headers ?? {} })),
+      })),
+    });
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    await this.ensureTopics(options.topics);
+    const consumer = this.kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false });
+    await consumer.connect();
+    await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false });
+    await consumer.run({
+      eachMessage: async ({ topic, partition, message }) => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(message.headers ?? {})) if (v !== undefined) headers[k] = String(v);
+        await options.handle({
+          topic,
+          partition,
+          offset: message.offset,
+          key: message.key?.toString('utf8') ?? '',
+          value: message.value ?? Buffer.alloc(0),
+          headers,
+        });
+      },
+    });
+    this.consumers.add(consumer);
+    return {
+      stop: async () => {
+        this.consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  }
+}

@@ -1,0 +1,125 @@
+import { Entity, Index, type DataSource, type EntityManager } from 'typeorm';
+import type { Logger } from 'pino';
+import { Envelope } from '@svc/proto/events/v1';
+import { DateTimeColumn, IdColumn, LongTextColumn, TextColumn } from '../db/columns';
+import { familyOf } from '../db/data-source';
+import { newId } from '../ids';
+import type { EventBus } from './bus';
+
+/** An event committed with the state change that caused it, waiting to be relayed to the bus. */
+@Entity('outbox_events')
+@Index('ix_outbox_created', ['createdAt', 'id'])
+export class OutboxEvent {
+  @IdColumn() id!: string;
+  @TextColumn(200) topic!: string;
+  @TextColumn(100, { name: 'partition_key' }) partitionKey!: string;
+  /** Base64 of the encoded Envelope: portable across both database families. */
+  @LongTextColumn() payload!: string;
+  @DateTimeColumn({ name: 'created_at' }) createdAt!: Date;
+}
+
+export interface NewEvent {
+  topic: string;
+  key: string;
+  type: string;
+  orgId: string;
+  payload: Omit<Envelope, 'id' | 'type' | 'orgId' | 'occurredAt'>;
+}
+
+/** Adds events inside the caller's transaction; they become visible to the relay only if it commits. */
+export async function enqueueEvents(manager: EntityManager, events: NewEvent[], at = new Date()): Promise<Envelope[]> {
+  const envelopes: Envelope[] = [];
+  const rows = events.map((event) => {
+    const envelope: Envelope = { ...event.payload, id: newId(at), type: event.type, orgId: event.orgId, occurredAt: at.toISOString() };
+    envelopes.push(envelope);
+    return manager.create(OutboxEvent, {
+      id: envelope.id,
+      topic: event.topic,
+      partitionKey: event.key,
+      payload: Buffer.from(Envelope.encode(envelope).finish()).toString('base64'),
+      createdAt: at,
+    });
+  });
+  if (rows.length) await manager.insert(OutboxEvent, rows);
+  return envelopes;
+}
+
+/**
+ * Relays committed outbox rows to the bus in creation order and deletes them once acknowledged. On MySQL several
+ * replicas relay at once without double-sending by locking with SKIP LOCKED; consumers dedupe on the event id in any
+ * case, so a crash between publish and delete only causes a redelivery.
+ */
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private pass: Promise<void> = Promise.resolve();
+  private again = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly bus: EventBus,
+    private readonly logger: Logger,
+    private readonly options: { intervalMs?: number; batchSize?: number; topicPrefix?: string } = {},
+  ) {}
+
+  start(): void {
+    this.running = true;
+    this.timer = setInterval(() => this.nudge(), this.options.intervalMs ?? 500);
+    this.timer.unref();
+    this.nudge();
+  }
+
+  /** Relays soon: called after a commit that enqueued events, so latency is not the poll interval. */
+  nudge(): void {
+    if (!this.running) return;
+    if (this.again) return;
+    this.again = true;
+    this.pass = this.pass.then(async () => {
+      this.again = false;
+      try {
+        while (this.running && (await this.relayBatch()) > 0);
+      } catch (error) {
+        this.logger.warn({ err: error }, 'outbox relay failed; will retry');
+      }
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearInterval(this.timer);
+    await this.pass;
+  }
+
+  /** Waits until everything committed so far has been relayed (tests and shutdown). */
+  async flush(): Promise<void> {
+    while ((await this.dataSource.getRepository(OutboxEvent).count()) > 0) {
+      await this.relayBatch();
+    }
+  }
+
+  private async relayBatch(): Promise<number> {
+    const batchSize = this.options.batchSize ?? 200;
+    return this.dataSource.transaction(async (manager) => {
+      const query = manager
+        .getRepository(OutboxEvent)
+        .createQueryBuilder('e')
+        .orderBy('e.createdAt', 'ASC')
+        .addOrderBy('e.id', 'ASC')
+        .limit(batchSize);
+      if (familyOf(this.dataSource) === 'mysql') query.setLock('pessimistic_write').setOnLocked('skip_locked');
+      const rows = await query.getMany();
+      if (!rows.length) return 0;
+      const prefix = this.options.topicPrefix ?? '';
+      await this.bus.publish(
+        rows.map((row) => ({
+          topic: prefix + row.topic,
+          key: row.partitionKey,
+          value: Buffer.from(row.payload, 'base64'),
+          headers: { 'event-id': row.id },
+        })),
+      );
+      await manager.getRepository(OutboxEvent).delete(rows.map((r) => r.id));
+      return rows.length;
+    });
+  }
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/** Settings every service reads; services extend this schema with their own. */
+export const baseConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `mysql://user:pass@host:port/database` or `sqlite:<path>` (`sqlite::memory:` for tests). */
+  DB_URL: z.string().min(1),
+  /** Comma-separated Kafka brokers; empty selects the in-process bus (embedded default only). */
+  KAFKA_BROKERS: z.string().default(''),
+  KAFKA_CLIENT_ID: z.string().default('svc-inbox'),
+  KAFKA_SSL: z.stringbool().default(false),
+  KAFKA_SASL_MECHANISM: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
+  KAFKA_SASL_USERNAME: z.string().optional(),
+  KAFKA_SASL_PASSWORD: z.string().optional(),
+  /** Prefix for topic names, so several installations can share one cluster. */
+  KAFKA_TOPIC_PREFIX: z.string().default(''),
+  /** Shared by the gateway and the services to sign principals; at least 32 characters. */
+  SVC_INTERNAL_SECRET: z.string().min(32),
+  GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50051),
+  HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  GRPC_HOST: z.string().default('0.0.0.0'),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10_000),
+});
+
+export type BaseConfig = z.infer<typeof baseConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/** Validates env against a schema at start-up and names every offending variable. */
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`);
+  throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+}

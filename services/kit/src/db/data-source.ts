@@ -1,0 +1,112 @@
+import 'reflect-metadata';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+
+/** The two database families the same entities run on; each has its own generated migrations. */
+export type DbFamily = 'mysql' | 'sqlite';
+
+export interface Migrations {
+  mysql: MixedList<Function>;
+  sqlite: MixedList<Function>;
+}
+
+export interface DataSourceSpec {
+  url: string;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own type for entity classes
+  entities: MixedList<Function | string | EntitySchema>;
+  migrations: Migrations;
+  /** Log every SQL statement (debugging only). */
+  logging?: boolean;
+}
+
+export interface ParsedDbUrl {
+  family: DbFamily;
+  /** TypeORM driver: `mariadb` on MariaDB (the `mysql` type emits destructive JSON migrations there), else `mysql`. */
+  type: 'mysql' | 'mariadb' | 'better-sqlite3';
+  database: string;
+  url?: string;
+}
+
+export function parseDbUrl(url: string): ParsedDbUrl {
+  if (url.startsWith('sqlite:')) {
+    return { family: 'sqlite', type: 'better-sqlite3', database: url.slice('sqlite:'.length) };
+  }
+  const parsed = new URL(url);
+  const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+  if (!database) throw new Error(`DB_URL must name a database: ${redactDbUrl(url)}`);
+  if (parsed.protocol === 'mariadb:') return { family: 'mysql', type: 'mariadb', database, url: url.replace(/^mariadb:/, 'mysql:') };
+  if (parsed.protocol === 'mysql:') return { family: 'mysql', type: 'mysql', database, url };
+  throw new Error(`DB_URL must start with mysql://, mariadb:// or sqlite: (got ${parsed.protocol})`);
+}
+
+export function redactDbUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]+):([^@]+)@/, '//$1:***@');
+}
+
+export function dataSourceOptions(spec: DataSourceSpec): DataSourceOptions {
+  const db = parseDbUrl(spec.url);
+  const common = {
+    entities: spec.entities,
+    migrations: spec.migrations[db.family],
+    migrationsTableName: 'schema_migrations',
+    logging: spec.logging ?? false,
+  } as const;
+  if (db.type === 'better-sqlite3') {
+    if (db.database !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(db.database)), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: db.database,
+      prepareDatabase: (sqlite: { pragma(source: string): unknown }) => {
+        sqlite.pragma('journal_mode = WAL');
+        sqlite.pragma('busy_timeout = 5000');
+        sqlite.pragma('foreign_keys = ON');
+      },
+    };
+  }
+  return {
+    ...common,
+    type: db.type,
+    url: db.url,
+    timezone: 'Z',
+    charset: 'utf8mb4_unicode_ci',
+    connectorPackage: 'mysql2',
+    supportBigNumbers: true,
+    extra: { connectionLimit: Number(process.env.DB_POOL_SIZE ?? 10) },
+  };
+}
+
+/** Creates the service's database on a MySQL-family server if it is missing (dev, tests, the migration Job). */
+export async function ensureDatabase(url: string): Promise<void> {
+  const db = parseDbUrl(url);
+  if (db.family !== 'mysql' || !db.url) return;
+  const server = new URL(db.url);
+  server.pathname = '/';
+  const admin = new DataSource({ type: db.type === 'mariadb' ? 'mariadb' : 'mysql', url: server.toString(), connectorPackage: 'mysql2' });
+  await admin.initialize();
+  try {
+    await admin.query(`CREATE DATABASE IF NOT EXISTS \`${db.database.replace(/`/g, '')}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  } finally {
+    await admin.destroy();
+  }
+}
+
+export async function openDataSource(spec: DataSourceSpec, options: { migrate: boolean }): Promise<DataSource> {
+  if (options.migrate) await ensureDatabase(spec.url);
+  const dataSource = new DataSource(dataSourceOptions(spec));
+  await dataSource.initialize();
+  if (options.migrate) await dataSource.runMigrations({ transaction: 'each' });
+  return dataSource;
+}
+
+export function familyOf(dataSource: DataSource): DbFamily {
+  return dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql';
+}
+
+/** Driver errors are matched on errno (MySQL family) or code (SQLite), never on message text. */
+export function isDuplicateKeyError(error: unknown): boolean {
+  const e = error as { errno?: number; code?: string; driverError?: { errno?: number; code?: string } };
+  const inner = e.driverError ?? e;
+  return inner.errno === 1062 || inner.code === 'SQLITE_CONSTRAINT_UNIQUE' || inner.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -1,0 +1,105 @@
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { decodeCursor, encodeCursor, type KeysetPosition } from '../cursor';
+import { InvalidArgument } from '../errors';
+
+export interface PageRequest {
+  cursor?: string | undefined;
+  /** true: the items before the cursor (or the last page when there is no cursor). */
+  isBefore?: boolean | undefined;
+  limit: number;
+}
+
+export interface Page<T> {
+  data: T[];
+  nextCursor?: string | undefined;
+  previousCursor?: string | undefined;
+  hasNext: boolean;
+  hasPrevious: boolean;
+}
+
+export const MAX_PAGE_SIZE = 100;
+
+export function validateLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new InvalidArgument(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`, { field: 'limit' });
+  }
+  return limit;
+}
+
+/**
+ * Keyset pagination over a list ordered by (timestamp, id), the same for every list in every service.
+ *
+ * Pages are always returned in the list's order (`ascending` for message threads, `descending` for inbox lists).
+ * Forward (`isBefore` false): the items after the cursor, or the first page without one. Backward (`isBefore` true):
+ * the items before the cursor, or the last page without one.
+ * `nextCursor`/`previousCursor` are the positions of the last/first item, so paging never skips or repeats, also
+ * while items are appended. The comparison is spelled `(t > :t OR (t = :t AND id > :id))` because the row-value
+ * form is not used by MariaDB's range optimiser.
+ */
+export async function keysetPage<T extends ObjectLiteral>(
+  query: SelectQueryBuilder<T>,
+  columns: { at: string; id: string },
+  positionOf: (row: T) => KeysetPosition,
+  request: PageRequest,
+  order: 'ascending' | 'descending' = 'ascending',
+): Promise<Page<T>> {
+  const limit = validateLimit(request.limit);
+  const backward = request.isBefore === true;
+  const after: '<' | '>' = order === 'ascending' ? '>' : '<';
+  const before: '<' | '>' = after === '>' ? '<' : '>';
+  const position = request.cursor ? decodeCursor(request.cursor) : undefined;
+  const page = query.clone();
+  if (position) applyBound(page, columns, position, backward ? before : after);
+  const direction = (order === 'ascending') !== backward ? 'ASC' : 'DESC';
+  const rows = await page.orderBy(columns.at, direction).addOrderBy(columns.id, direction).take(limit + 1).getMany();
+  const more = rows.length > limit;
+  const data = rows.slice(0, limit);
+  if (backward) data.reverse();
+  const first = data[0];
+  const last = data[data.length - 1];
+  let hasNext: boolean;
+  let hasPrevious: boolean;
+  if (backward) {
+    hasPrevious = more;
+    hasNext = last
+      ? await exists(query, columns, positionOf(last), after)
+      : position !== undefined && (await exists(query, columns, position, after, true));
+  } else {
+    hasNext = more;
+    hasPrevious = first
+      ? await exists(query, columns, positionOf(first), before)
+      : position !== undefined && (await exists(query, columns, position, before, true));
+  }
+  return {
+    data,
+    nextCursor: last ? encodeCursor(positionOf(last)) : request.cursor,
+    previousCursor: first ? encodeCursor(positionOf(first)) : request.cursor,
+    hasNext,
+    hasPrevious,
+  };
+}
+
+function applyBound<T extends ObjectLiteral>(
+  query: SelectQueryBuilder<T>,
+  columns: { at: string; id: string },
+  position: KeysetPosition,
+  op: '<' | '>',
+  inclusive = false,
+): SelectQueryBuilder<T> {
+  const idOp = inclusive ? `${op}=` : op;
+  return query.andWhere(
+    `(${columns.at} ${op} :keysetAt OR (${columns.at} = :keysetAt AND ${columns.id} ${idOp} :keysetId))`,
+    { keysetAt: position.at, keysetId: position.id },
+  );
+}
+
+async function exists<T extends ObjectLiteral>(
+  query: SelectQueryBuilder<T>,
+  columns: { at: string; id: string },
+  position: KeysetPosition,
+  op: '<' | '>',
+  inclusive = false,
+): Promise<boolean> {
+  const probe = applyBound(query.clone(), columns, position, op, inclusive);
+  return (await probe.select(columns.id).limit(1).getRawOne()) !== undefined;
+}

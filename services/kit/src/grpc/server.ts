@@ -1,0 +1,135 @@
+import {
+  Metadata,
+  Server,
+  ServerCredentials,
+  status as GrpcStatus,
+  type ServiceDefinition,
+  type ServiceError,
+  type UntypedServiceImplementation,
+  type sendUnaryData,
+  type ServerUnaryCall,
+} from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import type { Logger } from 'pino';
+import { DomainError, grpcStatusOf } from '../errors';
+import { grpcServerDuration } from '../metrics';
+import type { Principal, PrincipalCodec } from '../principal';
+
+export interface CallContext {
+  principal: Principal;
+  metadata: Metadata;
+  logger: Logger;
+}
+
+type RequestOf<M> = M extends { requestDeserialize: (bytes: Buffer) => infer R } ? R : never;
+type ResponseOf<M> = M extends { responseSerialize: (value: infer R) => Buffer } ? R : never;
+
+/** Handlers for every RPC of a ts-proto `*Service` definition, as async functions of (request, context). */
+export type ServiceHandlers<D extends ServiceDefinition> = {
+  [K in keyof D]: (request: RequestOf<D[K]>, context: CallContext) => Promise<ResponseOf<D[K]>>;
+};
+
+/**
+ * Adapts async handlers to grpc-js: verifies the signed principal on every call, maps typed domain errors to gRPC
+ * status codes (unclassified errors become INTERNAL with a generic message and are logged), and times each call.
+ */
+export function implement<D extends ServiceDefinition>(
+  serviceName: string,
+  definition: D,
+  handlers: ServiceHandlers<D>,
+  deps: { codec: PrincipalCodec; logger: Logger },
+): UntypedServiceImplementation {
+  const implementation: UntypedServiceImplementation = {};
+  for (const method of Object.keys(definition) as (keyof D & string)[]) {
+    const handler = handlers[method];
+    implementation[method] = (call: ServerUnaryCall<RequestOf<D[typeof method]>, unknown>, callback: sendUnaryData<unknown>) => {
+      const started = process.hrtime.bigint();
+      const finish = (code: GrpcStatus) =>
+        grpcServerDuration.observe(
+          { service: serviceName, method, code: GrpcStatus[code] ?? String(code) },
+          Number(process.hrtime.bigint() - started) / 1e9,
+        );
+      let principal: Principal;
+      try {
+        principal = deps.codec.fromMetadata(call.metadata);
+      } catch {
+        finish(GrpcStatus.UNAUTHENTICATED);
+        callback({ code: GrpcStatus.UNAUTHENTICATED, details: 'missing or unverifiable principal' } as ServiceError);
+        return;
+      }
+      const logger = deps.logger.child({ rpc: method, orgId: principal.orgId || undefined });
+      handler(call.request, { principal, metadata: call.metadata, logger }).then(
+        (response) => {
+          finish(GrpcStatus.OK);
+          callback(null, response);
+        },
+        (error: unknown) => {
+          const status = toServiceError(error, logger);
+          finish(status.code);
+          callback(status);
+        },
+      );
+    };
+  }
+  return implementation;
+}
+
+function toServiceError(error: unknown, logger: Logger): Partial<ServiceError> & { code: GrpcStatus } {
+  if (error instanceof DomainError) {
+    const metadata = new Metadata();
+    metadata.set('x-svc-error-code', error.code);
+    for (const [key, value] of Object.entries(error.details)) metadata.set(`x-svc-error-${key.toLowerCase()}`, value);
+    return { code: grpcStatusOf(error.code), details: error.message, metadata };
+  }
+  logger.error({ err: error }, 'unhandled error in rpc');
+  return { code: GrpcStatus.INTERNAL, details: 'internal error' };
+}
+
+/** A grpc-js server that always serves the standard `grpc.health.v1.Health` service. */
+export class GrpcServer {
+  readonly server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  readonly health = new HealthImplementation({ '': 'NOT_SERVING' });
+  private boundPort = 0;
+
+  constructor() {
+    this.health.addToServer(this.server);
+  }
+
+  add(definition: ServiceDefinition, implementation: UntypedServiceImplementation, healthName?: string): void {
+    this.server.addService(definition, implementation);
+    if (healthName) this.health.setStatus(healthName, 'NOT_SERVING');
+  }
+
+  async listen(host: string, port: number): Promise<number> {
+    this.boundPort = await new Promise<number>((resolve, reject) =>
+      this.server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error, bound) =>
+        error ? reject(error) : resolve(bound),
+      ),
+    );
+    return this.boundPort;
+  }
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  setServing(serving: boolean, names: string[] = ['']): void {
+    for (const name of names) this.health.setStatus(name, serving ? 'SERVING' : 'NOT_SERVING');
+  }
+
+  /** Stops accepting calls and waits for in-flight ones, forcing after `graceMs`. */
+  async stop(graceMs: number): Promise<void> {
+    this.setServing(false);
+    await new Promise<void>((resolve) => {
+      const force = setTimeout(() => {
+        this.server.forceShutdown();
+        resolve();
+      }, graceMs);
+      force.unref();
+      this.server.tryShutdown(() => {
+        clearTimeout(force);
+        resolve();
+      });
+    });
+  }
+}

@@ -1,0 +1,137 @@
+import type { Server } from 'node:http';
+import type { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
+import type { BaseConfig } from './config';
+import type { EventBus } from './bus/bus';
+import { createBus } from './bus/create-bus';
+import { OutboxRelay } from './bus/outbox';
+import { openDataSource, type DataSourceSpec } from './db/data-source';
+import { GrpcServer } from './grpc/server';
+import { opsApp, type ReadinessCheck } from './http/ops-app';
+import { createLogger } from './logger';
+import { metricsRegistry } from './metrics';
+import { PrincipalCodec } from './principal';
+import { stopOnSignals } from './shutdown';
+
+export interface ServiceAppDeps {
+  /** A bus shared by co-located services (the embedded default); otherwise the app creates its own from config. */
+  bus?: EventBus;
+  logger?: Logger;
+  /** false when the embedded stack serves health and metrics for every service on its one port. */
+  serveHttp?: boolean;
+}
+
+export interface ServiceDefinitionSpec {
+  name: string;
+  /** Fully qualified gRPC service names, reported by the health service. */
+  grpcServices: string[];
+  data: Omit<DataSourceSpec, 'url'>;
+  /** Topics this service publishes (created at start on Kafka). */
+  publishes: string[];
+}
+
+/**
+ * The chassis every domain service runs on: data source (+ migrations), event bus + outbox relay, a gRPC server with
+ * health, and the ops HTTP app. Subclasses register their gRPC services; tests construct the same class.
+ */
+export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
+  readonly logger: Logger;
+  readonly codec: PrincipalCodec;
+  readonly grpc = new GrpcServer();
+  dataSource!: DataSource;
+  bus!: EventBus;
+  relay!: OutboxRelay;
+  private ownsBus = false;
+  private http: Server | undefined;
+  private started = false;
+
+  protected constructor(
+    readonly spec: ServiceDefinitionSpec,
+    readonly config: C,
+    protected readonly deps: ServiceAppDeps = {},
+  ) {
+    this.logger = deps.logger ?? createLogger(spec.name, config.LOG_LEVEL);
+    this.codec = new PrincipalCodec(config.SVC_INTERNAL_SECRET);
+  }
+
+  /** Adds the service's gRPC implementations to `this.grpc`. */
+  protected abstract register(): void;
+
+  /** Background work started after the service is serving (consumers, jobs). */
+  protected async startWorkers(): Promise<void> {}
+  protected async stopWorkers(): Promise<void> {}
+
+  get grpcPort(): number {
+    return this.grpc.port;
+  }
+
+  get httpPort(): number | undefined {
+    const address = this.http?.address();
+    return typeof address === 'object' && address ? address.port : undefined;
+  }
+
+  readinessChecks(): Record<string, ReadinessCheck> {
+    return {
+      [`${this.spec.name}.database`]: async () => {
+        await this.dataSource.query('SELECT 1');
+        return true;
+      },
+      [`${this.spec.name}.bus`]: () => this.bus.healthy(),
+    };
+  }
+
+  /** Applies this service's migrations and closes (the Kubernetes migration Job: `main.js migrate`). */
+  async migrate(): Promise<void> {
+    const dataSource = await openDataSource({ ...this.spec.data, url: this.config.DB_URL }, { migrate: true });
+    await dataSource.destroy();
+    this.logger.info(`${this.spec.name} migrations applied`);
+  }
+
+  async start(): Promise<void> {
+    const migrate = process.env.DB_MIGRATE !== 'skip';
+    this.dataSource = await openDataSource({ ...this.spec.data, url: this.config.DB_URL }, { migrate });
+    this.ownsBus = !this.deps.bus;
+    this.bus = this.deps.bus ?? createBus(this.config, this.logger, this.spec.publishes);
+    if (this.ownsBus) await this.bus.start();
+    this.relay = new OutboxRelay(this.dataSource, this.bus, this.logger, { topicPrefix: this.config.KAFKA_TOPIC_PREFIX });
+    this.relay.start();
+    this.register();
+    await this.grpc.listen(this.config.GRPC_HOST, this.config.GRPC_PORT);
+    if (this.deps.serveHttp !== false) {
+      const app = opsApp(this.readinessChecks(), metricsRegistry);
+      this.http = app.listen(this.config.HTTP_PORT);
+      await new Promise<void>((resolve) => this.http?.once('listening', () => resolve()));
+    }
+    await this.startWorkers();
+    this.grpc.setServing(true, ['', ...this.spec.grpcServices]);
+    this.started = true;
+    this.logger.info({ grpcPort: this.grpcPort, httpPort: this.httpPort, bus: this.bus.kind }, `${this.spec.name} started`);
+  }
+
+  /** Graceful stop: not serving, drain in-flight calls, stop workers, relay what is committed, close. */
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.grpc.stop(this.config.SHUTDOWN_GRACE_MS);
+    await this.stopWorkers();
+    await this.relay.stop();
+    if (this.http) await new Promise<void>((resolve) => this.http?.close(() => resolve()));
+    if (this.ownsBus) await this.bus.stop();
+    await this.dataSource.destroy();
+    this.logger.info(`${this.spec.name} stopped`);
+  }
+}
+
+/** The entry point of a deployable: `main.js` serves until SIGTERM; `main.js migrate` migrates and exits. */
+export function runService(create: () => ServiceApp, argv: string[] = process.argv.slice(2)): void {
+  const run = async () => {
+    const app = create();
+    if (argv[0] === 'migrate') return app.migrate();
+    stopOnSignals(() => app.stop(), app.logger);
+    return app.start();
+  };
+  run().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

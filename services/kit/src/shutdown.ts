@@ -1,0 +1,25 @@
+import type { Logger } from 'pino';
+
+/**
+ * Stops the app once on SIGTERM (Kubernetes) or SIGINT (Ctrl-C) and exits; a second signal exits at once.
+ */
+export function stopOnSignals(stop: () => Promise<void>, logger: Logger): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal, exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { parseDbUrl } from './db/data-source';
+
+/**
+ * Settings for tests that boot real services. On the embedded default they use in-memory SQLite and the in-process
+ * bus; `npm run test:infra` sets SVC_TEST_MYSQL_URL / SVC_TEST_KAFKA_BROKERS and the same tests run on MariaDB
+ * (a fresh database per service per run) and Kafka (a fresh topic prefix per run).
+ */
+export const testRunId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+
+export function testDbUrl(service: string, fileFallback?: string): string {
+  const server = process.env.SVC_TEST_MYSQL_URL;
+  if (!server) return fileFallback ? `sqlite:${fileFallback}` : 'sqlite::memory:';
+  const url = new URL(server.replace(/^mysql:/, 'mariadb:'));
+  url.pathname = `/svc_t_${testRunId}_${service.replace(/\W/g, '_')}_${randomBytes(2).toString('hex')}`;
+  return url.toString();
+}
+
+export function testEnv(service: string, overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    DB_URL: testDbUrl(service),
+    KAFKA_BROKERS: process.env.SVC_TEST_KAFKA_BROKERS ?? '',
+    KAFKA_TOPIC_PREFIX: process.env.SVC_TEST_KAFKA_BROKERS ? `t${testRunId}.` : '',
+    SVC_INTERNAL_SECRET: randomBytes(32).toString('hex'),
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: '0',
+    HTTP_PORT: '0',
+    BCRYPT_COST: '4',
+    SHUTDOWN_GRACE_MS: '2000',
+    ...overrides,
+  };
+}
+
+/** Drops a test database created on a MySQL-family server (no-op for SQLite). */
+export async function dropTestDatabase(url: string): Promise<void> {
+  const db = parseDbUrl(url);
+  if (db.family !== 'mysql' || !db.url || !db.database.startsWith('svc_t_')) return;
+  const server = new URL(db.url);
+  server.pathname = '/';
+  const admin = new DataSource({ type: 'mariadb', url: server.toString(), connectorPackage: 'mysql2' });
+  await admin.initialize();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS \`${db.database}\``);
+  } finally {
+    await admin.destroy();
+  }
+}
+
+/** Polls until `check` holds or the deadline passes: tests wait on state, never sleep a fixed time. */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, deadlineMs = 10_000, what = 'condition'): Promise<T> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const result = await check();
+    if (result !== undefined && result !== false) return result;
+    if (Date.now() > until) throw new Error(`${what} not reached within ${deadlineMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
