@@ -1,0 +1,174 @@
+import { expect } from 'chai';
+import { status, type Metadata, type ServiceError } from '@grpc/grpc-js';
+import { ApiScope, MemberRole, OrgKind, PrincipalKind, dropTestDatabase, grpcClient, newId, systemPrincipal, testEnv, unary, type Principal } from '@svc/kit';
+import { ChatStatus, DeliveryStatus, InboxServiceClient, type Message, type MessagePage } from '@svc/proto/inbox/v1';
+import { InboxApp, inboxConfig } from '../src';
+
+async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as ServiceError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+function keyOf(orgId: string, scopes: ApiScope[]): Principal {
+  return { kind: PrincipalKind.API_KEY, orgId, orgKind: OrgKind.STANDARD, keyId: newId(), memberId: '', role: MemberRole.MEMBER_ROLE_UNSPECIFIED, scopes, sessionId: '' };
+}
+
+const EVERYTHING = [ApiScope.MESSAGES_READ, ApiScope.MESSAGES_SEND, ApiScope.CONVERSATIONS_MANAGE, ApiScope.NOTES_WRITE, ApiScope.PII_READ];
+
+describe('InboxService', () => {
+  let app: InboxApp;
+  let client: InboxServiceClient;
+  const as = (principal: Principal): Metadata => app.codec.metadata(principal);
+
+  before(async () => {
+    app = new InboxApp(inboxConfig(testEnv('inbox')));
+    await app.start();
+    client = grpcClient(InboxServiceClient, `127.0.0.1:${app.grpcPort}`);
+  });
+
+  after(async () => {
+    client.close();
+    await app.stop();
+    await dropTestDatabase(app.config.DB_URL);
+  });
+
+  async function newChat(orgId = newId(), name = 'Ada Lovelace') {
+    const chat = await unary(
+      client.openChat.bind(client),
+      { channelId: newId(), contact: { _id: newId(), name, email: 'ada@example.com', phone: '+15550100' } },
+      as(systemPrincipal(orgId)),
+    );
+    return { orgId, chat };
+  }
+
+  const send = (principal: Principal, chatId: string, text: string, internal = false) =>
+    unary(client.sendMessage.bind(client), { chatId, input: { text, internal } }, as(principal));
+  const page = (principal: Principal, chatId: string, input: { cursor?: string; isBefore?: boolean; limit: number }) =>
+    unary(client.getMessages.bind(client), { chatId, input }, as(principal));
+
+  describe('InboxService.SendMessage', () => {
+    it('returns a queued message with a 24-hex id and a millisecond UTC timestamp', async () => {
+      const { orgId, chat } = await newChat();
+      const message = await send(keyOf(orgId, EVERYTHING), chat._id, 'hello');
+      expect(message._id).to.match(/^[0-9a-f]{24}$/);
+      expect(message.deliveryStatus).to.equal(DeliveryStatus.QUEUED);
+      expect(message.createdAt).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    });
+
+    it('refuses an internal note without NOTES_WRITE', async () => {
+      const { orgId, chat } = await newChat();
+      const error = await rejection(send(keyOf(orgId, [ApiScope.MESSAGES_SEND]), chat._id, 'psst', true));
+      expect(error.code).to.equal(status.PERMISSION_DENIED);
+    });
+
+    it('answers INVALID_ARGUMENT for empty text and a malformed chat id, NOT_FOUND for an unknown chat', async () => {
+      const { orgId, chat } = await newChat();
+      const key = keyOf(orgId, EVERYTHING);
+      expect((await rejection(send(key, chat._id, '   '))).code).to.equal(status.INVALID_ARGUMENT);
+      expect((await rejection(send(key, 'nope', 'x'))).code).to.equal(status.INVALID_ARGUMENT);
+      expect((await rejection(send(key, newId(), 'x'))).code).to.equal(status.NOT_FOUND);
+    });
+  });
+
+  describe('InboxService.GetMessages', () => {
+    it('pages forward and backward over the same messages without skipping or repeating', async () => {
+      const { orgId, chat } = await newChat();
+      const key = keyOf(orgId, EVERYTHING);
+      const sent: Message[] = [];
+      for (let i = 0; i < 23; i += 1) sent.push(await send(key, chat._id, `m${i}`));
+      const forward: string[] = [];
+      let current: MessagePage = await page(key, chat._id, { limit: 5 });
+      forward.push(...current.data.map((m) => m.text));
+      expect(current.hasPrevious).to.equal(false);
+      while (current.hasNext) {
+        current = await page(key, chat._id, { cursor: current.nextCursor ?? '', limit: 5 });
+        forward.push(...current.data.map((m) => m.text));
+      }
+      expect(forward).to.deep.equal(sent.map((m) => m.text));
+      const backward: string[] = [];
+      current = await page(key, chat._id, { isBefore: true, limit: 5 });
+      backward.unshift(...current.data.map((m) => m.text));
+      expect(current.hasNext).to.equal(false);
+      while (current.hasPrevious) {
+        current = await page(key, chat._id, { cursor: current.previousCursor ?? '', isBefore: true, limit: 5 });
+        backward.unshift(...current.data.map((m) => m.text));
+      }
+      expect(backward).to.deep.equal(forward);
+    });
+
+    it('picks up messages sent after the last page from its nextCursor', async () => {
+      const { orgId, chat } = await newChat();
+      const key = keyOf(orgId, EVERYTHING);
+      await send(key, chat._id, 'first');
+      const last = await page(key, chat._id, { limit: 10 });
+      expect(last.hasNext).to.equal(false);
+      await send(key, chat._id, 'second');
+      const next = await page(key, chat._id, { cursor: last.nextCursor ?? '', limit: 10 });
+      expect(next.data.map((m) => m.text)).to.deep.equal(['second']);
+    });
+
+    it('hides internal notes from a reader without NOTES_WRITE, not even counting them', async () => {
+      const { orgId, chat } = await newChat();
+      const writer = keyOf(orgId, EVERYTHING);
+      await send(writer, chat._id, 'visible 1');
+      await send(writer, chat._id, 'secret note', true);
+      await send(writer, chat._id, 'visible 2');
+      const reader = keyOf(orgId, [ApiScope.MESSAGES_READ]);
+      const first = await page(reader, chat._id, { limit: 2 });
+      expect(first.data.map((m) => m.text)).to.deep.equal(['visible 1', 'visible 2']);
+      expect(first.hasNext).to.equal(false);
+      const all = await page(writer, chat._id, { limit: 10 });
+      expect(all.data.map((m) => m.text)).to.deep.equal(['visible 1', 'secret note', 'visible 2']);
+    });
+
+    it('answers INVALID_ARGUMENT for a limit out of range or a forged cursor', async () => {
+      const { orgId, chat } = await newChat();
+      const key = keyOf(orgId, EVERYTHING);
+      expect((await rejection(page(key, chat._id, { limit: 1000 }))).code).to.equal(status.INVALID_ARGUMENT);
+      expect((await rejection(page(key, chat._id, { cursor: 'garbage', limit: 5 }))).code).to.equal(status.INVALID_ARGUMENT);
+    });
+
+    it('does not show one org\'s chat to another org', async () => {
+      const { chat } = await newChat();
+      const stranger = keyOf(newId(), EVERYTHING);
+      expect((await rejection(page(stranger, chat._id, { limit: 5 }))).code).to.equal(status.NOT_FOUND);
+    });
+  });
+
+  describe('InboxService.CloseChat', () => {
+    it('closes and reopens, and needs CONVERSATIONS_MANAGE', async () => {
+      const { orgId, chat } = await newChat();
+      const manager = keyOf(orgId, EVERYTHING);
+      const closed = await unary(client.closeChat.bind(client), { chatId: chat._id }, as(manager));
+      expect(closed.status).to.equal(ChatStatus.CLOSED);
+      expect(closed.closedAt).to.be.a('string');
+      const reopened = await unary(client.reopenChat.bind(client), { chatId: chat._id }, as(manager));
+      expect(reopened.status).to.equal(ChatStatus.OPEN);
+      const reader = keyOf(orgId, [ApiScope.MESSAGES_READ]);
+      expect((await rejection(unary(client.closeChat.bind(client), { chatId: chat._id }, as(reader)))).code).to.equal(status.PERMISSION_DENIED);
+    });
+  });
+
+  describe('InboxService.SearchChats', () => {
+    it('lists the org\'s chats newest first and filters by status and contact', async () => {
+      const orgId = newId();
+      const a = await newChat(orgId, 'Grace Hopper');
+      const b = await newChat(orgId, 'Alan Turing');
+      const key = keyOf(orgId, EVERYTHING);
+      await unary(client.closeChat.bind(client), { chatId: a.chat._id }, as(key));
+      const all = await unary(client.searchChats.bind(client), { input: { limit: 10 } }, as(key));
+      expect(all.data.map((c) => c._id)).to.deep.equal([b.chat._id, a.chat._id]);
+      const open = await unary(client.searchChats.bind(client), { status: ChatStatus.OPEN, input: { limit: 10 } }, as(key));
+      expect(open.data.map((c) => c._id)).to.deep.equal([b.chat._id]);
+      const byName = await unary(client.searchChats.bind(client), { query: 'hopper', input: { limit: 10 } }, as(key));
+      expect(byName.data.map((c) => c._id)).to.deep.equal([a.chat._id]);
+      const withoutPii = keyOf(orgId, [ApiScope.MESSAGES_READ]);
+      const error = await rejection(unary(client.searchChats.bind(client), { query: 'hopper', input: { limit: 10 } }, as(withoutPii)));
+      expect(error.code).to.equal(status.PERMISSION_DENIED);
+    });
+  });
+});
