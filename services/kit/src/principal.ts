@@ -90,3 +90,8 @@ export function requireMemberSession(principal: Principal): void {
     throw new Forbidden('this operation is available only from a dashboard session, never with an API key');
   }
 }
+
+/** The 15 scopes of spec 5.1 (without proto3's unset and unknown placeholders). */
+export const ALL_SCOPES: readonly ApiScope[] = Object.values(ApiScope).filter(
+  (s) => s !== ApiScope.API_SCOPE_UNSPECIFIED && s !== ApiScope.UNRECOGNIZED,
+);

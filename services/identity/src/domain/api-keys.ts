@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { InvalidArgument, NotFound, enqueueEvents, now, requireMemberSession, type Principal } from '@svc/kit';
+import { ALL_SCOPES, InvalidArgument, NotFound, enqueueEvents, now, requireMemberSession, type Principal } from '@svc/kit';
 import { ApiScope, OrgKind } from '@svc/proto/common/v1';
 import type { OrgApiKey } from '@svc/proto/identity/v1';
 import { ApiKeyRow } from '../entities';
@@ -16,7 +16,7 @@ export class ApiKeys {
     requireMemberSession(principal);
     const trimmed = name.trim();
     if (!trimmed || trimmed.length > 200) throw new InvalidArgument('name must be 1 to 200 characters', { field: 'name' });
-    const unique = [...new Set(scopes)].filter((s) => s !== ApiScope.API_SCOPE_UNSPECIFIED);
+    const unique = [...new Set(scopes)].filter((s) => ALL_SCOPES.includes(s));
     if (!unique.length) throw new InvalidArgument('a key needs at least one scope', { field: 'scopes' });
     if (unique.includes(ApiScope.PARTNER_ADMIN) && principal.orgKind !== OrgKind.TECH_PROVIDER) {
       throw new InvalidArgument('PARTNER_ADMIN is only for keys of a TECH_PROVIDER org', { field: 'scopes' });

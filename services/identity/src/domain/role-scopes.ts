@@ -1,6 +1,7 @@
+import { ALL_SCOPES } from '@svc/kit';
 import { ApiScope, MemberRole, OrgKind } from '@svc/proto/common/v1';
 
-const EVERY_SCOPE = Object.values(ApiScope).filter((s) => s !== ApiScope.API_SCOPE_UNSPECIFIED) as ApiScope[];
+const EVERY_SCOPE = [...ALL_SCOPES];
 
 const AGENT_SCOPES: ApiScope[] = [
   ApiScope.MESSAGES_READ,

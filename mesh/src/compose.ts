@@ -1,0 +1,82 @@
+import { Kind, parse, print, visit, type DirectiveNode, type ObjectFieldNode } from 'graphql';
+import { getComposedSchemaFromConfig } from '@graphql-mesh/compose-cli';
+import { DefaultLogger } from '@graphql-mesh/utils';
+import { loadGrpcSubgraph } from '@omnigraph/grpc';
+import { PROTO_ROOT } from '@svc/proto/protos';
+import { PRINCIPAL_HEADER, PRINCIPAL_SIGNATURE_HEADER } from '@svc/kit';
+
+/** One gRPC subgraph per service: its name, its proto file and where it listens. */
+export interface SubgraphSource {
+  name: string;
+  proto: string;
+  endpoint: string;
+}
+
+export const SUBGRAPH_PROTOS: Record<string, string> = {
+  identity: 'svc/identity/v1/identity_service.proto',
+  inbox: 'svc/inbox/v1/inbox_service.proto',
+};
+
+/** Generated gRPC root fields (`svc_<domain>_v1_<Service>_<Method>`) and types (`svc__…`) stay internal. */
+const isRawField = (name: string) => /^svc_[a-z0-9]+_v\d+_/.test(name);
+const isRawType = (name: string) => name.startsWith('svc__') || name === 'ConnectivityState';
+/**
+ * `source.load.defaults` only reaches the composer's parser; the transport decodes with proto-loader options stored
+ * per transport root, so proto3 defaults (false, 0, '', enum 0) would come back null. Give every root `defaults: true`.
+ */
+const LOAD_DEFAULTS: ObjectFieldNode = {
+  kind: Kind.OBJECT_FIELD,
+  name: { kind: Kind.NAME, value: 'loadOptions' },
+  value: { kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: { kind: Kind.NAME, value: 'defaults' }, value: { kind: Kind.BOOLEAN, value: true } }] },
+};
+
+function withLoadDefaults(node: ObjectFieldNode): ObjectFieldNode | undefined {
+  if (node.name.value !== 'roots' || node.value.kind !== Kind.LIST) return undefined;
+  const values = node.value.values.map((root) =>
+    root.kind !== Kind.OBJECT || root.fields.some((f) => f.name.value === 'loadOptions') ? root : { ...root, fields: [...root.fields, LOAD_DEFAULTS] },
+  );
+  return { ...node, value: { ...node.value, values } };
+}
+
+const INACCESSIBLE: DirectiveNode = { kind: Kind.DIRECTIVE, name: { kind: Kind.NAME, value: 'inaccessible' } };
+
+function hide<T extends { directives?: readonly DirectiveNode[] }>(node: T): T {
+  return node.directives?.some((d) => d.name.value === 'inaccessible') ? node : { ...node, directives: [...(node.directives ?? []), INACCESSIBLE] };
+}
+
+/**
+ * Composes the supergraph from the services' protos with GraphQL Mesh compose, at gateway start-up, so the endpoints
+ * baked into it are the ones this gateway talks to. Every call carries the signed principal as gRPC metadata, read
+ * from the GraphQL context at call time. Returns the raw supergraph (for the resolver table) and the public one.
+ */
+export async function composeSupergraph(sources: SubgraphSource[], options: { timeoutMs?: number } = {}): Promise<{ raw: string; hidden: string }> {
+  const raw = await getComposedSchemaFromConfig(
+    {
+      cwd: PROTO_ROOT,
+      subgraphs: sources.map((source) => ({
+        sourceHandler: loadGrpcSubgraph(source.name, {
+          endpoint: source.endpoint,
+          source: { file: source.proto, load: { defaults: true, includeDirs: [PROTO_ROOT] } },
+          requestTimeout: options.timeoutMs ?? 10_000,
+          metaData: {
+            [PRINCIPAL_HEADER]: '{context.principalHeader}',
+            [PRINCIPAL_SIGNATURE_HEADER]: '{context.principalSignature}',
+          },
+        }),
+      })),
+    },
+    new DefaultLogger('compose'),
+  );
+  const document = visit(parse(raw), {
+    ObjectField: withLoadDefaults,
+    FieldDefinition: (node) => (isRawField(node.name.value) ? hide(node) : undefined),
+    ObjectTypeDefinition: (node) => (isRawType(node.name.value) ? hide(node) : undefined),
+    InputObjectTypeDefinition: (node) => (isRawType(node.name.value) ? hide(node) : undefined),
+    EnumTypeDefinition: (node) => (isRawType(node.name.value) ? hide(node) : undefined),
+  });
+  const directive = parse(
+    'directive @inaccessible on FIELD_DEFINITION | OBJECT | INTERFACE | UNION | ARGUMENT_DEFINITION | SCALAR | ENUM | ENUM_VALUE | INPUT_OBJECT | INPUT_FIELD_DEFINITION',
+  ).definitions;
+  const alreadyDeclared = document.definitions.some((d) => d.kind === Kind.DIRECTIVE_DEFINITION && d.name.value === 'inaccessible');
+  return { raw, hidden: print(alreadyDeclared ? document : { ...document, definitions: [...directive, ...document.definitions] }) };
+}

@@ -1,0 +1,79 @@
+import { hostname } from 'node:os';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
+import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { print } from 'graphql';
+import { PrincipalCodec, type EventBus, type Logger, type ReadinessCheck } from '@svc/kit';
+import { Authenticator } from './auth/authenticator';
+import { loadOperationsTable } from './auth/operations-table';
+import { SUBGRAPH_PROTOS, composeSupergraph } from './compose';
+import { useAuth } from './plugins/auth-plugin';
+import { useErrorCodes } from './plugins/error-plugin';
+import { usePiiMasking } from './plugins/pii-plugin';
+import { buildResolvers } from './resolvers';
+import { piiFields, publicDocument, publicSchema } from './schema';
+
+export interface GatewayOptions {
+  /** host:port of each service's gRPC server. */
+  services: { identity: string; inbox: string };
+  internalSecret: string;
+  bus: EventBus;
+  topicPrefix?: string;
+  logger: Logger;
+  introspection?: boolean;
+  graphqlEndpoint?: string;
+  authCacheTtlMs?: number;
+}
+
+export interface Gateway {
+  handleNode(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  readinessChecks(): Record<string, ReadinessCheck>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The public GraphQL endpoint: Mesh-composed gRPC subgraphs served by Hive Gateway, the hand-written public schema
+ * with generated resolvers, and the auth, scope, PII and error plugins.
+ */
+export async function createGateway(options: GatewayOptions): Promise<Gateway> {
+  const graphqlEndpoint = options.graphqlEndpoint ?? '/graphql';
+  const codec = new PrincipalCodec(options.internalSecret);
+  const authenticator = new Authenticator(options.services.identity, codec, options.logger, options.authCacheTtlMs);
+  await authenticator.start(options.bus, options.topicPrefix ?? '', `${hostname()}-${process.pid}`);
+  const supergraph = await composeSupergraph(
+    Object.entries(SUBGRAPH_PROTOS).map(([name, proto]) => ({ name, proto, endpoint: options.services[name as keyof GatewayOptions['services']] })),
+  );
+  const document = publicDocument();
+  const table = loadOperationsTable();
+  const runtime = createGatewayRuntime({
+    supergraph: supergraph.hidden,
+    additionalTypeDefs: print(document),
+    additionalResolvers: buildResolvers(supergraph.raw, publicSchema(document), authenticator),
+    transports: { grpc: import('@graphql-mesh/transport-grpc') },
+    graphqlEndpoint,
+    logging: false,
+    landingPage: false,
+    graphiql: false,
+    maskedErrors: false,
+    plugins: () => [
+      useAuth({ authenticator, codec, table, introspection: options.introspection ?? true, logger: options.logger, graphqlEndpoint }),
+      usePiiMasking(piiFields(document)),
+      blockFieldSuggestionsPlugin(),
+      maxDepthPlugin({ n: 12 }),
+      maxTokensPlugin({ n: 2000 }),
+      useErrorCodes(options.logger),
+    ],
+  });
+  return {
+    handleNode: async (req, res) => {
+      await runtime.handle(req, res);
+    },
+    readinessChecks: () => ({ 'gateway.schema': async () => (await runtime.getSchema()) !== undefined }),
+    stop: async () => {
+      await runtime.dispose();
+      await authenticator.stop();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { GraphQLError, type ExecutionResult } from 'graphql';
+import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { errorCodeOfGrpcStatus, type Logger } from '@svc/kit';
+
+interface GrpcErrorExtension {
+  code?: number;
+  status?: string;
+  details?: string;
+}
+
+const PUBLIC_EXTENSIONS = new Set(['code', 'scope', 'field', 'retryAfterSeconds']);
+
+function grpcOf(error: unknown): GrpcErrorExtension | undefined {
+  let current = error as { extensions?: { grpc?: GrpcErrorExtension }; originalError?: unknown } | undefined;
+  for (let depth = 0; current && depth < 6; depth += 1) {
+    if (current.extensions?.grpc) return current.extensions.grpc;
+    current = current.originalError as typeof current;
+  }
+  return undefined;
+}
+
+function grpcCode(grpc: GrpcErrorExtension): number {
+  if (typeof grpc.code === 'number') return grpc.code;
+  const byName = grpc.status ? (GrpcStatus as unknown as Record<string, number>)[grpc.status] : undefined;
+  return byName ?? GrpcStatus.UNKNOWN;
+}
+
+/**
+ * Every error a client sees carries `extensions.code` and nothing internal: gRPC failures from services become
+ * their domain code (NOT_FOUND, BAD_USER_INPUT, FORBIDDEN, ...) with the service's message; anything unclassified
+ * becomes INTERNAL_SERVER_ERROR with a generic message and is logged with its detail.
+ */
+export function useErrorCodes(logger: Logger): GatewayPlugin {
+  const toPublic = (error: GraphQLError): GraphQLError => {
+    const grpc = grpcOf(error);
+    if (grpc) {
+      const code = errorCodeOfGrpcStatus(grpcCode(grpc));
+      if (code === 'INTERNAL_SERVER_ERROR') logger.error({ grpc, path: error.path }, 'service failed');
+      const message = code === 'INTERNAL_SERVER_ERROR' ? 'Unexpected error.' : (grpc.details ?? error.message);
+      return new GraphQLError(message, { nodes: error.nodes, path: error.path, extensions: { code } });
+    }
+    const code = error.extensions?.code;
+    const extensions = Object.fromEntries(Object.entries(error.extensions ?? {}).filter(([k]) => PUBLIC_EXTENSIONS.has(k)));
+    if (typeof code !== 'string') {
+      // graphql-js wraps input coercion failures (bad variables) around a GraphQLError: the caller's mistake.
+      const unexpected = error.originalError !== undefined && !(error.originalError instanceof GraphQLError);
+      if (unexpected) logger.error({ err: error.originalError, path: error.path }, 'unexpected error');
+      return new GraphQLError(unexpected ? 'Unexpected error.' : error.message, {
+        nodes: error.nodes,
+        path: error.path,
+        extensions: { ...extensions, code: unexpected ? 'INTERNAL_SERVER_ERROR' : 'BAD_USER_INPUT' },
+      });
+    }
+    return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...extensions, code, ...(error.extensions?.http ? { http: error.extensions.http } : {}) } });
+  };
+  const fix = (result: ExecutionResult): ExecutionResult =>
+    result.errors?.length ? { ...result, errors: result.errors.map((e) => toPublic(e instanceof GraphQLError ? e : new GraphQLError(String(e)))) } : result;
+  return {
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result)) setResult(result.map((r) => fix(r as ExecutionResult)));
+      else if (result && typeof result === 'object' && 'errors' in result) setResult(fix(result as ExecutionResult));
+    },
+  };
+}

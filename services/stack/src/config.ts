@@ -1,0 +1,39 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { loadConfig } from '@svc/kit';
+
+export const stackConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Where the embedded default keeps its SQLite files, its internal secret and demo.env. */
+  SVC_DATA_DIR: z.string().default('.data'),
+  /** Each service's database; `{service}` is replaced by the service name. Default: a SQLite file per service. */
+  SVC_DB_URL_TEMPLATE: z.string().optional(),
+  KAFKA_BROKERS: z.string().default(''),
+  KAFKA_TOPIC_PREFIX: z.string().default(''),
+  SVC_INTERNAL_SECRET: z.string().min(32).optional(),
+  /** Seed the demo org on first start and print its credentials. */
+  SVC_SEED_DEMO: z.stringbool().default(true),
+  /** The URL printed for the demo and written to demo.env. */
+  SVC_PUBLIC_URL: z.string().optional(),
+  BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(11),
+});
+
+export type StackConfig = z.infer<typeof stackConfigSchema>;
+
+export function stackConfig(env: NodeJS.ProcessEnv = process.env): StackConfig {
+  return loadConfig(stackConfigSchema, env);
+}
+
+/** The internal secret of an embedded install: generated once and kept in the data dir, so restarts agree. */
+export function embeddedInternalSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'internal-secret');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  fs.mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  fs.writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

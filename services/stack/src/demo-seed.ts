@@ -1,0 +1,91 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ALL_SCOPES, ApiScope, Conflict, grpcClient, newId, systemPrincipal, unary } from '@svc/kit';
+import { IdentityServiceClient } from '@svc/proto/identity/v1';
+import { InboxServiceClient } from '@svc/proto/inbox/v1';
+import type { Stack } from './stack';
+
+export interface DemoCredentials {
+  SVC_URL: string;
+  SVC_DEMO_EMAIL: string;
+  SVC_DEMO_PASSWORD: string;
+  SVC_DEMO_API_KEY: string;
+  SVC_DEMO_CHAT_ID: string;
+}
+
+const DEMO_SCOPES = ALL_SCOPES.filter((s) => s !== ApiScope.PARTNER_ADMIN);
+
+export function demoEnvPath(dataDir: string): string {
+  return path.join(dataDir, 'demo.env');
+}
+
+function readDemoEnv(file: string): DemoCredentials | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  const values = Object.fromEntries(
+    fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .map((line) => line.match(/^([A-Z_]+)=(.*)$/))
+      .filter((m): m is RegExpMatchArray => m !== null)
+      .map((m) => [m[1], m[2]]),
+  );
+  return values.SVC_DEMO_EMAIL && values.SVC_DEMO_API_KEY ? (values as unknown as DemoCredentials) : undefined;
+}
+
+/**
+ * Seeds the demo org once (owner, an API key with every scope but PARTNER_ADMIN, a channel, a contact and a chat with
+ * a few messages) and writes its credentials to `<data dir>/demo.env`. Later starts reuse it: data survives restarts.
+ */
+export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
+  const file = demoEnvPath(stack.config.SVC_DATA_DIR);
+  const identity = grpcClient(IdentityServiceClient, `127.0.0.1:${stack.identity.grpcPort}`);
+  const inbox = grpcClient(InboxServiceClient, `127.0.0.1:${stack.inbox.grpcPort}`);
+  const system = stack.identity.codec.metadata(systemPrincipal());
+  try {
+    const existing = readDemoEnv(file);
+    if (existing) {
+      const stillValid = await unary(identity.authenticate.bind(identity), { credential: existing.SVC_DEMO_API_KEY, actAsOrgId: '' }, system).then(
+        () => true,
+        () => false,
+      );
+      if (stillValid) return { ...existing, SVC_URL: stack.url };
+    }
+    let email = 'demo@svc-inbox.local';
+    let created;
+    try {
+      created = await stack.identity.createOrg({ name: 'Demo Org', owner: { email, name: 'Demo Owner' } });
+    } catch (error) {
+      if (!(error instanceof Conflict)) throw error;
+      email = `demo+${newId().slice(-6)}@svc-inbox.local`;
+      created = await stack.identity.createOrg({ name: 'Demo Org', owner: { email, name: 'Demo Owner' } });
+    }
+    const password = created.oneTimePassword ?? '';
+    const session = await unary(identity.login.bind(identity), { email, password }, system);
+    const owner = await unary(identity.authenticate.bind(identity), { credential: session.token, actAsOrgId: '' }, system);
+    const asOwner = stack.identity.codec.metadata(owner);
+    const key = await unary(identity.mintOrgApiKey.bind(identity), { name: 'demo', scopes: DEMO_SCOPES }, asOwner);
+    const asService = stack.inbox.codec.metadata(systemPrincipal(created.org.id));
+    const chat = await unary(
+      inbox.openChat.bind(inbox),
+      { channelId: newId(), contact: { _id: newId(), name: 'Ada Lovelace', email: 'ada@example.com', phone: '+15550100100' } },
+      asService,
+    );
+    await unary(inbox.receiveMessage.bind(inbox), { chatId: chat._id, text: 'Hi! My order #1042 has not arrived yet.' }, asService);
+    await unary(inbox.sendMessage.bind(inbox), { chatId: chat._id, input: { text: 'Sorry to hear that, Ada. Let me check.', internal: false } }, asOwner);
+    await unary(inbox.sendMessage.bind(inbox), { chatId: chat._id, input: { text: 'Carrier says it is at the depot.', internal: true } }, asOwner);
+    await unary(inbox.receiveMessage.bind(inbox), { chatId: chat._id, text: 'Thanks!' }, asService);
+    const credentials: DemoCredentials = {
+      SVC_URL: stack.url,
+      SVC_DEMO_EMAIL: email,
+      SVC_DEMO_PASSWORD: password,
+      SVC_DEMO_API_KEY: key.key ?? '',
+      SVC_DEMO_CHAT_ID: chat._id,
+    };
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, Object.entries(credentials).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
+    return credentials;
+  } finally {
+    identity.close();
+    inbox.close();
+  }
+}

@@ -1,0 +1,3 @@
+export { Stack } from './stack';
+export { stackConfig, stackConfigSchema, type StackConfig } from './config';
+export { seedDemo, demoEnvPath, type DemoCredentials } from './demo-seed';

@@ -1,0 +1,32 @@
+import { stopOnSignals } from '@svc/kit';
+import { stackConfig } from './config';
+import { demoEnvPath, seedDemo } from './demo-seed';
+import { Stack } from './stack';
+
+async function main(): Promise<void> {
+  const stack = new Stack(stackConfig());
+  stopOnSignals(() => stack.stop(), stack.logger);
+  await stack.start();
+  const lines = [`svc-inbox is up on ${stack.url}`, `  GraphQL   POST ${stack.url}/graphql`, `  health    ${stack.url}/readyz   metrics ${stack.url}/metrics`];
+  if (stack.config.SVC_SEED_DEMO) {
+    const demo = await seedDemo(stack);
+    lines.push(
+      '',
+      'Demo org (also in ' + demoEnvPath(stack.config.SVC_DATA_DIR) + '):',
+      `  dashboard login  ${demo.SVC_DEMO_EMAIL} / ${demo.SVC_DEMO_PASSWORD}`,
+      `  API key          ${demo.SVC_DEMO_API_KEY}`,
+      `  demo chat        ${demo.SVC_DEMO_CHAT_ID}`,
+      '',
+      'Try it:',
+      `  curl -s ${stack.url}/graphql -H 'content-type: application/json' -H "authorization: Bearer ${demo.SVC_DEMO_API_KEY}" \\`,
+      `    -d '{"query":"{ getMessages(chatId: \\"${demo.SVC_DEMO_CHAT_ID}\\") { data { _id text deliveryStatus createdAt } hasNext } }"}'`,
+    );
+  }
+  lines.push('', 'Ctrl-C stops it; data stays in ' + stack.config.SVC_DATA_DIR + '.');
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

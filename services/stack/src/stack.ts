@@ -1,0 +1,105 @@
+import type { Server } from 'node:http';
+import * as path from 'node:path';
+import Koa from 'koa';
+import Router from '@koa/router';
+import {
+  EmbeddedBus,
+  createBus,
+  createLogger,
+  metricsRegistry,
+  opsRouter,
+  type EventBus,
+  type Logger,
+  baseConfigSchema,
+} from '@svc/kit';
+import { createGateway, type Gateway } from '@svc/gateway';
+import { IdentityApp, identityConfigSchema } from '@svc/identity';
+import { InboxApp, inboxConfigSchema } from '@svc/inbox';
+import { embeddedInternalSecret, type StackConfig } from './config';
+
+/**
+ * The embedded default: every service, the gateway and (later) the widget in one process, behind one port with the
+ * paths an ingress routes in Kubernetes. Each service still runs its own gRPC server on a loopback port and owns its
+ * own database (a SQLite file each by default); production runs the same apps as separate deployments.
+ */
+export class Stack {
+  readonly logger: Logger;
+  readonly bus: EventBus;
+  readonly identity: IdentityApp;
+  readonly inbox: InboxApp;
+  gateway!: Gateway;
+  private server: Server | undefined;
+  private readonly internalSecret: string;
+
+  constructor(readonly config: StackConfig) {
+    this.logger = createLogger('stack', config.LOG_LEVEL);
+    this.internalSecret = config.SVC_INTERNAL_SECRET ?? embeddedInternalSecret(config.SVC_DATA_DIR);
+    const base = {
+      LOG_LEVEL: config.LOG_LEVEL,
+      KAFKA_BROKERS: config.KAFKA_BROKERS,
+      KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
+      SVC_INTERNAL_SECRET: this.internalSecret,
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: '0',
+      BCRYPT_COST: String(config.BCRYPT_COST),
+    };
+    const dbUrl = (service: string) =>
+      (config.SVC_DB_URL_TEMPLATE ?? `sqlite:${path.join(config.SVC_DATA_DIR, '{service}.sqlite')}`).replaceAll('{service}', service);
+    const shared = baseConfigSchema.parse({ ...base, DB_URL: 'unused' });
+    this.bus = config.KAFKA_BROKERS ? createBus(shared, this.logger, []) : new EmbeddedBus(this.logger);
+    const deps = { bus: this.bus, serveHttp: false };
+    this.identity = new IdentityApp(identityConfigSchema.parse({ ...base, DB_URL: dbUrl('identity') }), { ...deps, logger: this.logger.child({ service: 'identity' }) });
+    this.inbox = new InboxApp(inboxConfigSchema.parse({ ...base, DB_URL: dbUrl('inbox') }), { ...deps, logger: this.logger.child({ service: 'inbox' }) });
+  }
+
+  get port(): number {
+    const address = this.server?.address();
+    return typeof address === 'object' && address ? address.port : this.config.PORT;
+  }
+
+  get url(): string {
+    return this.config.SVC_PUBLIC_URL ?? `http://localhost:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    await this.bus.start();
+    await Promise.all([this.identity.start(), this.inbox.start()]);
+    this.gateway = await createGateway({
+      services: { identity: `127.0.0.1:${this.identity.grpcPort}`, inbox: `127.0.0.1:${this.inbox.grpcPort}` },
+      internalSecret: this.internalSecret,
+      bus: this.bus,
+      topicPrefix: this.config.KAFKA_TOPIC_PREFIX,
+      logger: this.logger.child({ service: 'gateway' }),
+    });
+    const app = new Koa();
+    const router = opsRouter(
+      { ...this.identity.readinessChecks(), ...this.inbox.readinessChecks(), ...this.gateway.readinessChecks() },
+      metricsRegistry,
+    );
+    const gatewayRoutes = new Router();
+    gatewayRoutes.all('/graphql', async (ctx) => {
+      ctx.respond = false;
+      await this.gateway.handleNode(ctx.req, ctx.res);
+    });
+    app.use(router.routes()).use(gatewayRoutes.routes());
+    this.server = app.listen(this.config.PORT, this.config.HOST);
+    await new Promise<void>((resolve, reject) => {
+      this.server?.once('listening', () => resolve());
+      this.server?.once('error', reject);
+    });
+  }
+
+  /** Stops taking requests, drains, then stops the gateway and the services (each relays what it committed). */
+  async stop(): Promise<void> {
+    if (this.server) {
+      const server = this.server;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+    }
+    await this.gateway?.stop();
+    await Promise.all([this.identity.stop(), this.inbox.stop()]);
+    await this.bus.stop();
+  }
+}
