@@ -27,13 +27,24 @@ const isRawType = (name: string) => name.startsWith('svc__') || name === 'Connec
 const LOAD_DEFAULTS: ObjectFieldNode = {
   kind: Kind.OBJECT_FIELD,
   name: { kind: Kind.NAME, value: 'loadOptions' },
-  value: { kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: { kind: Kind.NAME, value: 'defaults' }, value: { kind: Kind.BOOLEAN, value: true } }] },
+  value: {
+    kind: Kind.OBJECT,
+    fields: [
+      {
+        kind: Kind.OBJECT_FIELD,
+        name: { kind: Kind.NAME, value: 'defaults' },
+        value: { kind: Kind.BOOLEAN, value: true },
+      },
+    ],
+  },
 };
 
 function withLoadDefaults(node: ObjectFieldNode): ObjectFieldNode | undefined {
   if (node.name.value !== 'roots' || node.value.kind !== Kind.LIST) return undefined;
   const values = node.value.values.map((root) =>
-    root.kind !== Kind.OBJECT || root.fields.some((f) => f.name.value === 'loadOptions') ? root : { ...root, fields: [...root.fields, LOAD_DEFAULTS] },
+    root.kind !== Kind.OBJECT || root.fields.some((f) => f.name.value === 'loadOptions')
+      ? root
+      : { ...root, fields: [...root.fields, LOAD_DEFAULTS] },
   );
   return { ...node, value: { ...node.value, values } };
 }
@@ -41,7 +52,9 @@ function withLoadDefaults(node: ObjectFieldNode): ObjectFieldNode | undefined {
 const INACCESSIBLE: DirectiveNode = { kind: Kind.DIRECTIVE, name: { kind: Kind.NAME, value: 'inaccessible' } };
 
 function hide<T extends { directives?: readonly DirectiveNode[] }>(node: T): T {
-  return node.directives?.some((d) => d.name.value === 'inaccessible') ? node : { ...node, directives: [...(node.directives ?? []), INACCESSIBLE] };
+  return node.directives?.some((d) => d.name.value === 'inaccessible')
+    ? node
+    : { ...node, directives: [...(node.directives ?? []), INACCESSIBLE] };
 }
 
 /**
@@ -49,7 +62,10 @@ function hide<T extends { directives?: readonly DirectiveNode[] }>(node: T): T {
  * baked into it are the ones this gateway talks to. Every call carries the signed principal as gRPC metadata, read
  * from the GraphQL context at call time. Returns the raw supergraph (for the resolver table) and the public one.
  */
-export async function composeSupergraph(sources: SubgraphSource[], options: { timeoutMs?: number } = {}): Promise<{ raw: string; hidden: string }> {
+export async function composeSupergraph(
+  sources: SubgraphSource[],
+  options: { timeoutMs?: number } = {},
+): Promise<{ raw: string; hidden: string }> {
   const raw = await getComposedSchemaFromConfig(
     {
       cwd: PROTO_ROOT,
@@ -77,6 +93,11 @@ export async function composeSupergraph(sources: SubgraphSource[], options: { ti
   const directive = parse(
     'directive @inaccessible on FIELD_DEFINITION | OBJECT | INTERFACE | UNION | ARGUMENT_DEFINITION | SCALAR | ENUM | ENUM_VALUE | INPUT_OBJECT | INPUT_FIELD_DEFINITION',
   ).definitions;
-  const alreadyDeclared = document.definitions.some((d) => d.kind === Kind.DIRECTIVE_DEFINITION && d.name.value === 'inaccessible');
-  return { raw, hidden: print(alreadyDeclared ? document : { ...document, definitions: [...directive, ...document.definitions] }) };
+  const alreadyDeclared = document.definitions.some(
+    (d) => d.kind === Kind.DIRECTIVE_DEFINITION && d.name.value === 'inaccessible',
+  );
+  return {
+    raw,
+    hidden: print(alreadyDeclared ? document : { ...document, definitions: [...directive, ...document.definitions] }),
+  };
 }

@@ -43,7 +43,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const authenticator = new Authenticator(options.services.identity, codec, options.logger, options.authCacheTtlMs);
   await authenticator.start(options.bus, options.topicPrefix ?? '', `${hostname()}-${process.pid}`);
   const supergraph = await composeSupergraph(
-    Object.entries(SUBGRAPH_PROTOS).map(([name, proto]) => ({ name, proto, endpoint: options.services[name as keyof GatewayOptions['services']] })),
+    Object.entries(SUBGRAPH_PROTOS).map(([name, proto]) => ({
+      name,
+      proto,
+      endpoint: options.services[name as keyof GatewayOptions['services']],
+    })),
   );
   const document = publicDocument();
   const table = loadOperationsTable();
@@ -58,7 +62,14 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     graphiql: false,
     maskedErrors: false,
     plugins: () => [
-      useAuth({ authenticator, codec, table, introspection: options.introspection ?? true, logger: options.logger, graphqlEndpoint }),
+      useAuth({
+        authenticator,
+        codec,
+        table,
+        introspection: options.introspection ?? true,
+        logger: options.logger,
+        graphqlEndpoint,
+      }),
       usePiiMasking(piiFields(document)),
       blockFieldSuggestionsPlugin(),
       maxDepthPlugin({ n: 12 }),

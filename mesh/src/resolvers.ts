@@ -1,4 +1,12 @@
-import { buildASTSchema, getNamedType, isObjectType, parse, type GraphQLOutputType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import {
+  buildASTSchema,
+  getNamedType,
+  isObjectType,
+  parse,
+  type GraphQLOutputType,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+} from 'graphql';
 import type { Authenticator } from './auth/authenticator';
 import type { GatewayContext } from './context';
 import { ROUTES, SERVICE_PACKAGES, type Route } from './routes';
@@ -6,14 +14,16 @@ import { ROUTES, SERVICE_PACKAGES, type Route } from './routes';
 type Json = Record<string, unknown>;
 
 const toSnake = (key: string) => (key.startsWith('_') ? key : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
-const toCamel = (key: string) => (key.startsWith('_') ? key : key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
+const toCamel = (key: string) =>
+  key.startsWith('_') ? key : key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /** Proto messages speak snake_case through Mesh's gRPC transport; the public schema speaks camelCase. */
 export function renameKeys(value: unknown, rename: (key: string) => string): unknown {
   if (Array.isArray(value)) return value.map((item) => renameKeys(item, rename));
   if (value && typeof value === 'object' && !(value instanceof Error)) {
     const out: Json = {};
-    for (const [key, inner] of Object.entries(value)) if (inner !== undefined && inner !== null) out[rename(key)] = renameKeys(inner, rename);
+    for (const [key, inner] of Object.entries(value))
+      if (inner !== undefined && inner !== null) out[rename(key)] = renameKeys(inner, rename);
     return out;
   }
   return value;
@@ -32,13 +42,23 @@ function fullSelection(type: GraphQLOutputType, depth = 0): string {
   return `{ ${parts.filter(Boolean).join(' ')} }`;
 }
 
-type SubgraphCall = (options: { root: unknown; args: Json; context: unknown; info: GraphQLResolveInfo; selectionSet: string }) => Promise<unknown>;
+type SubgraphCall = (options: {
+  root: unknown;
+  args: Json;
+  context: unknown;
+  info: GraphQLResolveInfo;
+  selectionSet: string;
+}) => Promise<unknown>;
 
 /**
  * Generates the public root resolvers from the route table: each delegates to the hidden gRPC root field of its
  * service through Mesh's in-context SDK (so calls go through the gRPC transport with the principal metadata).
  */
-export function buildResolvers(rawSupergraph: string, publicSchema: GraphQLSchema, authenticator: Authenticator): Record<string, Record<string, unknown>> {
+export function buildResolvers(
+  rawSupergraph: string,
+  publicSchema: GraphQLSchema,
+  authenticator: Authenticator,
+): Record<string, Record<string, unknown>> {
   const raw: GraphQLSchema = buildASTSchema(parse(rawSupergraph), { assumeValid: true, assumeValidSDL: true });
   const publicRootOf = (field: string): 'Query' | 'Mutation' => {
     if (publicSchema.getQueryType()?.getFields()[field]) return 'Query';
@@ -48,7 +68,11 @@ export function buildResolvers(rawSupergraph: string, publicSchema: GraphQLSchem
   const resolvers: Record<string, Record<string, unknown>> = { Query: {}, Mutation: {} };
   for (const [publicField, route] of Object.entries(ROUTES)) {
     const rawField = `${SERVICE_PACKAGES[route.service]}_${route.method}`;
-    const rootType = raw.getQueryType()?.getFields()[rawField] ? 'Query' : raw.getMutationType()?.getFields()[rawField] ? 'Mutation' : undefined;
+    const rootType = raw.getQueryType()?.getFields()[rawField]
+      ? 'Query'
+      : raw.getMutationType()?.getFields()[rawField]
+        ? 'Mutation'
+        : undefined;
     if (!rootType) throw new Error(`route ${publicField}: the supergraph has no field ${rawField}`);
     const fieldType = (rootType === 'Query' ? raw.getQueryType() : raw.getMutationType())?.getFields()[rawField]?.type;
     const selectionSet = fieldType ? fullSelection(fieldType) : '';
@@ -73,5 +97,6 @@ export function buildResolvers(rawSupergraph: string, publicSchema: GraphQLSchem
 
 function applyEffect(route: Route, args: Json, context: GatewayContext, authenticator: Authenticator): void {
   if (route.effect === 'evict-key' && typeof args.keyId === 'string') authenticator.evict(args.keyId);
-  if (route.effect === 'evict-session' && context.principal?.sessionId) authenticator.evict(context.principal.sessionId);
+  if (route.effect === 'evict-session' && context.principal?.sessionId)
+    authenticator.evict(context.principal.sessionId);
 }

@@ -22,13 +22,21 @@ export const ROUTES: Record<string, Route> = {
   orgApiKeys: { service: 'identity', method: 'ListOrgApiKeys', response: (r) => r.keys ?? [] },
   revokeOrgApiKey: { service: 'identity', method: 'RevokeOrgApiKey', effect: 'evict-key' },
   orgTeamMembers: { service: 'identity', method: 'ListTeamMembers', response: (r) => r.members ?? [] },
-  addOrgMemberDirect: { service: 'identity', method: 'AddMemberDirect', request: (a) => a.input as Record<string, unknown> },
+  addOrgMemberDirect: {
+    service: 'identity',
+    method: 'AddMemberDirect',
+    request: (a) => a.input as Record<string, unknown>,
+  },
   updateOrgMemberRole: { service: 'identity', method: 'UpdateMemberRole' },
   removeOrgMember: { service: 'identity', method: 'RemoveMember', response: ok },
 
   chat: { service: 'inbox', method: 'GetChat' },
   getMessages: { service: 'inbox', method: 'GetMessages' },
-  searchChats: { service: 'inbox', method: 'SearchChats', request: (a) => ({ ...(a.filter as object | undefined), input: a.input }) },
+  searchChats: {
+    service: 'inbox',
+    method: 'SearchChats',
+    request: (a) => ({ ...(a.filter as object | undefined), input: a.input }),
+  },
   sendMessage: { service: 'inbox', method: 'SendMessage' },
   closeChat: { service: 'inbox', method: 'CloseChat' },
   reopenChat: { service: 'inbox', method: 'ReopenChat' },

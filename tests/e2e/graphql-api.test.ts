@@ -2,12 +2,21 @@ import { expect } from 'chai';
 import { ApiScope } from '@svc/kit';
 import { ALL_SCOPES_BUT_PARTNER, StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
 
-const SEND = 'mutation($chatId: String!, $text: String!, $internal: Boolean) { sendMessage(chatId: $chatId, input: { text: $text, internal: $internal }) { _id deliveryStatus createdAt } }';
+const SEND =
+  'mutation($chatId: String!, $text: String!, $internal: Boolean) { sendMessage(chatId: $chatId, input: { text: $text, internal: $internal }) { _id deliveryStatus createdAt } }';
 const MESSAGES =
   'query($chatId: String!, $input: PaginateMessagesInput) { getMessages(chatId: $chatId, input: $input) { data { _id text internal } nextCursor previousCursor hasNext hasPrevious } }';
 const CHAT = 'query($chatId: String!) { chat(chatId: $chatId) { _id status contact { _id name email phone } } }';
 
-type MessagesPage = { getMessages: { data: { _id: string; text: string; internal: boolean }[]; nextCursor: string | null; previousCursor: string | null; hasNext: boolean; hasPrevious: boolean } };
+type MessagesPage = {
+  getMessages: {
+    data: { _id: string; text: string; internal: boolean }[];
+    nextCursor: string | null;
+    previousCursor: string | null;
+    hasNext: boolean;
+    hasPrevious: boolean;
+  };
+};
 
 function expectError(response: GraphQLResponse, status: number, code: string): void {
   expect(response.status, JSON.stringify(response.body)).to.equal(status);
@@ -36,11 +45,17 @@ describe('GraphQL API (whole stack over HTTP)', function () {
 
     it('answers 401 for malformed and unknown keys', async () => {
       expectError(await harness.graphql('{ __typename }', {}, 'not-a-key'), 401, 'UNAUTHENTICATED');
-      expectError(await harness.graphql('{ __typename }', {}, `svc_${'0'.repeat(24)}_${'a'.repeat(43)}`), 401, 'UNAUTHENTICATED');
+      expectError(
+        await harness.graphql('{ __typename }', {}, `svc_${'0'.repeat(24)}_${'a'.repeat(43)}`),
+        401,
+        'UNAUTHENTICATED',
+      );
     });
 
     it('lets login through without credentials and refuses a wrong password', async () => {
-      const wrong = await harness.graphql('mutation { login(email: "nobody@example.com", password: "wrong-password") { token } }');
+      const wrong = await harness.graphql(
+        'mutation { login(email: "nobody@example.com", password: "wrong-password") { token } }',
+      );
       expect(wrong.body.errors?.[0]?.extensions?.code).to.equal('UNAUTHENTICATED');
     });
   });
@@ -79,7 +94,11 @@ describe('GraphQL API (whole stack over HTTP)', function () {
       const minted = await org.mintKey([ApiScope.MESSAGES_READ]);
       const chatId = await org.openChat();
       expect((await harness.graphql(CHAT, { chatId }, minted.key)).status).to.equal(200);
-      const revoked = await harness.graphql('mutation($id: String!) { revokeOrgApiKey(keyId: $id) { id revokedAt } }', { id: minted.id }, org.sessionToken);
+      const revoked = await harness.graphql(
+        'mutation($id: String!) { revokeOrgApiKey(keyId: $id) { id revokedAt } }',
+        { id: minted.id },
+        org.sessionToken,
+      );
       expect(revoked.body.errors).to.equal(undefined);
       expectError(await harness.graphql(CHAT, { chatId }, minted.key), 401, 'UNAUTHENTICATED');
     });
@@ -88,7 +107,9 @@ describe('GraphQL API (whole stack over HTTP)', function () {
   describe('messages', () => {
     it('sends a message and returns _id and deliveryStatus', async () => {
       const chatId = await org.openChat();
-      const response = await harness.graphql<{ sendMessage: { _id: string; deliveryStatus: string; createdAt: string } }>(SEND, { chatId, text: 'Hello!' }, fullKey);
+      const response = await harness.graphql<{
+        sendMessage: { _id: string; deliveryStatus: string; createdAt: string };
+      }>(SEND, { chatId, text: 'Hello!' }, fullKey);
       expect(response.body.errors).to.equal(undefined);
       expect(response.body.data?.sendMessage._id).to.match(/^[0-9a-f]{24}$/);
       expect(response.body.data?.sendMessage.deliveryStatus).to.equal('QUEUED');
@@ -100,18 +121,32 @@ describe('GraphQL API (whole stack over HTTP)', function () {
       const texts = Array.from({ length: 12 }, (_, i) => `message ${i}`);
       for (const text of texts) await harness.graphql(SEND, { chatId, text }, fullKey);
       const forward: string[] = [];
-      let page = (await harness.graphql<MessagesPage>(MESSAGES, { chatId, input: { limit: 5 } }, fullKey)).body.data?.getMessages;
+      let page = (await harness.graphql<MessagesPage>(MESSAGES, { chatId, input: { limit: 5 } }, fullKey)).body.data
+        ?.getMessages;
       forward.push(...(page?.data.map((m) => m.text) ?? []));
       while (page?.hasNext) {
-        page = (await harness.graphql<MessagesPage>(MESSAGES, { chatId, input: { limit: 5, cursor: page.nextCursor } }, fullKey)).body.data?.getMessages;
+        page = (
+          await harness.graphql<MessagesPage>(
+            MESSAGES,
+            { chatId, input: { limit: 5, cursor: page.nextCursor } },
+            fullKey,
+          )
+        ).body.data?.getMessages;
         forward.push(...(page?.data.map((m) => m.text) ?? []));
       }
       expect(forward).to.deep.equal(texts);
       const backward: string[] = [];
-      page = (await harness.graphql<MessagesPage>(MESSAGES, { chatId, input: { limit: 5, isBefore: true } }, fullKey)).body.data?.getMessages;
+      page = (await harness.graphql<MessagesPage>(MESSAGES, { chatId, input: { limit: 5, isBefore: true } }, fullKey))
+        .body.data?.getMessages;
       backward.unshift(...(page?.data.map((m) => m.text) ?? []));
       while (page?.hasPrevious) {
-        page = (await harness.graphql<MessagesPage>(MESSAGES, { chatId, input: { limit: 5, isBefore: true, cursor: page.previousCursor } }, fullKey)).body.data?.getMessages;
+        page = (
+          await harness.graphql<MessagesPage>(
+            MESSAGES,
+            { chatId, input: { limit: 5, isBefore: true, cursor: page.previousCursor } },
+            fullKey,
+          )
+        ).body.data?.getMessages;
         backward.unshift(...(page?.data.map((m) => m.text) ?? []));
       }
       expect(backward).to.deep.equal(texts);
@@ -131,10 +166,12 @@ describe('GraphQL API (whole stack over HTTP)', function () {
       await harness.graphql(SEND, { chatId, text: 'private note', internal: true }, fullKey);
       await harness.graphql(SEND, { chatId, text: 'public 2' }, fullKey);
       const reader = (await org.mintKey([ApiScope.MESSAGES_READ])).key;
-      const page = (await harness.graphql<MessagesPage>(MESSAGES, { chatId, input: { limit: 2 } }, reader)).body.data?.getMessages;
+      const page = (await harness.graphql<MessagesPage>(MESSAGES, { chatId, input: { limit: 2 } }, reader)).body.data
+        ?.getMessages;
       expect(page?.data.map((m) => m.text)).to.deep.equal(['public 1', 'public 2']);
       expect(page?.hasNext).to.equal(false);
-      const writer = (await harness.graphql<MessagesPage>(MESSAGES, { chatId, input: { limit: 10 } }, fullKey)).body.data?.getMessages;
+      const writer = (await harness.graphql<MessagesPage>(MESSAGES, { chatId, input: { limit: 10 } }, fullKey)).body
+        .data?.getMessages;
       expect(writer?.data.map((m) => m.text)).to.deep.equal(['public 1', 'private note', 'public 2']);
     });
 
@@ -154,9 +191,17 @@ describe('GraphQL API (whole stack over HTTP)', function () {
   describe('chats', () => {
     it('closes and reopens a chat', async () => {
       const chatId = await org.openChat();
-      const closed = await harness.graphql<{ closeChat: { status: string } }>('mutation($id: String!) { closeChat(chatId: $id) { status closedAt } }', { id: chatId }, fullKey);
+      const closed = await harness.graphql<{ closeChat: { status: string } }>(
+        'mutation($id: String!) { closeChat(chatId: $id) { status closedAt } }',
+        { id: chatId },
+        fullKey,
+      );
       expect(closed.body.data?.closeChat.status).to.equal('CLOSED');
-      const reopened = await harness.graphql<{ reopenChat: { status: string } }>('mutation($id: String!) { reopenChat(chatId: $id) { status } }', { id: chatId }, fullKey);
+      const reopened = await harness.graphql<{ reopenChat: { status: string } }>(
+        'mutation($id: String!) { reopenChat(chatId: $id) { status } }',
+        { id: chatId },
+        fullKey,
+      );
       expect(reopened.body.data?.reopenChat.status).to.equal('OPEN');
     });
 
@@ -168,7 +213,9 @@ describe('GraphQL API (whole stack over HTTP)', function () {
       const seen: string[] = [];
       let cursor: string | null | undefined;
       for (;;) {
-        const response = await harness.graphql<{ searchChats: { data: { _id: string }[]; nextCursor: string | null; hasNext: boolean } }>(
+        const response = await harness.graphql<{
+          searchChats: { data: { _id: string }[]; nextCursor: string | null; hasNext: boolean };
+        }>(
           'query($input: PaginateMessagesInput) { searchChats(input: $input) { data { _id } nextCursor hasNext } }',
           { input: { limit: 2, cursor } },
           key,
@@ -183,15 +230,27 @@ describe('GraphQL API (whole stack over HTTP)', function () {
   });
 
   describe('PII masking', () => {
-    it('returns the chat contact\'s personal fields as null without PII_READ', async () => {
+    it("returns the chat contact's personal fields as null without PII_READ", async () => {
       const chatId = await org.openChat({ name: 'Grace Hopper', email: 'grace@example.com', phone: '+15550100200' });
       const masked = (await org.mintKey([ApiScope.MESSAGES_READ])).key;
-      const withoutPii = await harness.graphql<{ chat: { contact: Record<string, string | null> } }>(CHAT, { chatId }, masked);
+      const withoutPii = await harness.graphql<{ chat: { contact: Record<string, string | null> } }>(
+        CHAT,
+        { chatId },
+        masked,
+      );
       expect(withoutPii.body.errors).to.equal(undefined);
       expect(withoutPii.body.data?.chat.contact).to.deep.include({ name: null, email: null, phone: null });
       expect(withoutPii.body.data?.chat.contact._id).to.match(/^[0-9a-f]{24}$/);
-      const withPii = await harness.graphql<{ chat: { contact: Record<string, string | null> } }>(CHAT, { chatId }, fullKey);
-      expect(withPii.body.data?.chat.contact).to.deep.include({ name: 'Grace Hopper', email: 'grace@example.com', phone: '+15550100200' });
+      const withPii = await harness.graphql<{ chat: { contact: Record<string, string | null> } }>(
+        CHAT,
+        { chatId },
+        fullKey,
+      );
+      expect(withPii.body.data?.chat.contact).to.deep.include({
+        name: 'Grace Hopper',
+        email: 'grace@example.com',
+        phone: '+15550100200',
+      });
     });
 
     it('masks through aliases and fragments too', async () => {
@@ -215,7 +274,11 @@ describe('GraphQL API (whole stack over HTTP)', function () {
       expectError(await harness.graphql(CHAT, { chatId }, keyB), 200, 'NOT_FOUND');
       expectError(await harness.graphql(MESSAGES, { chatId }, keyB), 200, 'NOT_FOUND');
       expectError(await harness.graphql(SEND, { chatId, text: 'intrusion' }, keyB), 200, 'NOT_FOUND');
-      const search = await harness.graphql<{ searchChats: { data: unknown[] } }>('{ searchChats { data { _id } } }', {}, keyB);
+      const search = await harness.graphql<{ searchChats: { data: unknown[] } }>(
+        '{ searchChats { data { _id } } }',
+        {},
+        keyB,
+      );
       expect(search.body.data?.searchChats.data).to.deep.equal([]);
     });
   });
@@ -223,15 +286,25 @@ describe('GraphQL API (whole stack over HTTP)', function () {
   describe('team', () => {
     it('lists members with TEAM_READ and adds an agent with TEAM_MANAGE, never an admin', async () => {
       const key = (await org.mintKey([ApiScope.TEAM_READ, ApiScope.TEAM_MANAGE])).key;
-      const added = await harness.graphql<{ addOrgMemberDirect: { member: { id: string; role: string }; oneTimePassword: string } }>(
+      const added = await harness.graphql<{
+        addOrgMemberDirect: { member: { id: string; role: string }; oneTimePassword: string };
+      }>(
         'mutation($e: String!) { addOrgMemberDirect(input: { email: $e, name: "Agent A", role: AGENT }) { member { id role } oneTimePassword } }',
         { e: `agent-${Date.now()}@example.com` },
         key,
       );
       expect(added.body.data?.addOrgMemberDirect.member.role).to.equal('AGENT');
-      const admin = await harness.graphql('mutation { addOrgMemberDirect(input: { email: "boss@example.com", role: ADMIN }) { member { id } } }', {}, key);
+      const admin = await harness.graphql(
+        'mutation { addOrgMemberDirect(input: { email: "boss@example.com", role: ADMIN }) { member { id } } }',
+        {},
+        key,
+      );
       expect(admin.body.errors?.[0]?.extensions?.code).to.equal('FORBIDDEN');
-      const list = await harness.graphql<{ orgTeamMembers: { role: string }[] }>('{ orgTeamMembers { id role email } }', {}, key);
+      const list = await harness.graphql<{ orgTeamMembers: { role: string }[] }>(
+        '{ orgTeamMembers { id role email } }',
+        {},
+        key,
+      );
       expect(list.body.data?.orgTeamMembers.map((m) => m.role)).to.include.members(['OWNER', 'AGENT']);
     });
   });

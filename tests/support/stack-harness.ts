@@ -59,7 +59,11 @@ export class StackHarness {
   ): Promise<GraphQLResponse<T>> {
     const response = await fetch(`${this.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
       body: JSON.stringify({ query, variables }),
     });
     return { status: response.status, body: (await response.json()) as GraphQLResponse<T>['body'] };
@@ -108,7 +112,10 @@ export class TestOrg {
     try {
       const chat = await unary(
         inbox.openChat.bind(inbox),
-        { channelId: newId(), contact: { _id: newId(), name: 'Ada Lovelace', email: 'ada@example.com', phone: '+15550100100', ...contact } },
+        {
+          channelId: newId(),
+          contact: { _id: newId(), name: 'Ada Lovelace', email: 'ada@example.com', phone: '+15550100100', ...contact },
+        },
         this.harness.stack.inbox.codec.metadata(systemPrincipal(this.id)),
       );
       return chat._id;

@@ -2,7 +2,16 @@ import { createHash } from 'node:crypto';
 import { status, type ServiceError } from '@grpc/grpc-js';
 import { Envelope } from '@svc/proto/events/v1';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
-import { grpcClient, systemPrincipal, unary, type EventBus, type Logger, type Principal, type PrincipalCodec, type Subscription } from '@svc/kit';
+import {
+  grpcClient,
+  systemPrincipal,
+  unary,
+  type EventBus,
+  type Logger,
+  type Principal,
+  type PrincipalCodec,
+  type Subscription,
+} from '@svc/kit';
 
 interface Cached {
   principal: Promise<Principal | undefined>;
@@ -50,10 +59,19 @@ export class Authenticator {
     const cacheKey = createHash('sha256').update(`${credential}\n${actAsOrgId}`).digest('base64url');
     const hit = this.cache.get(cacheKey);
     if (hit && hit.expiresAt > Date.now()) return hit.principal;
-    const principal = unary(this.client.authenticate.bind(this.client), { credential, actAsOrgId }, this.codec.metadata(systemPrincipal()), 5_000).then(
+    const principal = unary(
+      this.client.authenticate.bind(this.client),
+      { credential, actAsOrgId },
+      this.codec.metadata(systemPrincipal()),
+      5_000,
+    ).then(
       (resolved) => {
         const owner = resolved.keyId || resolved.sessionId;
-        if (owner) this.credentialsByKeyOrSession.set(owner, (this.credentialsByKeyOrSession.get(owner) ?? new Set()).add(cacheKey));
+        if (owner)
+          this.credentialsByKeyOrSession.set(
+            owner,
+            (this.credentialsByKeyOrSession.get(owner) ?? new Set()).add(cacheKey),
+          );
         return resolved;
       },
       (error: ServiceError) => {

@@ -20,12 +20,18 @@ export interface Denial {
 
 /** Extra scopes that depend on arguments (the `also` column of the spec's table). */
 const ARGUMENT_SCOPES: Record<string, { when: (args: Record<string, unknown>) => boolean; scope: ApiScope }> = {
-  sendMessage: { when: (args) => (args.input as { internal?: boolean } | undefined)?.internal === true, scope: ApiScope.NOTES_WRITE },
+  sendMessage: {
+    when: (args) => (args.input as { internal?: boolean } | undefined)?.internal === true,
+    scope: ApiScope.NOTES_WRITE,
+  },
   apiDeleteConversation: { when: (args) => args.removePeople === true, scope: ApiScope.CONTACTS_ERASE },
 };
 
 /** The root fields an operation selects, through fragments and inline fragments. */
-export function rootFields(document: DocumentNode, operationName?: string | null): { type: 'query' | 'mutation' | 'subscription'; fields: FieldNode[] } | undefined {
+export function rootFields(
+  document: DocumentNode,
+  operationName?: string | null,
+): { type: 'query' | 'mutation' | 'subscription'; fields: FieldNode[] } | undefined {
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) return undefined;
   const fragments = new Map<string, FragmentDefinitionNode>();
@@ -48,10 +54,15 @@ export function rootFields(document: DocumentNode, operationName?: string | null
 }
 
 /** Whether the credential-less request is only a login (the one operation that needs no credentials). */
-export function isPublicOnly(document: DocumentNode, operationName: string | null | undefined, table: Map<string, OperationRule>): boolean {
+export function isPublicOnly(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  table: Map<string, OperationRule>,
+): boolean {
   const root = rootFields(document, operationName);
-  if (!root || !root.fields.length) return false;
-  return root.fields.every((f) => f.name.value === '__typename' || table.get(f.name.value)?.requirement.kind === 'public');
+  if (!root) return false;
+  const isPublic = (f: FieldNode) => table.get(f.name.value)?.requirement.kind === 'public';
+  return root.fields.some(isPublic) && root.fields.every((f) => f.name.value === '__typename' || isPublic(f));
 }
 
 /**
@@ -69,7 +80,8 @@ export function authorize(
 ): Denial | undefined {
   const root = rootFields(document, operationName);
   if (!root) return undefined; // graphql validation reports the missing/ambiguous operation
-  const rootType = root.type === 'query' ? schema.getQueryType() : root.type === 'mutation' ? schema.getMutationType() : undefined;
+  const rootType =
+    root.type === 'query' ? schema.getQueryType() : root.type === 'mutation' ? schema.getMutationType() : undefined;
   for (const field of root.fields) {
     const name = field.name.value;
     if (name === '__typename') continue;
@@ -78,7 +90,8 @@ export function authorize(
       return forbidden('introspection is disabled on this gateway');
     }
     const rule = table.get(name);
-    if (!rule || (rule.kind === 'Q') !== (root.type === 'query')) return forbidden(`${name} is not an operation of this API`);
+    if (!rule || (rule.kind === 'Q') !== (root.type === 'query'))
+      return forbidden(`${name} is not an operation of this API`);
     const requirement = rule.requirement;
     if (requirement.kind === 'public') continue;
     if (requirement.kind === 'dashboard-only' || requirement.kind === 'session') {
@@ -90,7 +103,8 @@ export function authorize(
     if (rule.techProviderOnly && principal.orgKind !== OrgKind.TECH_PROVIDER) {
       return forbidden(`${name} is available only to TECH_PROVIDER orgs`, requirement.scope);
     }
-    if (!hasScope(principal, requirement.scope as ApiScope)) return forbidden(`${name} needs the ${requirement.scope} scope`, requirement.scope);
+    if (!hasScope(principal, requirement.scope as ApiScope))
+      return forbidden(`${name} needs the ${requirement.scope} scope`, requirement.scope);
     const extra = ARGUMENT_SCOPES[name];
     const fieldDef = rootType?.getFields()[name];
     if (extra && fieldDef) {

@@ -26,7 +26,10 @@ export interface OperationRule {
 export const MESH_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 function parseTsv(file: string): OperationRule[] {
-  const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim());
+  const lines = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
   return lines.slice(1).map((line) => {
     const [operation, kind, scope, , also = ''] = line.split('\t');
     if (!operation || (kind !== 'Q' && kind !== 'M') || !scope) throw new Error(`bad row in ${file}: ${line}`);

@@ -20,7 +20,10 @@ type FetchApi = { Response: typeof Response };
 function errorResponse(fetchAPI: FetchApi, status: number, code: string, message: string): Response {
   return new fetchAPI.Response(JSON.stringify({ errors: [{ message, extensions: { code } }] }), {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}) },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}),
+    },
   });
 }
 
@@ -35,7 +38,11 @@ async function isLoginRequest(request: Request, table: Map<string, OperationRule
     if (text.length > MAX_ANONYMOUS_BODY) return false;
     const body = JSON.parse(text) as { query?: unknown; operationName?: unknown };
     if (typeof body.query !== 'string') return false;
-    return isPublicOnly(parse(body.query), typeof body.operationName === 'string' ? body.operationName : undefined, table);
+    return isPublicOnly(
+      parse(body.query),
+      typeof body.operationName === 'string' ? body.operationName : undefined,
+      table,
+    );
   } catch {
     return false;
   }
@@ -55,22 +62,36 @@ export function useAuth(options: AuthPluginOptions): GatewayPlugin {
       const header = request.headers.get('authorization');
       if (!header) {
         if (!(await isLoginRequest(request, options.table))) {
-          return endResponse(errorResponse(fetchAPI, 401, 'UNAUTHENTICATED', 'credentials are required: Authorization: Bearer <API key or session token>'));
+          return endResponse(
+            errorResponse(
+              fetchAPI,
+              401,
+              'UNAUTHENTICATED',
+              'credentials are required: Authorization: Bearer <API key or session token>',
+            ),
+          );
         }
         byRequest.set(request, 'anonymous');
         return;
       }
       const credential = BEARER.exec(header)?.[1];
-      if (!credential) return endResponse(errorResponse(fetchAPI, 401, 'UNAUTHENTICATED', 'Authorization must be "Bearer <API key or session token>"'));
+      if (!credential)
+        return endResponse(
+          errorResponse(fetchAPI, 401, 'UNAUTHENTICATED', 'Authorization must be "Bearer <API key or session token>"'),
+        );
       let principal: Principal | undefined;
       try {
         principal = await options.authenticator.authenticate(credential, request.headers.get('x-svc-org') ?? '');
       } catch (error) {
-        if ((error as { forbidden?: boolean }).forbidden) return endResponse(errorResponse(fetchAPI, 403, 'FORBIDDEN', (error as Error).message));
+        if ((error as { forbidden?: boolean }).forbidden)
+          return endResponse(errorResponse(fetchAPI, 403, 'FORBIDDEN', (error as Error).message));
         options.logger.error({ err: error }, 'authentication unavailable');
-        return endResponse(errorResponse(fetchAPI, 503, 'UNAVAILABLE', 'authentication is temporarily unavailable; retry'));
+        return endResponse(
+          errorResponse(fetchAPI, 503, 'UNAVAILABLE', 'authentication is temporarily unavailable; retry'),
+        );
       }
-      if (!principal) return endResponse(errorResponse(fetchAPI, 401, 'UNAUTHENTICATED', 'invalid, unknown or revoked credentials'));
+      if (!principal)
+        return endResponse(errorResponse(fetchAPI, 401, 'UNAUTHENTICATED', 'invalid, unknown or revoked credentials'));
       byRequest.set(request, principal);
     },
     onContextBuilding({ context, extendContext }) {
@@ -80,26 +101,46 @@ export function useAuth(options: AuthPluginOptions): GatewayPlugin {
         return;
       }
       const signed = options.codec.encode(principal);
-      extendContext({ principal, principalHeader: signed.value, principalSignature: signed.signature } satisfies GatewayContext);
+      extendContext({
+        principal,
+        principalHeader: signed.value,
+        principalSignature: signed.signature,
+      } satisfies GatewayContext);
     },
     onExecute({ args, setResultAndStopExecution }) {
       const context = args.contextValue as GatewayContext;
       if (!context.principal) {
         if (!isPublicOnly(args.document, args.operationName, options.table)) {
           setResultAndStopExecution({
-            errors: [new GraphQLError('credentials are required: Authorization: Bearer <API key or session token>', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } })],
+            errors: [
+              new GraphQLError('credentials are required: Authorization: Bearer <API key or session token>', {
+                extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+              }),
+            ],
           });
         }
         return;
       }
-      const denial = authorize(context.principal, args.document, args.operationName, args.variableValues ?? undefined, args.schema, options.table, {
-        introspection: options.introspection,
-      });
+      const denial = authorize(
+        context.principal,
+        args.document,
+        args.operationName,
+        args.variableValues ?? undefined,
+        args.schema,
+        options.table,
+        {
+          introspection: options.introspection,
+        },
+      );
       if (denial) {
         setResultAndStopExecution({
           errors: [
             new GraphQLError(denial.message, {
-              extensions: { code: denial.code, ...(denial.scope ? { scope: denial.scope } : {}), http: { status: denial.status } },
+              extensions: {
+                code: denial.code,
+                ...(denial.scope ? { scope: denial.scope } : {}),
+                http: { status: denial.status },
+              },
             }),
           ],
         });

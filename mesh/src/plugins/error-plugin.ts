@@ -41,7 +41,9 @@ export function useErrorCodes(logger: Logger): GatewayPlugin {
       return new GraphQLError(message, { nodes: error.nodes, path: error.path, extensions: { code } });
     }
     const code = error.extensions?.code;
-    const extensions = Object.fromEntries(Object.entries(error.extensions ?? {}).filter(([k]) => PUBLIC_EXTENSIONS.has(k)));
+    const extensions = Object.fromEntries(
+      Object.entries(error.extensions ?? {}).filter(([k]) => PUBLIC_EXTENSIONS.has(k)),
+    );
     if (typeof code !== 'string') {
       // graphql-js wraps input coercion failures (bad variables) around a GraphQLError: the caller's mistake.
       const unexpected = error.originalError !== undefined && !(error.originalError instanceof GraphQLError);
@@ -52,10 +54,19 @@ export function useErrorCodes(logger: Logger): GatewayPlugin {
         extensions: { ...extensions, code: unexpected ? 'INTERNAL_SERVER_ERROR' : 'BAD_USER_INPUT' },
       });
     }
-    return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...extensions, code, ...(error.extensions?.http ? { http: error.extensions.http } : {}) } });
+    return new GraphQLError(error.message, {
+      nodes: error.nodes,
+      path: error.path,
+      extensions: { ...extensions, code, ...(error.extensions?.http ? { http: error.extensions.http } : {}) },
+    });
   };
   const fix = (result: ExecutionResult): ExecutionResult =>
-    result.errors?.length ? { ...result, errors: result.errors.map((e) => toPublic(e instanceof GraphQLError ? e : new GraphQLError(String(e)))) } : result;
+    result.errors?.length
+      ? {
+          ...result,
+          errors: result.errors.map((e) => toPublic(e instanceof GraphQLError ? e : new GraphQLError(String(e)))),
+        }
+      : result;
   return {
     onResultProcess({ result, setResult }) {
       if (Array.isArray(result)) setResult(result.map((r) => fix(r as ExecutionResult)));

@@ -20,7 +20,13 @@ type Data = Record<string, unknown>;
  * Nulls every field marked @pii in the public SDL unless the caller holds PII_READ. It walks the result along the
  * operation (aliases, fragments and lists included), so no resolver can forget it.
  */
-export function maskPii(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, data: Data, pii: Set<string>): void {
+export function maskPii(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  data: Data,
+  pii: Set<string>,
+): void {
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) return;
   const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
@@ -72,7 +78,8 @@ export function usePiiMasking(pii: Set<string>): GatewayPlugin {
       if (principal && hasScope(principal, ApiScope.PII_READ)) return;
       return {
         onExecuteDone({ result }) {
-          if ('data' in result && result.data) maskPii(args.schema, args.document, args.operationName, result.data as Data, pii);
+          if ('data' in result && result.data)
+            maskPii(args.schema, args.document, args.operationName, result.data as Data, pii);
         },
       };
     },

@@ -13,7 +13,16 @@ export class IdentityApp extends ServiceApp<IdentityConfig> {
   readonly passwords: Passwords;
 
   constructor(config: IdentityConfig, deps: ServiceAppDeps = {}) {
-    super({ name: 'identity', grpcServices: ['svc.identity.v1.IdentityService'], data: identityData, publishes: [KEYS_TOPIC] }, config, deps);
+    super(
+      {
+        name: 'identity',
+        grpcServices: ['svc.identity.v1.IdentityService'],
+        data: identityData,
+        publishes: [KEYS_TOPIC],
+      },
+      config,
+      deps,
+    );
     this.passwords = new Passwords(config.BCRYPT_COST);
   }
 
@@ -24,7 +33,11 @@ export class IdentityApp extends ServiceApp<IdentityConfig> {
       apiKeys: new ApiKeys(this.dataSource),
       team: new Team(this.dataSource, this.passwords),
     };
-    this.grpc.add(IdentityServiceService, identityService(domain, { codec: this.codec, logger: this.logger }), 'svc.identity.v1.IdentityService');
+    this.grpc.add(
+      IdentityServiceService,
+      identityService(domain, { codec: this.codec, logger: this.logger }),
+      'svc.identity.v1.IdentityService',
+    );
   }
 
   /** Used by the bootstrap CLI and the demo seed. */

@@ -1,6 +1,17 @@
 import { expect } from 'chai';
 import { status, type Metadata, type ServiceError } from '@grpc/grpc-js';
-import { ApiScope, MemberRole, OrgKind, PrincipalKind, dropTestDatabase, grpcClient, systemPrincipal, testEnv, unary, type Principal } from '@svc/kit';
+import {
+  ApiScope,
+  MemberRole,
+  OrgKind,
+  PrincipalKind,
+  dropTestDatabase,
+  grpcClient,
+  systemPrincipal,
+  testEnv,
+  unary,
+  type Principal,
+} from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { IdentityApp, identityConfig } from '../src';
 
@@ -36,7 +47,11 @@ describe('IdentityService', () => {
     const email = `owner-${Math.random().toString(36).slice(2)}@example.com`;
     const created = await app.createOrg({ name: 'Acme', kind, owner: { email, name: 'Olive Owner' } });
     const session = await unary(client.login.bind(client), { email, password: created.oneTimePassword ?? '' }, system);
-    const principal = await unary(client.authenticate.bind(client), { credential: session.token, actAsOrgId: '' }, system);
+    const principal = await unary(
+      client.authenticate.bind(client),
+      { credential: session.token, actAsOrgId: '' },
+      system,
+    );
     return { created, session, principal };
   }
 
@@ -50,19 +65,23 @@ describe('IdentityService', () => {
 
     it('refuses a wrong password with UNAUTHENTICATED', async () => {
       const { created } = await ownerSession();
-      const error = await rejection(unary(client.login.bind(client), { email: created.owner.email, password: 'wrong-password-123' }, system));
+      const error = await rejection(
+        unary(client.login.bind(client), { email: created.owner.email, password: 'wrong-password-123' }, system),
+      );
       expect(error.code).to.equal(status.UNAUTHENTICATED);
     });
 
     it('is callable only by services (SYSTEM principal)', async () => {
       const { principal, created } = await ownerSession();
-      const error = await rejection(unary(client.login.bind(client), { email: created.owner.email, password: 'x' }, as(principal)));
+      const error = await rejection(
+        unary(client.login.bind(client), { email: created.owner.email, password: 'x' }, as(principal)),
+      );
       expect(error.code).to.equal(status.PERMISSION_DENIED);
     });
   });
 
   describe('IdentityService.Authenticate', () => {
-    it('resolves a session to a member principal with the role\'s scopes', async () => {
+    it("resolves a session to a member principal with the role's scopes", async () => {
       const { principal, created } = await ownerSession();
       expect(principal.kind).to.equal(PrincipalKind.MEMBER_SESSION);
       expect(principal.orgId).to.equal(created.org.id);
@@ -80,7 +99,9 @@ describe('IdentityService', () => {
     it('ends a session on logout', async () => {
       const { session, principal } = await ownerSession();
       await unary(client.logout.bind(client), {}, as(principal));
-      const error = await rejection(unary(client.authenticate.bind(client), { credential: session.token, actAsOrgId: '' }, system));
+      const error = await rejection(
+        unary(client.authenticate.bind(client), { credential: session.token, actAsOrgId: '' }, system),
+      );
       expect(error.code).to.equal(status.UNAUTHENTICATED);
     });
   });
@@ -88,19 +109,35 @@ describe('IdentityService', () => {
   describe('IdentityService.MintOrgApiKey', () => {
     it('shows the key once and authenticates it with exactly its scopes', async () => {
       const { principal } = await ownerSession();
-      const minted = await unary(client.mintOrgApiKey.bind(client), { name: 'ci', scopes: [ApiScope.MESSAGES_READ] }, as(principal));
+      const minted = await unary(
+        client.mintOrgApiKey.bind(client),
+        { name: 'ci', scopes: [ApiScope.MESSAGES_READ] },
+        as(principal),
+      );
       expect(minted.key).to.match(/^svc_[0-9a-f]{24}_[A-Za-z0-9_-]{43}$/);
       const listed = await unary(client.listOrgApiKeys.bind(client), {}, as(principal));
       expect(listed.keys.find((k) => k.id === minted.id)?.key).to.equal(undefined);
-      const keyPrincipal = await unary(client.authenticate.bind(client), { credential: minted.key ?? '', actAsOrgId: '' }, system);
+      const keyPrincipal = await unary(
+        client.authenticate.bind(client),
+        { credential: minted.key ?? '', actAsOrgId: '' },
+        system,
+      );
       expect(keyPrincipal.kind).to.equal(PrincipalKind.API_KEY);
       expect(keyPrincipal.scopes).to.deep.equal([ApiScope.MESSAGES_READ]);
     });
 
     it('refuses a key minting, listing or revoking keys', async () => {
       const { principal } = await ownerSession();
-      const minted = await unary(client.mintOrgApiKey.bind(client), { name: 'k', scopes: [ApiScope.TEAM_MANAGE] }, as(principal));
-      const keyPrincipal = await unary(client.authenticate.bind(client), { credential: minted.key ?? '', actAsOrgId: '' }, system);
+      const minted = await unary(
+        client.mintOrgApiKey.bind(client),
+        { name: 'k', scopes: [ApiScope.TEAM_MANAGE] },
+        as(principal),
+      );
+      const keyPrincipal = await unary(
+        client.authenticate.bind(client),
+        { credential: minted.key ?? '', actAsOrgId: '' },
+        system,
+      );
       for (const call of [
         unary(client.mintOrgApiKey.bind(client), { name: 'wider', scopes: [ApiScope.PII_READ] }, as(keyPrincipal)),
         unary(client.listOrgApiKeys.bind(client), {}, as(keyPrincipal)),
@@ -112,7 +149,9 @@ describe('IdentityService', () => {
 
     it('refuses PARTNER_ADMIN on a standard org', async () => {
       const { principal } = await ownerSession();
-      const error = await rejection(unary(client.mintOrgApiKey.bind(client), { name: 'p', scopes: [ApiScope.PARTNER_ADMIN] }, as(principal)));
+      const error = await rejection(
+        unary(client.mintOrgApiKey.bind(client), { name: 'p', scopes: [ApiScope.PARTNER_ADMIN] }, as(principal)),
+      );
       expect(error.code).to.equal(status.INVALID_ARGUMENT);
     });
   });
@@ -120,17 +159,27 @@ describe('IdentityService', () => {
   describe('IdentityService.RevokeOrgApiKey', () => {
     it('makes the key fail authentication at once', async () => {
       const { principal } = await ownerSession();
-      const minted = await unary(client.mintOrgApiKey.bind(client), { name: 'k', scopes: [ApiScope.MESSAGES_READ] }, as(principal));
+      const minted = await unary(
+        client.mintOrgApiKey.bind(client),
+        { name: 'k', scopes: [ApiScope.MESSAGES_READ] },
+        as(principal),
+      );
       const revoked = await unary(client.revokeOrgApiKey.bind(client), { keyId: minted.id }, as(principal));
       expect(revoked.revokedAt).to.be.a('string');
-      const error = await rejection(unary(client.authenticate.bind(client), { credential: minted.key ?? '', actAsOrgId: '' }, system));
+      const error = await rejection(
+        unary(client.authenticate.bind(client), { credential: minted.key ?? '', actAsOrgId: '' }, system),
+      );
       expect(error.code).to.equal(status.UNAUTHENTICATED);
     });
 
-    it('does not find another org\'s key', async () => {
+    it("does not find another org's key", async () => {
       const a = await ownerSession();
       const b = await ownerSession();
-      const minted = await unary(client.mintOrgApiKey.bind(client), { name: 'k', scopes: [ApiScope.MESSAGES_READ] }, as(a.principal));
+      const minted = await unary(
+        client.mintOrgApiKey.bind(client),
+        { name: 'k', scopes: [ApiScope.MESSAGES_READ] },
+        as(a.principal),
+      );
       const error = await rejection(unary(client.revokeOrgApiKey.bind(client), { keyId: minted.id }, as(b.principal)));
       expect(error.code).to.equal(status.NOT_FOUND);
     });
@@ -139,29 +188,55 @@ describe('IdentityService', () => {
   describe('IdentityService.AddMemberDirect', () => {
     it('lets a TEAM_MANAGE key add an agent but never an admin or owner', async () => {
       const { principal } = await ownerSession();
-      const minted = await unary(client.mintOrgApiKey.bind(client), { name: 'team', scopes: [ApiScope.TEAM_MANAGE, ApiScope.TEAM_READ] }, as(principal));
-      const key = as(await unary(client.authenticate.bind(client), { credential: minted.key ?? '', actAsOrgId: '' }, system));
-      const agent = await unary(client.addMemberDirect.bind(client), { email: `a-${Date.now()}@example.com`, name: 'Agent', role: MemberRole.AGENT }, key);
+      const minted = await unary(
+        client.mintOrgApiKey.bind(client),
+        { name: 'team', scopes: [ApiScope.TEAM_MANAGE, ApiScope.TEAM_READ] },
+        as(principal),
+      );
+      const key = as(
+        await unary(client.authenticate.bind(client), { credential: minted.key ?? '', actAsOrgId: '' }, system),
+      );
+      const agent = await unary(
+        client.addMemberDirect.bind(client),
+        { email: `a-${Date.now()}@example.com`, name: 'Agent', role: MemberRole.AGENT },
+        key,
+      );
       expect(agent.member?.role).to.equal(MemberRole.AGENT);
       expect(agent.oneTimePassword).to.be.a('string');
       for (const role of [MemberRole.ADMIN, MemberRole.OWNER]) {
-        const error = await rejection(unary(client.addMemberDirect.bind(client), { email: `x-${role}-${Date.now()}@example.com`, name: 'X', role }, key));
+        const error = await rejection(
+          unary(
+            client.addMemberDirect.bind(client),
+            { email: `x-${role}-${Date.now()}@example.com`, name: 'X', role },
+            key,
+          ),
+        );
         expect(error.code).to.equal(status.PERMISSION_DENIED);
       }
-      const promote = await rejection(unary(client.updateMemberRole.bind(client), { memberId: agent.member?.id ?? '', role: MemberRole.ADMIN }, key));
+      const promote = await rejection(
+        unary(client.updateMemberRole.bind(client), { memberId: agent.member?.id ?? '', role: MemberRole.ADMIN }, key),
+      );
       expect(promote.code).to.equal(status.PERMISSION_DENIED);
     });
 
     it('refuses removing the last owner', async () => {
       const { principal, created } = await ownerSession();
-      const error = await rejection(unary(client.removeMember.bind(client), { memberId: created.owner.id }, as(principal)));
+      const error = await rejection(
+        unary(client.removeMember.bind(client), { memberId: created.owner.id }, as(principal)),
+      );
       expect(error.code).to.equal(status.FAILED_PRECONDITION);
     });
   });
 
   describe('IdentityService (principal verification)', () => {
     it('refuses calls whose principal is not signed by the installation secret', async () => {
-      const error = await rejection(unary(client.listTeamMembers.bind(client), {}, new (await import('@svc/kit')).PrincipalCodec('z'.repeat(40)).metadata(systemPrincipal())));
+      const error = await rejection(
+        unary(
+          client.listTeamMembers.bind(client),
+          {},
+          new (await import('@svc/kit')).PrincipalCodec('z'.repeat(40)).metadata(systemPrincipal()),
+        ),
+      );
       expect(error.code).to.equal(status.UNAUTHENTICATED);
     });
   });

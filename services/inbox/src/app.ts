@@ -9,12 +9,25 @@ import { inboxService } from './grpc/inbox-handlers';
 
 export class InboxApp extends ServiceApp<InboxConfig> {
   constructor(config: InboxConfig, deps: ServiceAppDeps = {}) {
-    super({ name: 'inbox', grpcServices: ['svc.inbox.v1.InboxService'], data: inboxData, publishes: [MESSAGES_TOPIC, CHATS_TOPIC] }, config, deps);
+    super(
+      {
+        name: 'inbox',
+        grpcServices: ['svc.inbox.v1.InboxService'],
+        data: inboxData,
+        publishes: [MESSAGES_TOPIC, CHATS_TOPIC],
+      },
+      config,
+      deps,
+    );
   }
 
   protected register(): void {
     const relay = () => this.relay;
     const domain = { chats: new Chats(this.dataSource, relay), messages: new Messages(this.dataSource, relay) };
-    this.grpc.add(InboxServiceService, inboxService(domain, { codec: this.codec, logger: this.logger }), 'svc.inbox.v1.InboxService');
+    this.grpc.add(
+      InboxServiceService,
+      inboxService(domain, { codec: this.codec, logger: this.logger }),
+      'svc.inbox.v1.InboxService',
+    );
   }
 }

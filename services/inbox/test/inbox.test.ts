@@ -1,6 +1,18 @@
 import { expect } from 'chai';
 import { status, type Metadata, type ServiceError } from '@grpc/grpc-js';
-import { ApiScope, MemberRole, OrgKind, PrincipalKind, dropTestDatabase, grpcClient, newId, systemPrincipal, testEnv, unary, type Principal } from '@svc/kit';
+import {
+  ApiScope,
+  MemberRole,
+  OrgKind,
+  PrincipalKind,
+  dropTestDatabase,
+  grpcClient,
+  newId,
+  systemPrincipal,
+  testEnv,
+  unary,
+  type Principal,
+} from '@svc/kit';
 import { ChatStatus, DeliveryStatus, InboxServiceClient, type Message, type MessagePage } from '@svc/proto/inbox/v1';
 import { InboxApp, inboxConfig } from '../src';
 
@@ -14,10 +26,25 @@ async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
 }
 
 function keyOf(orgId: string, scopes: ApiScope[]): Principal {
-  return { kind: PrincipalKind.API_KEY, orgId, orgKind: OrgKind.STANDARD, keyId: newId(), memberId: '', role: MemberRole.MEMBER_ROLE_UNSPECIFIED, scopes, sessionId: '' };
+  return {
+    kind: PrincipalKind.API_KEY,
+    orgId,
+    orgKind: OrgKind.STANDARD,
+    keyId: newId(),
+    memberId: '',
+    role: MemberRole.MEMBER_ROLE_UNSPECIFIED,
+    scopes,
+    sessionId: '',
+  };
 }
 
-const EVERYTHING = [ApiScope.MESSAGES_READ, ApiScope.MESSAGES_SEND, ApiScope.CONVERSATIONS_MANAGE, ApiScope.NOTES_WRITE, ApiScope.PII_READ];
+const EVERYTHING = [
+  ApiScope.MESSAGES_READ,
+  ApiScope.MESSAGES_SEND,
+  ApiScope.CONVERSATIONS_MANAGE,
+  ApiScope.NOTES_WRITE,
+  ApiScope.PII_READ,
+];
 
 describe('InboxService', () => {
   let app: InboxApp;
@@ -129,10 +156,12 @@ describe('InboxService', () => {
       const { orgId, chat } = await newChat();
       const key = keyOf(orgId, EVERYTHING);
       expect((await rejection(page(key, chat._id, { limit: 1000 }))).code).to.equal(status.INVALID_ARGUMENT);
-      expect((await rejection(page(key, chat._id, { cursor: 'garbage', limit: 5 }))).code).to.equal(status.INVALID_ARGUMENT);
+      expect((await rejection(page(key, chat._id, { cursor: 'garbage', limit: 5 }))).code).to.equal(
+        status.INVALID_ARGUMENT,
+      );
     });
 
-    it('does not show one org\'s chat to another org', async () => {
+    it("does not show one org's chat to another org", async () => {
       const { chat } = await newChat();
       const stranger = keyOf(newId(), EVERYTHING);
       expect((await rejection(page(stranger, chat._id, { limit: 5 }))).code).to.equal(status.NOT_FOUND);
@@ -149,12 +178,14 @@ describe('InboxService', () => {
       const reopened = await unary(client.reopenChat.bind(client), { chatId: chat._id }, as(manager));
       expect(reopened.status).to.equal(ChatStatus.OPEN);
       const reader = keyOf(orgId, [ApiScope.MESSAGES_READ]);
-      expect((await rejection(unary(client.closeChat.bind(client), { chatId: chat._id }, as(reader)))).code).to.equal(status.PERMISSION_DENIED);
+      expect((await rejection(unary(client.closeChat.bind(client), { chatId: chat._id }, as(reader)))).code).to.equal(
+        status.PERMISSION_DENIED,
+      );
     });
   });
 
   describe('InboxService.SearchChats', () => {
-    it('lists the org\'s chats newest first and filters by status and contact', async () => {
+    it("lists the org's chats newest first and filters by status and contact", async () => {
       const orgId = newId();
       const a = await newChat(orgId, 'Grace Hopper');
       const b = await newChat(orgId, 'Alan Turing');
@@ -162,12 +193,18 @@ describe('InboxService', () => {
       await unary(client.closeChat.bind(client), { chatId: a.chat._id }, as(key));
       const all = await unary(client.searchChats.bind(client), { input: { limit: 10 } }, as(key));
       expect(all.data.map((c) => c._id)).to.deep.equal([b.chat._id, a.chat._id]);
-      const open = await unary(client.searchChats.bind(client), { status: ChatStatus.OPEN, input: { limit: 10 } }, as(key));
+      const open = await unary(
+        client.searchChats.bind(client),
+        { status: ChatStatus.OPEN, input: { limit: 10 } },
+        as(key),
+      );
       expect(open.data.map((c) => c._id)).to.deep.equal([b.chat._id]);
       const byName = await unary(client.searchChats.bind(client), { query: 'hopper', input: { limit: 10 } }, as(key));
       expect(byName.data.map((c) => c._id)).to.deep.equal([a.chat._id]);
       const withoutPii = keyOf(orgId, [ApiScope.MESSAGES_READ]);
-      const error = await rejection(unary(client.searchChats.bind(client), { query: 'hopper', input: { limit: 10 } }, as(withoutPii)));
+      const error = await rejection(
+        unary(client.searchChats.bind(client), { query: 'hopper', input: { limit: 10 } }, as(withoutPii)),
+      );
       expect(error.code).to.equal(status.PERMISSION_DENIED);
     });
   });

@@ -93,7 +93,9 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
     this.ownsBus = !this.deps.bus;
     this.bus = this.deps.bus ?? createBus(this.config, this.logger, this.spec.publishes);
     if (this.ownsBus) await this.bus.start();
-    this.relay = new OutboxRelay(this.dataSource, this.bus, this.logger, { topicPrefix: this.config.KAFKA_TOPIC_PREFIX });
+    this.relay = new OutboxRelay(this.dataSource, this.bus, this.logger, {
+      topicPrefix: this.config.KAFKA_TOPIC_PREFIX,
+    });
     this.relay.start();
     this.register();
     await this.grpc.listen(this.config.GRPC_HOST, this.config.GRPC_PORT);
@@ -105,7 +107,10 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
     await this.startWorkers();
     this.grpc.setServing(true, ['', ...this.spec.grpcServices]);
     this.started = true;
-    this.logger.info({ grpcPort: this.grpcPort, httpPort: this.httpPort, bus: this.bus.kind }, `${this.spec.name} started`);
+    this.logger.info(
+      { grpcPort: this.grpcPort, httpPort: this.httpPort, bus: this.bus.kind },
+      `${this.spec.name} started`,
+    );
   }
 
   /** Graceful stop: not serving, drain in-flight calls, stop workers, relay what is committed, close. */

@@ -50,7 +50,11 @@ export async function dropTestDatabase(url: string): Promise<void> {
 }
 
 /** Polls until `check` holds or the deadline passes: tests wait on state, never sleep a fixed time. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, deadlineMs = 10_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  deadlineMs = 10_000,
+  what = 'condition',
+): Promise<T> {
   const until = Date.now() + deadlineMs;
   for (;;) {
     const result = await check();

@@ -4,7 +4,12 @@ import { EmbeddedBus, type DeliveredRecord } from '../src';
 function waitFor(condition: () => boolean, deadlineMs = 5000): Promise<void> {
   const until = Date.now() + deadlineMs;
   return new Promise((resolve, reject) => {
-    const poll = () => (condition() ? resolve() : Date.now() > until ? reject(new Error('condition not met in time')) : setTimeout(poll, 5));
+    const poll = () =>
+      condition()
+        ? resolve()
+        : Date.now() > until
+          ? reject(new Error('condition not met in time'))
+          : setTimeout(poll, 5);
     poll();
   });
 }
@@ -55,7 +60,12 @@ describe('kit.EmbeddedBus', () => {
     const late: string[] = [];
     const early: string[] = [];
     await bus.subscribe({ groupId: 'late', topics: ['t'], handle: async (r) => void late.push(r.value.toString()) });
-    await bus.subscribe({ groupId: 'early', topics: ['t'], fromBeginning: true, handle: async (r) => void early.push(r.value.toString()) });
+    await bus.subscribe({
+      groupId: 'early',
+      topics: ['t'],
+      fromBeginning: true,
+      handle: async (r) => void early.push(r.value.toString()),
+    });
     await bus.publish([record(2)]);
     await waitFor(() => late.length === 1 && early.length === 2);
     expect(late).to.deep.equal(['2']);

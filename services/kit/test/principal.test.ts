@@ -1,5 +1,15 @@
 import { expect } from 'chai';
-import { ApiScope, MemberRole, OrgKind, PrincipalCodec, PrincipalKind, Unauthenticated, hasScope, systemPrincipal, type Principal } from '../src';
+import {
+  ApiScope,
+  MemberRole,
+  OrgKind,
+  PrincipalCodec,
+  PrincipalKind,
+  Unauthenticated,
+  hasScope,
+  systemPrincipal,
+  type Principal,
+} from '../src';
 
 const key: Principal = {
   kind: PrincipalKind.API_KEY,

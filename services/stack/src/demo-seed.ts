@@ -44,7 +44,11 @@ export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
   try {
     const existing = readDemoEnv(file);
     if (existing) {
-      const stillValid = await unary(identity.authenticate.bind(identity), { credential: existing.SVC_DEMO_API_KEY, actAsOrgId: '' }, system).then(
+      const stillValid = await unary(
+        identity.authenticate.bind(identity),
+        { credential: existing.SVC_DEMO_API_KEY, actAsOrgId: '' },
+        system,
+      ).then(
         () => true,
         () => false,
       );
@@ -61,18 +65,37 @@ export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
     }
     const password = created.oneTimePassword ?? '';
     const session = await unary(identity.login.bind(identity), { email, password }, system);
-    const owner = await unary(identity.authenticate.bind(identity), { credential: session.token, actAsOrgId: '' }, system);
+    const owner = await unary(
+      identity.authenticate.bind(identity),
+      { credential: session.token, actAsOrgId: '' },
+      system,
+    );
     const asOwner = stack.identity.codec.metadata(owner);
     const key = await unary(identity.mintOrgApiKey.bind(identity), { name: 'demo', scopes: DEMO_SCOPES }, asOwner);
     const asService = stack.inbox.codec.metadata(systemPrincipal(created.org.id));
     const chat = await unary(
       inbox.openChat.bind(inbox),
-      { channelId: newId(), contact: { _id: newId(), name: 'Ada Lovelace', email: 'ada@example.com', phone: '+15550100100' } },
+      {
+        channelId: newId(),
+        contact: { _id: newId(), name: 'Ada Lovelace', email: 'ada@example.com', phone: '+15550100100' },
+      },
       asService,
     );
-    await unary(inbox.receiveMessage.bind(inbox), { chatId: chat._id, text: 'Hi! My order #1042 has not arrived yet.' }, asService);
-    await unary(inbox.sendMessage.bind(inbox), { chatId: chat._id, input: { text: 'Sorry to hear that, Ada. Let me check.', internal: false } }, asOwner);
-    await unary(inbox.sendMessage.bind(inbox), { chatId: chat._id, input: { text: 'Carrier says it is at the depot.', internal: true } }, asOwner);
+    await unary(
+      inbox.receiveMessage.bind(inbox),
+      { chatId: chat._id, text: 'Hi! My order #1042 has not arrived yet.' },
+      asService,
+    );
+    await unary(
+      inbox.sendMessage.bind(inbox),
+      { chatId: chat._id, input: { text: 'Sorry to hear that, Ada. Let me check.', internal: false } },
+      asOwner,
+    );
+    await unary(
+      inbox.sendMessage.bind(inbox),
+      { chatId: chat._id, input: { text: 'Carrier says it is at the depot.', internal: true } },
+      asOwner,
+    );
     await unary(inbox.receiveMessage.bind(inbox), { chatId: chat._id, text: 'Thanks!' }, asService);
     const credentials: DemoCredentials = {
       SVC_URL: stack.url,
@@ -82,7 +105,13 @@ export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
       SVC_DEMO_CHAT_ID: chat._id,
     };
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, Object.entries(credentials).map(([k, v]) => `${k}=${v}`).join('\n') + '\n', { mode: 0o600 });
+    fs.writeFileSync(
+      file,
+      Object.entries(credentials)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n') + '\n',
+      { mode: 0o600 },
+    );
     return credentials;
   } finally {
     identity.close();

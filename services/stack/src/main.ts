@@ -7,7 +7,11 @@ async function main(): Promise<void> {
   const stack = new Stack(stackConfig());
   stopOnSignals(() => stack.stop(), stack.logger);
   await stack.start();
-  const lines = [`svc-inbox is up on ${stack.url}`, `  GraphQL   POST ${stack.url}/graphql`, `  health    ${stack.url}/readyz   metrics ${stack.url}/metrics`];
+  const lines = [
+    `svc-inbox is up on ${stack.url}`,
+    `  GraphQL   POST ${stack.url}/graphql`,
+    `  health    ${stack.url}/readyz   metrics ${stack.url}/metrics`,
+  ];
   if (stack.config.SVC_SEED_DEMO) {
     const demo = await seedDemo(stack);
     lines.push(

@@ -44,12 +44,21 @@ export class Stack {
       BCRYPT_COST: String(config.BCRYPT_COST),
     };
     const dbUrl = (service: string) =>
-      (config.SVC_DB_URL_TEMPLATE ?? `sqlite:${path.join(config.SVC_DATA_DIR, '{service}.sqlite')}`).replaceAll('{service}', service);
+      (config.SVC_DB_URL_TEMPLATE ?? `sqlite:${path.join(config.SVC_DATA_DIR, '{service}.sqlite')}`).replaceAll(
+        '{service}',
+        service,
+      );
     const shared = baseConfigSchema.parse({ ...base, DB_URL: 'unused' });
     this.bus = config.KAFKA_BROKERS ? createBus(shared, this.logger, []) : new EmbeddedBus(this.logger);
     const deps = { bus: this.bus, serveHttp: false };
-    this.identity = new IdentityApp(identityConfigSchema.parse({ ...base, DB_URL: dbUrl('identity') }), { ...deps, logger: this.logger.child({ service: 'identity' }) });
-    this.inbox = new InboxApp(inboxConfigSchema.parse({ ...base, DB_URL: dbUrl('inbox') }), { ...deps, logger: this.logger.child({ service: 'inbox' }) });
+    this.identity = new IdentityApp(identityConfigSchema.parse({ ...base, DB_URL: dbUrl('identity') }), {
+      ...deps,
+      logger: createLogger('identity', config.LOG_LEVEL),
+    });
+    this.inbox = new InboxApp(inboxConfigSchema.parse({ ...base, DB_URL: dbUrl('inbox') }), {
+      ...deps,
+      logger: createLogger('inbox', config.LOG_LEVEL),
+    });
   }
 
   get port(): number {
@@ -69,7 +78,7 @@ export class Stack {
       internalSecret: this.internalSecret,
       bus: this.bus,
       topicPrefix: this.config.KAFKA_TOPIC_PREFIX,
-      logger: this.logger.child({ service: 'gateway' }),
+      logger: createLogger('gateway', this.config.LOG_LEVEL),
     });
     const app = new Koa();
     const router = opsRouter(

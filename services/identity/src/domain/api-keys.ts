@@ -1,5 +1,13 @@
 import type { DataSource } from 'typeorm';
-import { ALL_SCOPES, InvalidArgument, NotFound, enqueueEvents, now, requireMemberSession, type Principal } from '@svc/kit';
+import {
+  ALL_SCOPES,
+  InvalidArgument,
+  NotFound,
+  enqueueEvents,
+  now,
+  requireMemberSession,
+  type Principal,
+} from '@svc/kit';
 import { ApiScope, OrgKind } from '@svc/proto/common/v1';
 import type { OrgApiKey } from '@svc/proto/identity/v1';
 import { ApiKeyRow } from '../entities';
@@ -15,14 +23,18 @@ export class ApiKeys {
   async mint(principal: Principal, name: string, scopes: ApiScope[]): Promise<OrgApiKey> {
     requireMemberSession(principal);
     const trimmed = name.trim();
-    if (!trimmed || trimmed.length > 200) throw new InvalidArgument('name must be 1 to 200 characters', { field: 'name' });
+    if (!trimmed || trimmed.length > 200)
+      throw new InvalidArgument('name must be 1 to 200 characters', { field: 'name' });
     const unique = [...new Set(scopes)].filter((s) => ALL_SCOPES.includes(s));
     if (!unique.length) throw new InvalidArgument('a key needs at least one scope', { field: 'scopes' });
     if (unique.includes(ApiScope.PARTNER_ADMIN) && principal.orgKind !== OrgKind.TECH_PROVIDER) {
       throw new InvalidArgument('PARTNER_ADMIN is only for keys of a TECH_PROVIDER org', { field: 'scopes' });
     }
     const beyond = unique.filter((s) => !principal.scopes.includes(s));
-    if (beyond.length) throw new InvalidArgument(`a key cannot hold scopes its creator lacks: ${beyond.join(', ')}`, { field: 'scopes' });
+    if (beyond.length)
+      throw new InvalidArgument(`a key cannot hold scopes its creator lacks: ${beyond.join(', ')}`, {
+        field: 'scopes',
+      });
     const issued = issueCredential('key');
     const row = this.dataSource.getRepository(ApiKeyRow).create({
       id: issued.id,
@@ -41,7 +53,9 @@ export class ApiKeys {
 
   async list(principal: Principal): Promise<OrgApiKey[]> {
     requireMemberSession(principal);
-    const rows = await this.dataSource.getRepository(ApiKeyRow).find({ where: { orgId: principal.orgId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.dataSource
+      .getRepository(ApiKeyRow)
+      .find({ where: { orgId: principal.orgId }, order: { createdAt: 'ASC', id: 'ASC' } });
     return rows.map((row) => apiKeyView(row));
   }
 
@@ -55,7 +69,13 @@ export class ApiKeys {
         row.revokedAt = now();
         await manager.update(ApiKeyRow, { id: row.id }, { revokedAt: row.revokedAt });
         await enqueueEvents(manager, [
-          { topic: KEYS_TOPIC, key: row.id, type: 'apikey.revoked', orgId: row.orgId, payload: { apiKey: { keyId: row.id } } },
+          {
+            topic: KEYS_TOPIC,
+            key: row.id,
+            type: 'apikey.revoked',
+            orgId: row.orgId,
+            payload: { apiKey: { keyId: row.id } },
+          },
         ]);
       }
       return apiKeyView(row);

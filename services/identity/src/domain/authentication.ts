@@ -24,7 +24,10 @@ export class Authentication {
   async authenticate(credential: string, actAsOrgId: string): Promise<Principal> {
     const parsed = parseCredential(credential);
     if (!parsed) throw new Unauthenticated(INVALID);
-    const principal = parsed.kind === 'key' ? await this.keyPrincipal(parsed.id, parsed.secret) : await this.sessionPrincipal(parsed.id, parsed.secret);
+    const principal =
+      parsed.kind === 'key'
+        ? await this.keyPrincipal(parsed.id, parsed.secret)
+        : await this.sessionPrincipal(parsed.id, parsed.secret);
     return actAsOrgId && actAsOrgId !== principal.orgId ? this.actAs(principal, actAsOrgId) : principal;
   }
 
@@ -47,11 +50,17 @@ export class Authentication {
       endedAt: null,
     });
     await this.dataSource.getRepository(SessionRow).insert(session);
-    return { token: `sess_${id}_${secret}`, member: memberView(member), org: orgView(org), expiresAt: session.expiresAt.toISOString() };
+    return {
+      token: `sess_${id}_${secret}`,
+      member: memberView(member),
+      org: orgView(org),
+      expiresAt: session.expiresAt.toISOString(),
+    };
   }
 
   async logout(principal: Principal): Promise<void> {
-    if (principal.kind !== PrincipalKind.MEMBER_SESSION) throw new Forbidden('logout ends a dashboard session; API keys are revoked instead');
+    if (principal.kind !== PrincipalKind.MEMBER_SESSION)
+      throw new Forbidden('logout ends a dashboard session; API keys are revoked instead');
     await this.dataSource.getRepository(SessionRow).update({ id: principal.sessionId }, { endedAt: now() });
   }
 
@@ -79,7 +88,12 @@ export class Authentication {
 
   private async sessionPrincipal(id: string, secret: string): Promise<Principal> {
     const session = await this.dataSource.getRepository(SessionRow).findOneBy({ id });
-    if (!session || session.endedAt || session.expiresAt.getTime() <= Date.now() || !secretMatches(secret, session.secretHash)) {
+    if (
+      !session ||
+      session.endedAt ||
+      session.expiresAt.getTime() <= Date.now() ||
+      !secretMatches(secret, session.secretHash)
+    ) {
       throw new Unauthenticated(INVALID);
     }
     const member = await this.dataSource.getRepository(MemberRow).findOneBy({ id: session.memberId });
@@ -101,9 +115,14 @@ export class Authentication {
   private async actAs(principal: Principal, childOrgId: string): Promise<Principal> {
     const child = await this.dataSource.getRepository(OrgRow).findOneBy({ id: childOrgId });
     if (principal.orgKind !== OrgKind.TECH_PROVIDER || !child || child.parentOrgId !== principal.orgId) {
-      throw new Forbidden('X-Svc-Org must name a managed child org of the caller\'s tech-provider org');
+      throw new Forbidden("X-Svc-Org must name a managed child org of the caller's tech-provider org");
     }
-    return { ...principal, orgId: child.id, orgKind: child.kind, scopes: principal.scopes.filter((s) => s !== ApiScope.PARTNER_ADMIN) };
+    return {
+      ...principal,
+      orgId: child.id,
+      orgKind: child.kind,
+      scopes: principal.scopes.filter((s) => s !== ApiScope.PARTNER_ADMIN),
+    };
   }
 }
 

@@ -22,12 +22,17 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function normaliseEmail(email: string): string {
   const trimmed = email.trim().toLowerCase();
-  if (!EMAIL.test(trimmed) || trimmed.length > 254) throw new InvalidArgument('email is not an email address', { field: 'email' });
+  if (!EMAIL.test(trimmed) || trimmed.length > 254)
+    throw new InvalidArgument('email is not an email address', { field: 'email' });
   return trimmed;
 }
 
 /** Creates an org with its first owner (the bootstrap CLI, the demo seed, partner provisioning). */
-export async function createOrgWithOwner(dataSource: DataSource, passwords: Passwords, input: NewOrg): Promise<CreatedOrg> {
+export async function createOrgWithOwner(
+  dataSource: DataSource,
+  passwords: Passwords,
+  input: NewOrg,
+): Promise<CreatedOrg> {
   const name = input.name.trim();
   if (!name) throw new InvalidArgument('org name is required', { field: 'name' });
   const email = normaliseEmail(input.owner.email);

@@ -29,11 +29,16 @@ export class Team {
 
   async list(principal: Principal): Promise<TeamMember[]> {
     requireScope(principal, ApiScope.TEAM_READ);
-    const rows = await this.dataSource.getRepository(MemberRow).find({ where: { orgId: principal.orgId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.dataSource
+      .getRepository(MemberRow)
+      .find({ where: { orgId: principal.orgId }, order: { createdAt: 'ASC', id: 'ASC' } });
     return rows.map(memberView);
   }
 
-  async add(principal: Principal, input: { email: string; name: string; role: MemberRole; password?: string | undefined }): Promise<AddMemberDirectResponse> {
+  async add(
+    principal: Principal,
+    input: { email: string; name: string; role: MemberRole; password?: string | undefined },
+  ): Promise<AddMemberDirectResponse> {
     requireScope(principal, ApiScope.TEAM_MANAGE);
     this.checkMayGrant(principal, input.role);
     const oneTimePassword = input.password ? undefined : this.passwords.generate();
@@ -62,7 +67,8 @@ export class Team {
       const row = await manager.findOneBy(MemberRow, { id: memberId, orgId: principal.orgId });
       if (!row) throw new NotFound('member not found', { field: 'memberId' });
       this.checkMayChange(principal, row);
-      if (row.role === MemberRole.OWNER && role !== MemberRole.OWNER) await this.keepAnOwner(manager.getRepository(MemberRow), row);
+      if (row.role === MemberRole.OWNER && role !== MemberRole.OWNER)
+        await this.keepAnOwner(manager.getRepository(MemberRow), row);
       row.role = role;
       await manager.update(MemberRow, { id: row.id }, { role });
       return memberView(row);
@@ -88,7 +94,11 @@ export class Team {
     if (principal.kind === PrincipalKind.API_KEY && PRIVILEGED.has(role)) {
       throw new Forbidden('an API key may never create or promote an ADMIN or OWNER');
     }
-    if (role === MemberRole.OWNER && principal.kind === PrincipalKind.MEMBER_SESSION && principal.role !== MemberRole.OWNER) {
+    if (
+      role === MemberRole.OWNER &&
+      principal.kind === PrincipalKind.MEMBER_SESSION &&
+      principal.role !== MemberRole.OWNER
+    ) {
       throw new Forbidden('only an owner may make another owner');
     }
   }
@@ -97,7 +107,11 @@ export class Team {
     if (principal.kind === PrincipalKind.API_KEY && PRIVILEGED.has(target.role)) {
       throw new Forbidden('an API key may only manage agents');
     }
-    if (target.role === MemberRole.OWNER && principal.kind === PrincipalKind.MEMBER_SESSION && principal.role !== MemberRole.OWNER) {
+    if (
+      target.role === MemberRole.OWNER &&
+      principal.kind === PrincipalKind.MEMBER_SESSION &&
+      principal.role !== MemberRole.OWNER
+    ) {
       throw new Forbidden('only an owner may change an owner');
     }
   }

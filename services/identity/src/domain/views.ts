@@ -3,7 +3,13 @@ import type { Org, OrgApiKey, TeamMember } from '@svc/proto/identity/v1';
 import type { ApiKeyRow, MemberRow, OrgRow } from '../entities';
 
 export function orgView(row: OrgRow): Org {
-  return { _id: row.id, name: row.name, kind: row.kind, parentOrgId: row.parentOrgId ?? undefined, createdAt: toIso(row.createdAt) };
+  return {
+    _id: row.id,
+    name: row.name,
+    kind: row.kind,
+    parentOrgId: row.parentOrgId ?? undefined,
+    createdAt: toIso(row.createdAt),
+  };
 }
 
 export function memberView(row: MemberRow): TeamMember {

@@ -50,7 +50,8 @@ export class Chats {
     requireScope(principal, ApiScope.MESSAGES_READ);
     const orgId = requireOrg(principal);
     const query = this.dataSource.getRepository(ChatRow).createQueryBuilder('c').where('c.orgId = :orgId', { orgId });
-    if (search.status && search.status !== ChatStatus.CHAT_STATUS_UNSPECIFIED) query.andWhere('c.status = :status', { status: search.status });
+    if (search.status && search.status !== ChatStatus.CHAT_STATUS_UNSPECIFIED)
+      query.andWhere('c.status = :status', { status: search.status });
     const text = search.query?.trim();
     if (text) {
       requireScope(principal, ApiScope.PII_READ);
@@ -61,7 +62,13 @@ export class Chats {
         { like },
       );
     }
-    return keysetPage(query, { at: 'c.createdAt', id: 'c.id' }, (row) => ({ at: row.createdAt, id: row.id }), search.page, 'descending');
+    return keysetPage(
+      query,
+      { at: 'c.createdAt', id: 'c.id' },
+      (row) => ({ at: row.createdAt, id: row.id }),
+      search.page,
+      'descending',
+    );
   }
 
   close(principal: Principal, chatId: string): Promise<ChatRow> {
@@ -77,9 +84,15 @@ export class Chats {
     requireSystem(principal);
     const orgId = requireOrg(principal);
     if (!isId(channelId)) throw new InvalidArgument('channelId must be a 24-character hex id', { field: 'channelId' });
-    if (!isId(contact._id)) throw new InvalidArgument('contact._id must be a 24-character hex id', { field: 'contact._id' });
+    if (!isId(contact._id))
+      throw new InvalidArgument('contact._id must be a 24-character hex id', { field: 'contact._id' });
     const chat = await this.dataSource.transaction(async (manager) => {
-      const existing = await manager.findOneBy(ChatRow, { orgId, channelId, contactId: contact._id, status: ChatStatus.OPEN });
+      const existing = await manager.findOneBy(ChatRow, {
+        orgId,
+        channelId,
+        contactId: contact._id,
+        status: ChatStatus.OPEN,
+      });
       if (existing) return existing;
       const at = now();
       const row = manager.create(ChatRow, {
@@ -105,7 +118,11 @@ export class Chats {
   }
 
   /** Idempotent: setting the status a chat already has changes nothing and emits nothing. */
-  private async setStatus(principal: Principal, chatId: string, status: ChatStatus.OPEN | ChatStatus.CLOSED): Promise<ChatRow> {
+  private async setStatus(
+    principal: Principal,
+    chatId: string,
+    status: ChatStatus.OPEN | ChatStatus.CLOSED,
+  ): Promise<ChatRow> {
     requireScope(principal, ApiScope.CONVERSATIONS_MANAGE);
     const orgId = requireOrg(principal);
     const chat = await this.dataSource.transaction(async (manager) => {
@@ -116,7 +133,11 @@ export class Chats {
       row.updatedAt = at;
       row.closedAt = status === ChatStatus.CLOSED ? at : null;
       await manager.update(ChatRow, { id: row.id }, { status, updatedAt: at, closedAt: row.closedAt });
-      await enqueueEvents(manager, [chatEvent(status === ChatStatus.CLOSED ? 'chat.closed' : 'chat.reopened', row)], at);
+      await enqueueEvents(
+        manager,
+        [chatEvent(status === ChatStatus.CLOSED ? 'chat.closed' : 'chat.reopened', row)],
+        at,
+      );
       return row;
     });
     this.relay().nudge();

@@ -4,7 +4,10 @@ import type { ChatRow, MessageRow } from '../entities';
 export const MESSAGES_TOPIC = 'svc.inbox.messages.v1';
 export const CHATS_TOPIC = 'svc.inbox.chats.v1';
 
-export function messageEvent(type: 'message.created' | 'message.updated' | 'message.deleted', row: MessageRow): NewEvent {
+export function messageEvent(
+  type: 'message.created' | 'message.updated' | 'message.deleted',
+  row: MessageRow,
+): NewEvent {
   return {
     topic: MESSAGES_TOPIC,
     key: row.chatId,

@@ -15,7 +15,13 @@ import {
   type Principal,
 } from '@svc/kit';
 import { ApiScope, PrincipalKind } from '@svc/proto/common/v1';
-import { AuthorType, ChatStatus, DeliveryStatus, MessageDirection, type CreateCombinedMessageInput } from '@svc/proto/inbox/v1';
+import {
+  AuthorType,
+  ChatStatus,
+  DeliveryStatus,
+  MessageDirection,
+  type CreateCombinedMessageInput,
+} from '@svc/proto/inbox/v1';
 import { ChatRow, MessageRow } from '../entities';
 import { findChat } from './chats';
 import { chatEvent, messageEvent } from './events';
@@ -35,7 +41,8 @@ function authorOf(principal: Principal): { authorType: AuthorType; authorId: str
 
 function validText(text: string): string {
   if (!text.trim()) throw new InvalidArgument('text must not be empty', { field: 'input.text' });
-  if (text.length > MAX_TEXT_LENGTH) throw new InvalidArgument(`text must be at most ${MAX_TEXT_LENGTH} characters`, { field: 'input.text' });
+  if (text.length > MAX_TEXT_LENGTH)
+    throw new InvalidArgument(`text must be at most ${MAX_TEXT_LENGTH} characters`, { field: 'input.text' });
   return text;
 }
 
@@ -66,7 +73,11 @@ export class Messages {
         createdAt: at,
       });
       await manager.insert(MessageRow, message);
-      await manager.update(ChatRow, { id: chat.id }, { updatedAt: at, ...(input.internal ? {} : { lastMessageAt: at }) });
+      await manager.update(
+        ChatRow,
+        { id: chat.id },
+        { updatedAt: at, ...(input.internal ? {} : { lastMessageAt: at }) },
+      );
       await enqueueEvents(manager, [messageEvent('message.created', message)], at);
       return message;
     });
@@ -100,7 +111,11 @@ export class Messages {
         chat.closedAt = null;
         events.push(chatEvent('chat.reopened', chat));
       }
-      await manager.update(ChatRow, { id: chat.id }, { updatedAt: at, lastMessageAt: at, status: chat.status, closedAt: chat.closedAt });
+      await manager.update(
+        ChatRow,
+        { id: chat.id },
+        { updatedAt: at, lastMessageAt: at, status: chat.status, closedAt: chat.closedAt },
+      );
       await enqueueEvents(manager, events, at);
       return message;
     });

@@ -17,7 +17,14 @@ export class MessageRow {
   @LongTextColumn() text!: string;
   @BoolColumn() internal!: boolean;
   @EnumColumn(
-    [DeliveryStatus.QUEUED, DeliveryStatus.SENT, DeliveryStatus.DELIVERED, DeliveryStatus.READ, DeliveryStatus.FAILED, DeliveryStatus.NOT_APPLICABLE],
+    [
+      DeliveryStatus.QUEUED,
+      DeliveryStatus.SENT,
+      DeliveryStatus.DELIVERED,
+      DeliveryStatus.READ,
+      DeliveryStatus.FAILED,
+      DeliveryStatus.NOT_APPLICABLE,
+    ],
     { name: 'delivery_status' },
   )
   deliveryStatus!: DeliveryStatus;

@@ -14,20 +14,33 @@ function pageOf<R, V>(page: Page<R>, view: (row: R) => V) {
   return { ...page, data: page.data.map(view) };
 }
 
-export function inboxService(domain: { chats: Chats; messages: Messages }, deps: { codec: PrincipalCodec; logger: Logger }) {
+export function inboxService(
+  domain: { chats: Chats; messages: Messages },
+  deps: { codec: PrincipalCodec; logger: Logger },
+) {
   const handlers: ServiceHandlers<typeof InboxServiceService> = {
     sendMessage: async (request, { principal }) =>
-      messageView(await domain.messages.send(principal, request.chatId, request.input ?? { text: '', internal: false })),
+      messageView(
+        await domain.messages.send(principal, request.chatId, request.input ?? { text: '', internal: false }),
+      ),
     getMessages: async (request, { principal }) =>
       pageOf(await domain.messages.list(principal, request.chatId, pageRequest(request.input)), messageView),
     getChat: async (request, { principal }) => chatView(await domain.chats.get(principal, request.chatId)),
     searchChats: async (request, { principal }) =>
-      pageOf(await domain.chats.search(principal, { query: request.query, status: request.status, page: pageRequest(request.input) }), chatView),
+      pageOf(
+        await domain.chats.search(principal, {
+          query: request.query,
+          status: request.status,
+          page: pageRequest(request.input),
+        }),
+        chatView,
+      ),
     closeChat: async (request, { principal }) => chatView(await domain.chats.close(principal, request.chatId)),
     reopenChat: async (request, { principal }) => chatView(await domain.chats.reopen(principal, request.chatId)),
     openChat: async (request, { principal }) =>
       chatView(await domain.chats.open(principal, request.channelId, request.contact ?? { _id: '' })),
-    receiveMessage: async (request, { principal }) => messageView(await domain.messages.receive(principal, request.chatId, request.text)),
+    receiveMessage: async (request, { principal }) =>
+      messageView(await domain.messages.receive(principal, request.chatId, request.text)),
   };
   return implement('inbox', InboxServiceService, handlers, deps);
 }

@@ -6,11 +6,17 @@ import { KafkaBus } from './kafka-bus';
 
 /** Kafka when KAFKA_BROKERS is set, otherwise the in-process bus of the embedded default. */
 export function createBus(config: BaseConfig, logger: Logger, topics: string[] = []): EventBus {
-  const brokers = config.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean);
+  const brokers = config.KAFKA_BROKERS.split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
   if (!brokers.length) return new EmbeddedBus(logger);
   const sasl =
     config.KAFKA_SASL_MECHANISM && config.KAFKA_SASL_USERNAME && config.KAFKA_SASL_PASSWORD
-      ? { mechanism: config.KAFKA_SASL_MECHANISM, username: config.KAFKA_SASL_USERNAME, password: config.KAFKA_SASL_PASSWORD }
+      ? {
+          mechanism: config.KAFKA_SASL_MECHANISM,
+          username: config.KAFKA_SASL_USERNAME,
+          password: config.KAFKA_SASL_PASSWORD,
+        }
       : undefined;
   return new KafkaBus({
     brokers,

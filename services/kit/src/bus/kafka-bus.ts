@@ -58,7 +58,10 @@ export class KafkaBus implements EventBus {
       const existing = new Set(await admin.listTopics());
       const missing = topics.filter((t) => !existing.has(t));
       if (missing.length) {
-        await admin.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: 3 })) });
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: missing.map((topic) => ({ topic, numPartitions: 3 })),
+        });
       }
     } finally {
       await admin.disconnect();

@@ -30,7 +30,13 @@ export interface NewEvent {
 export async function enqueueEvents(manager: EntityManager, events: NewEvent[], at = new Date()): Promise<Envelope[]> {
   const envelopes: Envelope[] = [];
   const rows = events.map((event) => {
-    const envelope: Envelope = { ...event.payload, id: newId(at), type: event.type, orgId: event.orgId, occurredAt: at.toISOString() };
+    const envelope: Envelope = {
+      ...event.payload,
+      id: newId(at),
+      type: event.type,
+      orgId: event.orgId,
+      occurredAt: at.toISOString(),
+    };
     envelopes.push(envelope);
     return manager.create(OutboxEvent, {
       id: envelope.id,

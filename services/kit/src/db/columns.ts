@@ -16,7 +16,10 @@ export function DateTimeColumn(options: Pick<ColumnOptions, 'nullable' | 'name'>
   return Column({ type: 'datetime', precision: 3, ...options });
 }
 
-export function EnumColumn(values: object, options: Pick<ColumnOptions, 'nullable' | 'name' | 'default'> = {}): PropertyDecorator {
+export function EnumColumn(
+  values: object,
+  options: Pick<ColumnOptions, 'nullable' | 'name' | 'default'> = {},
+): PropertyDecorator {
   return Column({ type: 'simple-enum', enum: values, ...options });
 }
 

@@ -6,9 +6,13 @@ import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema }
 /** The two database families the same entities run on; each has its own generated migrations. */
 export type DbFamily = 'mysql' | 'sqlite';
 
+/** Migration classes, in TypeORM's own (untyped constructor) shape. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+type MigrationClass = Function;
+
 export interface Migrations {
-  mysql: MixedList<Function>;
-  sqlite: MixedList<Function>;
+  mysql: MixedList<MigrationClass>;
+  sqlite: MixedList<MigrationClass>;
 }
 
 export interface DataSourceSpec {
@@ -35,7 +39,8 @@ export function parseDbUrl(url: string): ParsedDbUrl {
   const parsed = new URL(url);
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
   if (!database) throw new Error(`DB_URL must name a database: ${redactDbUrl(url)}`);
-  if (parsed.protocol === 'mariadb:') return { family: 'mysql', type: 'mariadb', database, url: url.replace(/^mariadb:/, 'mysql:') };
+  if (parsed.protocol === 'mariadb:')
+    return { family: 'mysql', type: 'mariadb', database, url: url.replace(/^mariadb:/, 'mysql:') };
   if (parsed.protocol === 'mysql:') return { family: 'mysql', type: 'mysql', database, url };
   throw new Error(`DB_URL must start with mysql://, mariadb:// or sqlite: (got ${parsed.protocol})`);
 }
@@ -83,10 +88,16 @@ export async function ensureDatabase(url: string): Promise<void> {
   if (db.family !== 'mysql' || !db.url) return;
   const server = new URL(db.url);
   server.pathname = '/';
-  const admin = new DataSource({ type: db.type === 'mariadb' ? 'mariadb' : 'mysql', url: server.toString(), connectorPackage: 'mysql2' });
+  const admin = new DataSource({
+    type: db.type === 'mariadb' ? 'mariadb' : 'mysql',
+    url: server.toString(),
+    connectorPackage: 'mysql2',
+  });
   await admin.initialize();
   try {
-    await admin.query(`CREATE DATABASE IF NOT EXISTS \`${db.database.replace(/`/g, '')}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await admin.query(
+      `CREATE DATABASE IF NOT EXISTS \`${db.database.replace(/`/g, '')}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+    );
   } finally {
     await admin.destroy();
   }
@@ -108,5 +119,7 @@ export function familyOf(dataSource: DataSource): DbFamily {
 export function isDuplicateKeyError(error: unknown): boolean {
   const e = error as { errno?: number; code?: string; driverError?: { errno?: number; code?: string } };
   const inner = e.driverError ?? e;
-  return inner.errno === 1062 || inner.code === 'SQLITE_CONSTRAINT_UNIQUE' || inner.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return (
+    inner.errno === 1062 || inner.code === 'SQLITE_CONSTRAINT_UNIQUE' || inner.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }

@@ -51,7 +51,11 @@ export async function keysetPage<T extends ObjectLiteral>(
   const page = query.clone();
   if (position) applyBound(page, columns, position, backward ? before : after);
   const direction = (order === 'ascending') !== backward ? 'ASC' : 'DESC';
-  const rows = await page.orderBy(columns.at, direction).addOrderBy(columns.id, direction).take(limit + 1).getMany();
+  const rows = await page
+    .orderBy(columns.at, direction)
+    .addOrderBy(columns.id, direction)
+    .take(limit + 1)
+    .getMany();
   const more = rows.length > limit;
   const data = rows.slice(0, limit);
   if (backward) data.reverse();

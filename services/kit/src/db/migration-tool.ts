@@ -16,12 +16,18 @@ export async function pendingSchemaChanges(spec: DataSourceSpec): Promise<{ up: 
     const log = await dataSource.driver.createSchemaBuilder().log();
     return { up: log.upQueries.map((q) => q.query), down: log.downQueries.map((q) => q.query).reverse() };
   } finally {
-    if (parseDbUrl(spec.url).family === 'mysql') await dataSource.query(`DROP DATABASE \`${parseDbUrl(spec.url).database}\``);
+    if (parseDbUrl(spec.url).family === 'mysql')
+      await dataSource.query(`DROP DATABASE \`${parseDbUrl(spec.url).database}\``);
     await dataSource.destroy();
   }
 }
 
-export function writeMigration(dir: string, family: DbFamily, name: string, change: { up: string[]; down: string[] }): string {
+export function writeMigration(
+  dir: string,
+  family: DbFamily,
+  name: string,
+  change: { up: string[]; down: string[] },
+): string {
   const timestamp = Date.now();
   const className = `${name}${timestamp}`;
   const quote = (sql: string) => '`' + sql.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${') + '`';
@@ -66,7 +72,12 @@ function writeIndex(familyDir: string): void {
  * `check [--family …]` exits non-zero when they changed without one. The MySQL family needs a server:
  * MIGRATIONS_MYSQL_URL=mysql://user:pass@host:port (a scratch database is created and dropped).
  */
-export async function migrationsCli(service: string, spec: Omit<DataSourceSpec, 'url'>, dir: string, argv: string[]): Promise<number> {
+export async function migrationsCli(
+  service: string,
+  spec: Omit<DataSourceSpec, 'url'>,
+  dir: string,
+  argv: string[],
+): Promise<number> {
   const [command, name] = argv;
   const familyArg = argv.indexOf('--family');
   const families: DbFamily[] = familyArg >= 0 ? [argv[familyArg + 1] as DbFamily] : ['sqlite', 'mysql'];

@@ -1,5 +1,15 @@
 import { credentials, type CallOptions, type ClientUnaryCall, type Metadata, type ServiceError } from '@grpc/grpc-js';
-import { errorCodeOfGrpcStatus, FailedPrecondition, Forbidden, InvalidArgument, NotFound, Unauthenticated, Conflict, RateLimited, type DomainError } from '../errors';
+import {
+  errorCodeOfGrpcStatus,
+  FailedPrecondition,
+  Forbidden,
+  InvalidArgument,
+  NotFound,
+  Unauthenticated,
+  Conflict,
+  RateLimited,
+  type DomainError,
+} from '../errors';
 
 export const insecure = credentials.createInsecure;
 
@@ -11,7 +21,12 @@ type UnaryMethod<Req, Res> = (
 ) => ClientUnaryCall;
 
 /** Calls a ts-proto grpc-js client method as a promise with a deadline. */
-export function unary<Req, Res>(method: UnaryMethod<Req, Res>, request: Req, metadata: Metadata, deadlineMs = 10_000): Promise<Res> {
+export function unary<Req, Res>(
+  method: UnaryMethod<Req, Res>,
+  request: Req,
+  metadata: Metadata,
+  deadlineMs = 10_000,
+): Promise<Res> {
   return new Promise((resolve, reject) => {
     method(request, metadata, { deadline: Date.now() + deadlineMs }, (error, response) =>
       error ? reject(error) : resolve(response),
@@ -43,6 +58,9 @@ export function domainErrorOf(error: ServiceError): DomainError | ServiceError {
 }
 
 /** Builds a ts-proto client for a service at `host:port` over plaintext (in-cluster traffic; mTLS is the mesh's job). */
-export function grpcClient<C>(Client: new (address: string, creds: ReturnType<typeof insecure>) => C, address: string): C {
+export function grpcClient<C>(
+  Client: new (address: string, creds: ReturnType<typeof insecure>) => C,
+  address: string,
+): C {
   return new Client(address, insecure());
 }

@@ -42,7 +42,10 @@ export function implement<D extends ServiceDefinition>(
   const implementation: UntypedServiceImplementation = {};
   for (const method of Object.keys(definition) as (keyof D & string)[]) {
     const handler = handlers[method];
-    implementation[method] = (call: ServerUnaryCall<RequestOf<D[typeof method]>, unknown>, callback: sendUnaryData<unknown>) => {
+    implementation[method] = (
+      call: ServerUnaryCall<RequestOf<D[typeof method]>, unknown>,
+      callback: sendUnaryData<unknown>,
+    ) => {
       const started = process.hrtime.bigint();
       const finish = (code: GrpcStatus) =>
         grpcServerDuration.observe(

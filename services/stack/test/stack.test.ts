@@ -1,0 +1,69 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { expect } from 'chai';
+import { Stack, seedDemo, stackConfig } from '../src';
+
+async function graphql(
+  url: string,
+  key: string,
+  query: string,
+): Promise<{ data?: Record<string, unknown>; errors?: unknown[] }> {
+  const response = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ query }),
+  });
+  return (await response.json()) as { data?: Record<string, unknown> };
+}
+
+describe('Stack (embedded default)', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-stack-'));
+  const config = () =>
+    stackConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SVC_DATA_DIR: dataDir, BCRYPT_COST: '4' });
+
+  after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('seeds the demo org once, writes demo.env, and keeps data and credentials across restarts', async () => {
+    const first = new Stack(config());
+    await first.start();
+    const demo = await seedDemo(first);
+    const env = fs.readFileSync(path.join(dataDir, 'demo.env'), 'utf8');
+    for (const name of ['SVC_URL', 'SVC_DEMO_EMAIL', 'SVC_DEMO_PASSWORD', 'SVC_DEMO_API_KEY'])
+      expect(env).to.match(new RegExp(`^${name}=.+$`, 'm'));
+    const url = `http://127.0.0.1:${first.port}`;
+    const query = `{ getMessages(chatId: "${demo.SVC_DEMO_CHAT_ID}") { data { text } } }`;
+    const before = await graphql(url, demo.SVC_DEMO_API_KEY, query);
+    expect(before.errors).to.equal(undefined);
+    await first.stop();
+
+    const second = new Stack(config());
+    await second.start();
+    try {
+      const again = await seedDemo(second);
+      expect(again.SVC_DEMO_API_KEY).to.equal(demo.SVC_DEMO_API_KEY);
+      const after = await graphql(`http://127.0.0.1:${second.port}`, demo.SVC_DEMO_API_KEY, query);
+      expect(after.data).to.deep.equal(before.data);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('answers /healthz, /readyz and /metrics on the same port', async () => {
+    const stack = new Stack(config());
+    await stack.start();
+    try {
+      const base = `http://127.0.0.1:${stack.port}`;
+      expect((await fetch(`${base}/healthz`)).status).to.equal(200);
+      const ready = (await (await fetch(`${base}/readyz`)).json()) as {
+        status: string;
+        checks: Record<string, boolean>;
+      };
+      expect(ready.status).to.equal('ready');
+      expect(Object.keys(ready.checks)).to.include.members(['identity.database', 'inbox.database', 'inbox.bus']);
+      expect(await (await fetch(`${base}/metrics`)).text()).to.contain('svc_grpc_server_handling_seconds');
+    } finally {
+      await stack.stop();
+    }
+  });
+});
