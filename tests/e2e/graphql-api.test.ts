@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { ApiScope } from '@svc/kit';
+import { ApiScope, eventually, newId } from '@svc/kit';
+import { Envelope } from '@svc/proto/events/v1';
 import { ALL_SCOPES_BUT_PARTNER, StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
 
 const SEND =
@@ -307,5 +308,44 @@ describe('GraphQL API (whole stack over HTTP)', function () {
       );
       expect(list.body.data?.orgTeamMembers.map((m) => m.role)).to.include.members(['OWNER', 'AGENT']);
     });
+  });
+});
+
+describe('events (outbox → bus)', function () {
+  const harness = new StackHarness();
+
+  before(async function () {
+    this.timeout(120_000);
+    await harness.start();
+  });
+
+  after(async () => harness.stop());
+
+  it('publishes one message.created event for a message sent through GraphQL', async () => {
+    const org = await harness.newOrg();
+    const key = (await org.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
+    const chatId = await org.openChat();
+    const seen: Envelope[] = [];
+    const prefix = harness.stack.config.KAFKA_TOPIC_PREFIX;
+    const subscription = await harness.stack.bus.subscribe({
+      groupId: `e2e-observer-${newId()}`,
+      topics: [`${prefix}svc.inbox.messages.v1`],
+      fromBeginning: true,
+      handle: async (record) => {
+        const envelope = Envelope.decode(record.value);
+        if (envelope.orgId === org.id) seen.push(envelope);
+      },
+    });
+    try {
+      const sent = await harness.graphql<{ sendMessage: { _id: string } }>(SEND, { chatId, text: 'event please' }, key);
+      const messageId = sent.body.data?.sendMessage._id;
+      const event = await eventually(async () => seen.find((e) => e.message?.messageId === messageId), 30_000, 'message.created event');
+      expect(event.type).to.equal('message.created');
+      expect(event.message?.chatId).to.equal(chatId);
+      expect(event.id).to.match(/^[0-9a-f]{24}$/);
+      expect(seen.filter((e) => e.message?.messageId === messageId)).to.have.length(1);
+    } finally {
+      await subscription.stop();
+    }
   });
 });

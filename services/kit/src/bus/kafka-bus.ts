@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Consumer, type KafkaConfig, type Producer, type SASLOptions } from 'kafkajs';
+import { Kafka, Partitioners, logLevel, type Consumer, type KafkaConfig, type Producer, type SASLOptions } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { BusRecord, EventBus, SubscribeOptions, Subscription } from './bus';
 
@@ -26,6 +26,7 @@ export class KafkaBus implements EventBus {
   private readonly producer: Producer;
   private readonly consumers = new Set<Consumer>();
   private connected = false;
+  private readonly knownTopics = new Set<string>();
 
   constructor(private readonly options: KafkaBusOptions) {
     const config: KafkaConfig = {
@@ -42,7 +43,12 @@ export class KafkaBus implements EventBus {
     };
     if (options.sasl) config.sasl = options.sasl;
     this.kafka = new Kafka(config);
-    this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 5, allowAutoTopicCreation: false });
+    this.producer = this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 5,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
   }
 
   async start(): Promise<void> {
@@ -52,6 +58,7 @@ export class KafkaBus implements EventBus {
   }
 
   async ensureTopics(topics: string[]): Promise<void> {
+    if (topics.every((t) => this.knownTopics.has(t))) return;
     const admin = this.kafka.admin();
     await admin.connect();
     try {
@@ -91,6 +98,7 @@ export class KafkaBus implements EventBus {
 
   async publish(records: BusRecord[]): Promise<void> {
     if (!records.length) return;
+    await this.ensureTopics([...new Set(records.map((r) => r.topic))]);
     const byTopic = new Map<string, BusRecord[]>();
     for (const record of records) byTopic.set(record.topic, [...(byTopic.get(record.topic) ?? []), record]);
     await this.producer.sendBatch({

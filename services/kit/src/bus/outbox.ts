@@ -105,14 +105,18 @@ export class OutboxRelay {
 
   private async relayBatch(): Promise<number> {
     const batchSize = this.options.batchSize ?? 200;
-    return this.dataSource.transaction(async (manager) => {
+    const mysql = familyOf(this.dataSource) === 'mysql';
+    // READ COMMITTED: the row locks taken by SKIP LOCKED must not become gap locks that block producers' inserts.
+    const run = <T>(work: (manager: EntityManager) => Promise<T>) =>
+      mysql ? this.dataSource.transaction('READ COMMITTED', work) : this.dataSource.transaction(work);
+    return run(async (manager) => {
       const query = manager
         .getRepository(OutboxEvent)
         .createQueryBuilder('e')
         .orderBy('e.createdAt', 'ASC')
         .addOrderBy('e.id', 'ASC')
         .limit(batchSize);
-      if (familyOf(this.dataSource) === 'mysql') query.setLock('pessimistic_write').setOnLocked('skip_locked');
+      if (mysql) query.setLock('pessimistic_write').setOnLocked('skip_locked');
       const rows = await query.getMany();
       if (!rows.length) return 0;
       const prefix = this.options.topicPrefix ?? '';

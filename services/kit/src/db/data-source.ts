@@ -65,6 +65,8 @@ export function dataSourceOptions(spec: DataSourceSpec): DataSourceOptions {
       database: db.database,
       prepareDatabase: (sqlite: { pragma(source: string): unknown }) => {
         sqlite.pragma('journal_mode = WAL');
+        // WAL + NORMAL: durable across process crashes; a power loss may lose the last commits (dev default only).
+        sqlite.pragma('synchronous = NORMAL');
         sqlite.pragma('busy_timeout = 5000');
         sqlite.pragma('foreign_keys = ON');
       },
