@@ -3,7 +3,6 @@ import * as path from 'node:path';
 import Koa from 'koa';
 import Router from '@koa/router';
 import {
-  EmbeddedBus,
   createBus,
   createLogger,
   metricsRegistry,
@@ -48,8 +47,7 @@ export class Stack {
         '{service}',
         service,
       );
-    const shared = baseConfigSchema.parse({ ...base, DB_URL: 'unused' });
-    this.bus = config.KAFKA_BROKERS ? createBus(shared, this.logger, []) : new EmbeddedBus(this.logger);
+    this.bus = createBus(baseConfigSchema.pick({ KAFKA_BROKERS: true, KAFKA_CLIENT_ID: true, KAFKA_SSL: true, KAFKA_TOPIC_PREFIX: true }).parse(base), this.logger);
     const deps = { bus: this.bus, serveHttp: false };
     this.identity = new IdentityApp(identityConfigSchema.parse({ ...base, DB_URL: dbUrl('identity') }), {
       ...deps,

@@ -4,8 +4,13 @@ import type { EventBus } from './bus';
 import { EmbeddedBus } from './embedded-bus';
 import { KafkaBus } from './kafka-bus';
 
+export type KafkaSettings = Pick<
+  BaseConfig,
+  'KAFKA_BROKERS' | 'KAFKA_CLIENT_ID' | 'KAFKA_SSL' | 'KAFKA_SASL_MECHANISM' | 'KAFKA_SASL_USERNAME' | 'KAFKA_SASL_PASSWORD' | 'KAFKA_TOPIC_PREFIX'
+>;
+
 /** Kafka when KAFKA_BROKERS is set, otherwise the in-process bus of the embedded default. */
-export function createBus(config: BaseConfig, logger: Logger, topics: string[] = []): EventBus {
+export function createBus(config: KafkaSettings, logger: Logger, topics: string[] = []): EventBus {
   const brokers = config.KAFKA_BROKERS.split(',')
     .map((b) => b.trim())
     .filter(Boolean);

@@ -1,0 +1,45 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { createBus, createLogger, metricsRegistry, opsRouter, stopOnSignals } from '@svc/kit';
+import { gatewayConfig } from './config';
+import { createGateway } from './gateway';
+
+/** The gateway as its own deployment: `/graphql` plus `/healthz`, `/readyz` and `/metrics` on PORT. */
+async function main(): Promise<void> {
+  const config = gatewayConfig();
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  const bus = createBus(config, logger);
+  await bus.start();
+  const gateway = await createGateway({
+    services: { identity: config.IDENTITY_GRPC_URL, inbox: config.INBOX_GRPC_URL },
+    internalSecret: config.SVC_INTERNAL_SECRET,
+    bus,
+    topicPrefix: config.KAFKA_TOPIC_PREFIX,
+    logger,
+    introspection: config.GATEWAY_INTROSPECTION,
+    authCacheTtlMs: config.GATEWAY_AUTH_CACHE_SECONDS * 1000,
+  });
+  const app = new Koa();
+  const ops = opsRouter({ ...gateway.readinessChecks(), 'gateway.bus': () => bus.healthy() }, metricsRegistry);
+  const graphql = new Router();
+  graphql.all('/graphql', async (ctx) => {
+    ctx.respond = false;
+    await gateway.handleNode(ctx.req, ctx.res);
+  });
+  app.use(ops.routes()).use(graphql.routes());
+  const server = app.listen(config.PORT);
+  stopOnSignals(async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    await gateway.stop();
+    await bus.stop();
+  }, logger);
+  logger.info({ port: config.PORT }, 'gateway started');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
