@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import { baseConfigSchema, loadConfig } from '@svc/kit';
 
-export const gatewayConfigSchema = baseConfigSchema.omit({ DB_URL: true, GRPC_PORT: true, GRPC_HOST: true, HTTP_PORT: true }).extend({
-  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  IDENTITY_GRPC_URL: z.string().min(1),
-  INBOX_GRPC_URL: z.string().min(1),
-  /** Schema introspection for authenticated callers (field suggestions stay blocked either way). */
-  GATEWAY_INTROSPECTION: z.stringbool().default(true),
-  /** Seconds an authenticated credential stays cached; revocations through any gateway evict at once. */
-  GATEWAY_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
-});
+export const gatewayConfigSchema = baseConfigSchema
+  .omit({ DB_URL: true, GRPC_PORT: true, GRPC_HOST: true, HTTP_PORT: true })
+  .extend({
+    PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+    IDENTITY_GRPC_URL: z.string().min(1),
+    INBOX_GRPC_URL: z.string().min(1),
+    /** Schema introspection for authenticated callers (field suggestions stay blocked either way). */
+    GATEWAY_INTROSPECTION: z.stringbool().default(true),
+    /** Seconds an authenticated credential stays cached; revocations through any gateway evict at once. */
+    GATEWAY_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
 

@@ -65,10 +65,20 @@ async function main(): Promise<void> {
       new Promise<void>((resolve, reject) => {
         const request = http.request(
           `${harness.url}/graphql`,
-          { method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'content-length': Buffer.byteLength(body) } },
+          {
+            method: 'POST',
+            agent,
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Bearer ${key}`,
+              'content-length': Buffer.byteLength(body),
+            },
+          },
           (response) => {
             response.resume();
-            response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${response.statusCode}`))));
+            response.on('end', () =>
+              response.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${response.statusCode}`)),
+            );
           },
         );
         request.on('error', reject);
@@ -76,13 +86,19 @@ async function main(): Promise<void> {
       });
     // The direct baseline carries the same principal the gateway would send, authenticated once.
     const identity = grpcClient(IdentityServiceClient, `127.0.0.1:${harness.stack.identity.grpcPort}`);
-    const principal = await unary(identity.authenticate.bind(identity), { credential: key, actAsOrgId: '' }, harness.stack.identity.codec.metadata(systemPrincipal()));
+    const principal = await unary(
+      identity.authenticate.bind(identity),
+      { credential: key, actAsOrgId: '' },
+      harness.stack.identity.codec.metadata(systemPrincipal()),
+    );
     const inbox = grpcClient(InboxServiceClient, `127.0.0.1:${harness.stack.inbox.grpcPort}`);
     const metadata = harness.stack.inbox.codec.metadata(principal);
     const direct = async () => {
       await unary(inbox.sendMessage.bind(inbox), { chatId, input: { text: 'bench', internal: false } }, metadata);
     };
-    console.log(`sendMessage, ${REQUESTS} requests per row after ${WARMUP} warm-up, database ${harness.stack.inbox.dataSource.options.type}, bus ${harness.stack.bus.kind}`);
+    console.log(
+      `sendMessage, ${REQUESTS} requests per row after ${WARMUP} warm-up, database ${harness.stack.inbox.dataSource.options.type}, bus ${harness.stack.bus.kind}`,
+    );
     for (const concurrency of [1, 10]) {
       const baseline = await measure(`direct gRPC (c=${concurrency})`, concurrency, direct);
       const gateway = await measure(`gateway HTTP GraphQL (c=${concurrency})`, concurrency, viaGateway);

@@ -339,7 +339,11 @@ describe('events (outbox → bus)', function () {
     try {
       const sent = await harness.graphql<{ sendMessage: { _id: string } }>(SEND, { chatId, text: 'event please' }, key);
       const messageId = sent.body.data?.sendMessage._id;
-      const event = await eventually(async () => seen.find((e) => e.message?.messageId === messageId), 30_000, 'message.created event');
+      const event = await eventually(
+        async () => seen.find((e) => e.message?.messageId === messageId),
+        30_000,
+        'message.created event',
+      );
       expect(event.type).to.equal('message.created');
       expect(event.message?.chatId).to.equal(chatId);
       expect(event.id).to.match(/^[0-9a-f]{24}$/);

@@ -228,6 +228,53 @@ describe('IdentityService', () => {
     });
   });
 
+  describe('IdentityService.Authenticate (X-Svc-Org)', () => {
+    it('lets a TECH_PROVIDER principal act on its managed child org only', async () => {
+      const provider = await ownerSession(OrgKind.TECH_PROVIDER);
+      const child = await app.createOrg({
+        name: 'Client',
+        parentOrgId: provider.created.org.id,
+        owner: { email: `c-${Date.now()}@example.com`, name: 'C' },
+      });
+      const stranger = await app.createOrg({
+        name: 'Stranger',
+        owner: { email: `s-${Date.now()}@example.com`, name: 'S' },
+      });
+      const acting = await unary(
+        client.authenticate.bind(client),
+        { credential: provider.session.token, actAsOrgId: child.org.id },
+        system,
+      );
+      expect(acting.orgId).to.equal(child.org.id);
+      expect(acting.scopes).not.to.include(ApiScope.PARTNER_ADMIN);
+      const refused = await rejection(
+        unary(
+          client.authenticate.bind(client),
+          { credential: provider.session.token, actAsOrgId: stranger.org.id },
+          system,
+        ),
+      );
+      expect(refused.code).to.equal(status.PERMISSION_DENIED);
+    });
+
+    it('refuses X-Svc-Org for a standard org', async () => {
+      const standard = await ownerSession();
+      const child = await app.createOrg({
+        name: 'Child',
+        parentOrgId: standard.created.org.id,
+        owner: { email: `k-${Date.now()}@example.com`, name: 'K' },
+      });
+      const refused = await rejection(
+        unary(
+          client.authenticate.bind(client),
+          { credential: standard.session.token, actAsOrgId: child.org.id },
+          system,
+        ),
+      );
+      expect(refused.code).to.equal(status.PERMISSION_DENIED);
+    });
+  });
+
   describe('IdentityService (principal verification)', () => {
     it('refuses calls whose principal is not signed by the installation secret', async () => {
       const error = await rejection(

@@ -47,7 +47,12 @@ export class Stack {
         '{service}',
         service,
       );
-    this.bus = createBus(baseConfigSchema.pick({ KAFKA_BROKERS: true, KAFKA_CLIENT_ID: true, KAFKA_SSL: true, KAFKA_TOPIC_PREFIX: true }).parse(base), this.logger);
+    this.bus = createBus(
+      baseConfigSchema
+        .pick({ KAFKA_BROKERS: true, KAFKA_CLIENT_ID: true, KAFKA_SSL: true, KAFKA_TOPIC_PREFIX: true })
+        .parse(base),
+      this.logger,
+    );
     const deps = { bus: this.bus, serveHttp: false };
     this.identity = new IdentityApp(identityConfigSchema.parse({ ...base, DB_URL: dbUrl('identity') }), {
       ...deps,

@@ -6,7 +6,13 @@ import { KafkaBus } from './kafka-bus';
 
 export type KafkaSettings = Pick<
   BaseConfig,
-  'KAFKA_BROKERS' | 'KAFKA_CLIENT_ID' | 'KAFKA_SSL' | 'KAFKA_SASL_MECHANISM' | 'KAFKA_SASL_USERNAME' | 'KAFKA_SASL_PASSWORD' | 'KAFKA_TOPIC_PREFIX'
+  | 'KAFKA_BROKERS'
+  | 'KAFKA_CLIENT_ID'
+  | 'KAFKA_SSL'
+  | 'KAFKA_SASL_MECHANISM'
+  | 'KAFKA_SASL_USERNAME'
+  | 'KAFKA_SASL_PASSWORD'
+  | 'KAFKA_TOPIC_PREFIX'
 >;
 
 /** Kafka when KAFKA_BROKERS is set, otherwise the in-process bus of the embedded default. */

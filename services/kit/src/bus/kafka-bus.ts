@@ -1,4 +1,12 @@
-import { Kafka, Partitioners, logLevel, type Consumer, type KafkaConfig, type Producer, type SASLOptions } from 'kafkajs';
+import {
+  Kafka,
+  Partitioners,
+  logLevel,
+  type Consumer,
+  type KafkaConfig,
+  type Producer,
+  type SASLOptions,
+} from 'kafkajs';
 import type { Logger } from 'pino';
 import type { BusRecord, EventBus, SubscribeOptions, Subscription } from './bus';
 
