@@ -12,11 +12,6 @@ export interface SubgraphSource {
   endpoint: string;
 }
 
-export const SUBGRAPH_PROTOS: Record<string, string> = {
-  identity: 'svc/identity/v1/identity_service.proto',
-  inbox: 'svc/inbox/v1/inbox_service.proto',
-};
-
 /** Generated gRPC root fields (`svc_<domain>_v1_<Service>_<Method>`) and types (`svc__…`) stay internal. */
 const isRawField = (name: string) => /^svc_[a-z0-9]+_v\d+_/.test(name);
 const isRawType = (name: string) => name.startsWith('svc__') || name === 'ConnectivityState';

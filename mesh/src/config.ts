@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseConfigSchema, loadConfig } from '@svc/kit';
+import { SUBGRAPHS, endpointVariable } from './subgraphs';
 
 export const gatewayConfigSchema = baseConfigSchema
   .omit({ DB_URL: true, GRPC_PORT: true, GRPC_HOST: true, HTTP_PORT: true })
@@ -17,4 +18,11 @@ export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
 
 export function gatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   return loadConfig(gatewayConfigSchema, env);
+}
+
+/** Each subgraph's endpoint from `<NAME>_GRPC_URL` (e.g. INBOX_GRPC_URL=inbox:50051); all are required. */
+export function serviceEndpoints(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const schema = z.object(Object.fromEntries(SUBGRAPHS.map((s) => [endpointVariable(s.name), z.string().min(1)])));
+  const parsed = loadConfig(schema, env) as Record<string, string>;
+  return Object.fromEntries(SUBGRAPHS.map((s) => [s.name, parsed[endpointVariable(s.name)] as string]));
 }

@@ -8,7 +8,8 @@ import { print } from 'graphql';
 import { PrincipalCodec, type EventBus, type Logger, type ReadinessCheck } from '@svc/kit';
 import { Authenticator } from './auth/authenticator';
 import { loadOperationsTable } from './auth/operations-table';
-import { SUBGRAPH_PROTOS, composeSupergraph } from './compose';
+import { composeSupergraph } from './compose';
+import { SUBGRAPHS } from './subgraphs';
 import { useAuth } from './plugins/auth-plugin';
 import { useErrorCodes } from './plugins/error-plugin';
 import { usePiiMasking } from './plugins/pii-plugin';
@@ -16,8 +17,8 @@ import { buildResolvers } from './resolvers';
 import { piiFields, publicDocument, publicSchema } from './schema';
 
 export interface GatewayOptions {
-  /** host:port of each service's gRPC server. */
-  services: { identity: string; inbox: string };
+  /** host:port of each subgraph's gRPC server, by subgraph name (mesh/src/subgraphs.ts). */
+  services: Record<string, string>;
   internalSecret: string;
   bus: EventBus;
   topicPrefix?: string;
@@ -40,14 +41,16 @@ export interface Gateway {
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const graphqlEndpoint = options.graphqlEndpoint ?? '/graphql';
   const codec = new PrincipalCodec(options.internalSecret);
-  const authenticator = new Authenticator(options.services.identity, codec, options.logger, options.authCacheTtlMs);
+  const identity = options.services.identity;
+  if (!identity) throw new Error('no gRPC endpoint configured for the identity service');
+  const authenticator = new Authenticator(identity, codec, options.logger, options.authCacheTtlMs);
   await authenticator.start(options.bus, options.topicPrefix ?? '', `${hostname()}-${process.pid}`);
   const supergraph = await composeSupergraph(
-    Object.entries(SUBGRAPH_PROTOS).map(([name, proto]) => ({
-      name,
-      proto,
-      endpoint: options.services[name as keyof GatewayOptions['services']],
-    })),
+    SUBGRAPHS.map(({ name, proto }) => {
+      const endpoint = options.services[name];
+      if (!endpoint) throw new Error(`no gRPC endpoint configured for the ${name} service`);
+      return { name, proto, endpoint };
+    }),
   );
   const document = publicDocument();
   const table = loadOperationsTable();

@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import { createBus, createLogger, metricsRegistry, opsRouter, stopOnSignals } from '@svc/kit';
-import { gatewayConfig } from './config';
+import { gatewayConfig, serviceEndpoints } from './config';
 import { createGateway } from './gateway';
 
 /** The gateway as its own deployment: `/graphql` plus `/healthz`, `/readyz` and `/metrics` on PORT. */
@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const bus = createBus(config, logger);
   await bus.start();
   const gateway = await createGateway({
-    services: { identity: config.IDENTITY_GRPC_URL, inbox: config.INBOX_GRPC_URL },
+    services: serviceEndpoints(),
     internalSecret: config.SVC_INTERNAL_SECRET,
     bus,
     topicPrefix: config.KAFKA_TOPIC_PREFIX,

@@ -9,7 +9,8 @@ import {
 } from 'graphql';
 import type { Authenticator } from './auth/authenticator';
 import type { GatewayContext } from './context';
-import { ROUTES, SERVICE_PACKAGES, type Route } from './routes';
+import { ROUTES, type Route } from './routes';
+import { rawFieldName } from './subgraphs';
 
 type Json = Record<string, unknown>;
 
@@ -67,7 +68,7 @@ export function buildResolvers(
   };
   const resolvers: Record<string, Record<string, unknown>> = { Query: {}, Mutation: {} };
   for (const [publicField, route] of Object.entries(ROUTES)) {
-    const rawField = `${SERVICE_PACKAGES[route.service]}_${route.method}`;
+    const rawField = rawFieldName(route.service, route.method);
     const rootType = raw.getQueryType()?.getFields()[rawField]
       ? 'Query'
       : raw.getMutationType()?.getFields()[rawField]

@@ -42,8 +42,7 @@ export class StackHarness {
 
   async stop(): Promise<void> {
     await this.stack.stop();
-    await dropTestDatabase(this.stack.identity.config.DB_URL);
-    await dropTestDatabase(this.stack.inbox.config.DB_URL);
+    for (const app of this.stack.apps) await dropTestDatabase(app.config.DB_URL);
     fs.rmSync(this.dataDir, { recursive: true, force: true });
   }
 

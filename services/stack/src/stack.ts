@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import Koa from 'koa';
 import Router from '@koa/router';
 import {
+  type ServiceApp,
   createBus,
   createLogger,
   metricsRegistry,
@@ -26,6 +27,8 @@ export class Stack {
   readonly bus: EventBus;
   readonly identity: IdentityApp;
   readonly inbox: InboxApp;
+  /** Every co-located service; a new service is constructed in the constructor and added here. */
+  readonly apps: ServiceApp[];
   gateway!: Gateway;
   private server: Server | undefined;
   private readonly internalSecret: string;
@@ -62,6 +65,7 @@ export class Stack {
       ...deps,
       logger: createLogger('inbox', config.LOG_LEVEL),
     });
+    this.apps = [this.identity, this.inbox];
   }
 
   get port(): number {
@@ -75,9 +79,9 @@ export class Stack {
 
   async start(): Promise<void> {
     await this.bus.start();
-    await Promise.all([this.identity.start(), this.inbox.start()]);
+    await Promise.all(this.apps.map((app) => app.start()));
     this.gateway = await createGateway({
-      services: { identity: `127.0.0.1:${this.identity.grpcPort}`, inbox: `127.0.0.1:${this.inbox.grpcPort}` },
+      services: Object.fromEntries(this.apps.map((app) => [app.spec.name, `127.0.0.1:${app.grpcPort}`])),
       internalSecret: this.internalSecret,
       bus: this.bus,
       topicPrefix: this.config.KAFKA_TOPIC_PREFIX,
@@ -85,7 +89,7 @@ export class Stack {
     });
     const app = new Koa();
     const router = opsRouter(
-      { ...this.identity.readinessChecks(), ...this.inbox.readinessChecks(), ...this.gateway.readinessChecks() },
+      Object.assign({}, ...this.apps.map((app) => app.readinessChecks()), this.gateway.readinessChecks()),
       metricsRegistry,
     );
     const gatewayRoutes = new Router();
@@ -111,7 +115,7 @@ export class Stack {
       });
     }
     await this.gateway?.stop();
-    await Promise.all([this.identity.stop(), this.inbox.stop()]);
+    await Promise.all(this.apps.map((app) => app.stop()));
     await this.bus.stop();
   }
 }

@@ -1,0 +1,17 @@
+/**
+ * How a public root field maps to a gRPC method of a service. Arguments pass through by name (camelCase → the
+ * proto's snake_case) unless `request` reshapes them; the response passes back (snake_case → camelCase) unless
+ * `response` picks a part of it. The gateway generates every public resolver from these tables.
+ */
+export interface Route {
+  /** Subgraph name (mesh/src/subgraphs.ts). */
+  service: string;
+  /** The gRPC method name as in the .proto. */
+  method: string;
+  request?: (args: Record<string, unknown>) => Record<string, unknown>;
+  response?: (result: Record<string, unknown>) => unknown;
+  /** Runs after success, e.g. to evict a revoked credential from the gateway's cache at once. */
+  effect?: 'evict-key' | 'evict-session';
+}
+
+export const ok = (result: Record<string, unknown>) => result.ok === true;

@@ -1,0 +1,26 @@
+/**
+ * Every service the gateway composes: its subgraph name, its proto file (under proto/) and its fully qualified gRPC
+ * service. Adding a service to the public API starts with a line here.
+ */
+export interface Subgraph {
+  name: string;
+  proto: string;
+  grpcService: string;
+}
+
+export const SUBGRAPHS: Subgraph[] = [
+  { name: 'identity', proto: 'svc/identity/v1/identity_service.proto', grpcService: 'svc.identity.v1.IdentityService' },
+  { name: 'inbox', proto: 'svc/inbox/v1/inbox_service.proto', grpcService: 'svc.inbox.v1.InboxService' },
+];
+
+/** The root-field name Mesh's gRPC loader gives a method: `svc_inbox_v1_InboxService_SendMessage`. */
+export function rawFieldName(subgraph: string, method: string): string {
+  const found = SUBGRAPHS.find((s) => s.name === subgraph);
+  if (!found) throw new Error(`unknown subgraph ${subgraph}`);
+  return `${found.grpcService.replaceAll('.', '_')}_${method}`;
+}
+
+/** `INBOX_GRPC_URL` etc.: where the standalone gateway finds each service. */
+export function endpointVariable(subgraph: string): string {
+  return `${subgraph.toUpperCase().replaceAll('-', '_')}_GRPC_URL`;
+}
