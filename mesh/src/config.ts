@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseConfigSchema, loadConfig } from '@svc/kit';
-import { SUBGRAPHS, endpointVariable } from './subgraphs';
+import { appsOfSubgraphs, endpointVariable } from './subgraphs';
 
 export const gatewayConfigSchema = baseConfigSchema
   .omit({ DB_URL: true, GRPC_PORT: true, GRPC_HOST: true, HTTP_PORT: true })
@@ -22,7 +22,8 @@ export function gatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConf
 
 /** Each subgraph's endpoint from `<NAME>_GRPC_URL` (e.g. INBOX_GRPC_URL=inbox:50051); all are required. */
 export function serviceEndpoints(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const schema = z.object(Object.fromEntries(SUBGRAPHS.map((s) => [endpointVariable(s.name), z.string().min(1)])));
+  const apps = appsOfSubgraphs();
+  const schema = z.object(Object.fromEntries(apps.map((app) => [endpointVariable(app), z.string().min(1)])));
   const parsed = loadConfig(schema, env) as Record<string, string>;
-  return Object.fromEntries(SUBGRAPHS.map((s) => [s.name, parsed[endpointVariable(s.name)] as string]));
+  return Object.fromEntries(apps.map((app) => [app, parsed[endpointVariable(app)] as string]));
 }

@@ -17,7 +17,7 @@ import { buildResolvers } from './resolvers';
 import { piiFields, publicDocument, publicSchema } from './schema';
 
 export interface GatewayOptions {
-  /** host:port of each subgraph's gRPC server, by subgraph name (mesh/src/subgraphs.ts). */
+  /** host:port of each deployable's gRPC server, by app name (the `app` of mesh/src/subgraphs.ts). */
   services: Record<string, string>;
   internalSecret: string;
   bus: EventBus;
@@ -46,9 +46,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const authenticator = new Authenticator(identity, codec, options.logger, options.authCacheTtlMs);
   await authenticator.start(options.bus, options.topicPrefix ?? '', `${hostname()}-${process.pid}`);
   const supergraph = await composeSupergraph(
-    SUBGRAPHS.map(({ name, proto }) => {
-      const endpoint = options.services[name];
-      if (!endpoint) throw new Error(`no gRPC endpoint configured for the ${name} service`);
+    SUBGRAPHS.map(({ name, app, proto }) => {
+      const endpoint = options.services[app];
+      if (!endpoint) throw new Error(`no gRPC endpoint configured for the ${app} service`);
       return { name, proto, endpoint };
     }),
   );

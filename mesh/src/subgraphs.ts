@@ -3,14 +3,22 @@
  * service. Adding a service to the public API starts with a line here.
  */
 export interface Subgraph {
+  /** Unique subgraph name; also the `service` of routes. */
   name: string;
+  /** The deployable serving it (a service folder); several subgraphs may share one (one proto file each). */
+  app: string;
   proto: string;
   grpcService: string;
 }
 
 export const SUBGRAPHS: Subgraph[] = [
-  { name: 'identity', proto: 'svc/identity/v1/identity_service.proto', grpcService: 'svc.identity.v1.IdentityService' },
-  { name: 'inbox', proto: 'svc/inbox/v1/inbox_service.proto', grpcService: 'svc.inbox.v1.InboxService' },
+  {
+    name: 'identity',
+    app: 'identity',
+    proto: 'svc/identity/v1/identity_service.proto',
+    grpcService: 'svc.identity.v1.IdentityService',
+  },
+  { name: 'inbox', app: 'inbox', proto: 'svc/inbox/v1/inbox_service.proto', grpcService: 'svc.inbox.v1.InboxService' },
 ];
 
 /** The root-field name Mesh's gRPC loader gives a method: `svc_inbox_v1_InboxService_SendMessage`. */
@@ -20,7 +28,11 @@ export function rawFieldName(subgraph: string, method: string): string {
   return `${found.grpcService.replaceAll('.', '_')}_${method}`;
 }
 
-/** `INBOX_GRPC_URL` etc.: where the standalone gateway finds each service. */
-export function endpointVariable(subgraph: string): string {
-  return `${subgraph.toUpperCase().replaceAll('-', '_')}_GRPC_URL`;
+/** `INBOX_GRPC_URL` etc.: where the standalone gateway finds each deployable. */
+export function endpointVariable(app: string): string {
+  return `${app.toUpperCase().replaceAll('-', '_')}_GRPC_URL`;
+}
+
+export function appsOfSubgraphs(): string[] {
+  return [...new Set(SUBGRAPHS.map((s) => s.app))];
 }
