@@ -1,0 +1,610 @@
+/**
+ * charts/svc (and the library chart charts/svc-lib) with the real helm: lint, render with several values files,
+ * validate every object against the Kubernetes schemas, check what each deployable must have, and check that wrong
+ * values fail with a message naming them.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { expect } from 'chai';
+import { parse } from 'yaml';
+import {
+  type Container,
+  type Deployable,
+  type K8sObject,
+  type Workload,
+  buildChartDependencies,
+  chartDir,
+  deployables,
+  findObject,
+  getObject,
+  helmTemplate,
+  libChartDir,
+  objectName,
+  pinnedVersion,
+  releaseName,
+  repoRoot,
+  run,
+  runOk,
+  tool,
+  validateObjects,
+} from './support';
+
+interface ServiceValues {
+  enabled: boolean;
+  kind: 'grpc' | 'http';
+  ports: { grpc?: number; http: number };
+  database: { enabled: boolean };
+  upstreams: Record<string, string>;
+  public: { paths: string[] };
+}
+interface ChartValues {
+  services: Record<string, ServiceValues>;
+}
+
+const defaults = parse(fs.readFileSync(path.join(chartDir, 'values.yaml'), 'utf8')) as ChartValues;
+const productionValues = path.join(chartDir, 'ci', 'production-values.yaml');
+const devValues = path.join(chartDir, 'values-dev.yaml');
+const PLANNED_PUBLIC: Record<string, string> = {
+  'widget-api': '/api/web',
+  'webhook-ingress': '/webhooks/in',
+  widget: '/widget',
+};
+
+function container(workload: Workload): Container {
+  const first = workload.spec.template.spec.containers[0];
+  if (!first) throw new Error(`${workload.metadata.name}: no container`);
+  return first;
+}
+
+function envValue(objects: K8sObject[], workload: Workload, name: string): string | undefined {
+  const c = container(workload);
+  const direct = c.env?.find((e) => e.name === name);
+  if (direct) return direct.value ?? (direct.valueFrom ? '<from secret>' : undefined);
+  for (const source of c.envFrom ?? []) {
+    const map = source.configMapRef && findObject(objects, 'ConfigMap', source.configMapRef.name);
+    const data = (map as { data?: Record<string, string> } | undefined)?.data;
+    if (data && name in data) return data[name];
+  }
+  return undefined;
+}
+
+/** Everything one deployable must have in a render where it is enabled. */
+function assertDeployable(objects: K8sObject[], d: { key: string }, opts: { readOnlyRoot: boolean }): void {
+  const values = defaults.services[d.key]!;
+  const name = objectName(d.key);
+  const deployment = getObject<Workload>(objects, 'Deployment', name);
+  const c = container(deployment);
+  const pod = deployment.spec.template;
+
+  // image, resources, service account
+  expect(c.image, `${name} image`).to.match(/^[^\s:]+(:[\w][\w.-]{0,127})?(@sha256:[a-f0-9]{64})?$/);
+  expect(c.resources?.requests?.memory, `${name} memory request`).to.be.a('string');
+  expect(c.resources?.limits?.memory, `${name} memory limit`).to.be.a('string');
+  expect(pod.spec.serviceAccountName).to.equal(name);
+  getObject(objects, 'ServiceAccount', name);
+  expect(pod.spec.automountServiceAccountToken).to.equal(false);
+
+  // probes: native gRPC for gRPC services, /readyz + /healthz for HTTP ones
+  if (values.kind === 'grpc') {
+    for (const probe of [c.readinessProbe, c.livenessProbe, c.startupProbe]) {
+      expect(probe?.grpc?.port, `${name} gRPC probe`).to.equal(values.ports.grpc);
+    }
+  } else {
+    expect(c.readinessProbe?.httpGet, `${name} readiness`).to.deep.include({ path: '/readyz', port: 'http' });
+    expect(c.livenessProbe?.httpGet, `${name} liveness`).to.deep.include({ path: '/healthz', port: 'http' });
+  }
+  const portNames = (c.ports ?? []).map((p) => p.name);
+  expect(portNames).to.include('http');
+  if (values.kind === 'grpc') expect(portNames).to.include('grpc');
+
+  // security: non-root, no privilege escalation, no capabilities, RuntimeDefault seccomp, read-only root
+  expect(pod.spec.securityContext?.runAsNonRoot).to.equal(true);
+  expect(pod.spec.securityContext?.runAsUser).to.be.a('number').and.not.equal(0);
+  expect(pod.spec.securityContext?.seccompProfile?.type).to.equal('RuntimeDefault');
+  expect(c.securityContext?.allowPrivilegeEscalation).to.equal(false);
+  expect(c.securityContext?.capabilities?.drop).to.deep.equal(['ALL']);
+  expect(c.securityContext?.readOnlyRootFilesystem).to.equal(opts.readOnlyRoot);
+  expect(c.volumeMounts?.map((m) => m.mountPath)).to.include('/tmp');
+
+  // config: env from the service's ConfigMap, rolled by checksum/config
+  expect(pod.metadata.annotations?.['checksum/config']).to.match(/^[a-f0-9]{64}$/);
+  const configMap = c.envFrom?.find((e) => e.configMapRef)?.configMapRef?.name;
+  expect(configMap, `${name} envFrom ConfigMap`).to.be.a('string');
+  getObject(objects, 'ConfigMap', configMap!);
+  if (values.database.enabled) expect(envValue(objects, deployment, 'DB_URL')).to.equal('<from secret>');
+
+  // a Service with the named ports, selecting exactly this Deployment's pods
+  const service = getObject<K8sObject & { spec: { selector: Record<string, string>; ports: { name: string }[] } }>(
+    objects,
+    'Service',
+    name,
+  );
+  expect(service.spec.ports.map((p) => p.name)).to.include.members(
+    values.kind === 'grpc' ? ['grpc', 'http'] : ['http'],
+  );
+  expect(pod.metadata.labels).to.deep.include(service.spec.selector);
+  const selecting = objects.filter(
+    (o) =>
+      (o.kind === 'Deployment' || o.kind === 'StatefulSet') &&
+      Object.entries(service.spec.selector).every(([k, v]) => (o as Workload).spec.template.metadata.labels[k] === v),
+  );
+  expect(
+    selecting.map((o) => o.metadata.name),
+    `${name} Service selects one workload`,
+  ).to.deep.equal([name]);
+
+  // availability and the ingress allow-list
+  getObject(objects, 'PodDisruptionBudget', name);
+  const policy = getObject<K8sObject & { spec: { podSelector: { matchLabels: Record<string, string> } } }>(
+    objects,
+    'NetworkPolicy',
+    name,
+  );
+  expect(policy.spec.podSelector.matchLabels).to.deep.equal(deployment.spec.selector.matchLabels);
+}
+
+/** What a deployable still lacks (empty when finished): its Dockerfile, values block, skaffold artifact. */
+function unfinished(d: Deployable): string[] {
+  const missing: string[] = [];
+  const dockerfile = `${d.folder}/Dockerfile`;
+  if (!fs.existsSync(path.join(repoRoot, dockerfile))) {
+    missing.push(`${dockerfile} (copy services/inbox/Dockerfile and set ARG WORKSPACE=${d.folder})`);
+  }
+  const block = defaults.services[d.key];
+  if (!block) missing.push(`a services.${d.key} block in charts/svc/values.yaml (and its key in values.schema.json)`);
+  else if (!block.enabled) missing.push(`services.${d.key}.enabled: true in charts/svc/values.yaml`);
+  const skaffold = parse(fs.readFileSync(path.join(repoRoot, 'skaffold.yaml'), 'utf8')) as {
+    build: { artifacts: { docker?: { dockerfile?: string } }[] };
+    deploy: { helm: { releases: { setValueTemplates?: Record<string, string> }[] } };
+    profiles: { name: string; build?: { artifacts?: { docker?: { dockerfile?: string } }[] } }[];
+  };
+  const builds = (artifacts: { docker?: { dockerfile?: string } }[] | undefined) =>
+    (artifacts ?? []).some((a) => a.docker?.dockerfile === dockerfile);
+  if (!builds(skaffold.build.artifacts)) missing.push(`a build.artifacts entry for ${dockerfile} in skaffold.yaml`);
+  const dev = skaffold.profiles.find((p) => p.name === 'dev');
+  if (dev?.build?.artifacts && !builds(dev.build.artifacts)) {
+    missing.push(`an artifact for ${dockerfile} (with sync rules) in skaffold.yaml's dev profile`);
+  }
+  const templates = skaffold.deploy.helm.releases[0]?.setValueTemplates ?? {};
+  for (const field of ['repository', 'tag', 'digest']) {
+    if (!templates[`services.${d.key}.image.${field}`])
+      missing.push(`setValueTemplates services.${d.key}.image.${field} in skaffold.yaml`);
+  }
+  return missing;
+}
+
+/** gRPC callers a service's NetworkPolicy admits (component labels of the allowed pods on the grpc port). */
+function grpcCallers(objects: K8sObject[], key: string): string[] {
+  const policy = getObject<
+    K8sObject & {
+      spec: {
+        ingress: { from: { podSelector?: { matchLabels: Record<string, string> } }[]; ports: { port: string }[] }[];
+      };
+    }
+  >(objects, 'NetworkPolicy', objectName(key));
+  return policy.spec.ingress
+    .filter((rule) => rule.ports.some((p) => p.port === 'grpc'))
+    .flatMap((rule) =>
+      rule.from.map((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component'] ?? '<not a pod>'),
+    )
+    .sort();
+}
+
+describe('deploy: pinned tools', () => {
+  it('runs the helm version pinned in tests/infra/tools.sh', () => {
+    expect(runOk(tool('helm'), ['version', '--template', '{{.Version}}']).trim()).to.equal(pinnedVersion('helm'));
+  });
+  it('runs the skaffold version pinned in tests/infra/tools.sh', () => {
+    expect(runOk(tool('skaffold'), ['version']).trim()).to.equal(pinnedVersion('skaffold'));
+  });
+});
+
+describe('deploy: charts/svc', function () {
+  this.timeout(180_000);
+
+  before(() => buildChartDependencies());
+
+  describe('helm lint', () => {
+    for (const [label, args] of [
+      ['default values', []],
+      ['production values', ['-f', productionValues]],
+      ['dev values', ['-f', devValues]],
+    ] as const) {
+      it(`passes --strict with ${label}`, () => {
+        const result = run(tool('helm'), ['lint', '--strict', chartDir, ...args]);
+        expect(result.status, result.stdout + result.stderr).to.equal(0);
+      });
+    }
+    it('passes --strict on the library chart', () => {
+      const result = run(tool('helm'), ['lint', '--strict', libChartDir]);
+      expect(result.status, result.stdout + result.stderr).to.equal(0);
+    });
+  });
+
+  const scenarios: { label: string; args: string[] }[] = [
+    { label: 'default values', args: [] },
+    { label: 'production values', args: ['-f', productionValues] },
+    { label: 'dev values (bundled MariaDB + Kafka)', args: ['-f', devValues] },
+    {
+      label: 'Gateway API instead of Ingress',
+      args: [
+        '-f',
+        productionValues,
+        '--set',
+        'ingress.enabled=false',
+        '--set',
+        'httpRoute.enabled=true',
+        '--set',
+        'httpRoute.parentRefs[0].name=public',
+      ],
+    },
+    {
+      label: 'dev values with persistent volumes',
+      args: [
+        '-f',
+        devValues,
+        '--set',
+        'infra.mariadb.persistence.enabled=true',
+        '--set',
+        'infra.kafka.persistence.enabled=true',
+      ],
+    },
+    {
+      label: 'every planned service enabled',
+      args: [
+        '-f',
+        productionValues,
+        ...Object.keys(defaults.services).flatMap((key) => ['--set', `services.${key}.enabled=true`]),
+      ],
+    },
+  ];
+
+  for (const scenario of scenarios) {
+    describe(`rendered with ${scenario.label}`, () => {
+      let objects: K8sObject[] = [];
+      before(() => {
+        objects = helmTemplate(scenario.args);
+      });
+
+      it('is valid YAML whose every object validates against the Kubernetes schemas, without unknown fields', () => {
+        expect(objects.length).to.be.greaterThan(10);
+        const problems = validateObjects(objects);
+        expect(problems, problems.join('\n')).to.deep.equal([]);
+      });
+
+      it('references only ConfigMaps, Secrets and ServiceAccounts that it renders or documents as external', () => {
+        const external = new Set(['Secret/svc-internal', 'Secret/svc-identity-db', 'Secret/svc-inbox-db']);
+        const prod = parse(fs.readFileSync(productionValues, 'utf8')) as {
+          internalSecret: { existingSecret: string };
+          kafka: { sasl: { existingSecret: string } };
+          global: { extraCACerts: { secretName: string } };
+          services: Record<string, { database?: { existingSecret?: string } }>;
+        };
+        external.add(`Secret/${prod.internalSecret.existingSecret}`);
+        external.add(`Secret/${prod.kafka.sasl.existingSecret}`);
+        external.add(`Secret/${prod.global.extraCACerts.secretName}`);
+        for (const v of Object.values(prod.services))
+          if (v.database?.existingSecret) external.add(`Secret/${v.database.existingSecret}`);
+        for (const key of Object.keys(defaults.services)) external.add(`Secret/${objectName(key)}-db`);
+        const rendered = new Set(objects.map((o) => `${o.kind}/${o.metadata.name}`));
+        const missing: string[] = [];
+        for (const w of objects.filter((o) => ['Deployment', 'StatefulSet', 'Job'].includes(o.kind)) as Workload[]) {
+          const spec = w.spec.template.spec;
+          const refs: string[] = [];
+          if (spec.serviceAccountName) refs.push(`ServiceAccount/${spec.serviceAccountName}`);
+          for (const c of spec.containers) {
+            for (const e of c.envFrom ?? []) {
+              if (e.configMapRef) refs.push(`ConfigMap/${e.configMapRef.name}`);
+              if (e.secretRef) refs.push(`Secret/${e.secretRef.name}`);
+            }
+            for (const e of c.env ?? [])
+              if (e.valueFrom?.secretKeyRef) refs.push(`Secret/${e.valueFrom.secretKeyRef.name}`);
+          }
+          for (const ref of refs)
+            if (!rendered.has(ref) && !external.has(ref)) missing.push(`${w.kind}/${w.metadata.name} -> ${ref}`);
+        }
+        expect(missing, missing.join('\n')).to.deep.equal([]);
+      });
+
+      it('points every gRPC upstream env var at a rendered Service port', () => {
+        for (const d of objects.filter((o) => o.kind === 'Deployment') as Workload[]) {
+          const key = d.metadata.name.slice(releaseName.length + 1);
+          for (const [env, target] of Object.entries(defaults.services[key]?.upstreams ?? {})) {
+            const value = envValue(objects, d, env);
+            const service = findObject(objects, 'Service', objectName(target));
+            if (!service) {
+              expect(value, `${key}.${env} while ${target} is not rendered`).to.equal(undefined);
+              continue;
+            }
+            expect(value, `${key}.${env}`).to.equal(`${objectName(target)}:${defaults.services[target]!.ports.grpc}`);
+          }
+        }
+      });
+    });
+  }
+
+  describe('every deployable (services/* but kit and stack, plus mesh)', () => {
+    const all = deployables();
+    let byScenario: Record<string, K8sObject[]> = {};
+    before(() => {
+      byScenario = {
+        default: helmTemplate(),
+        production: helmTemplate(['-f', productionValues]),
+        dev: helmTemplate(['-f', devValues]),
+      };
+    });
+
+    it('finds the deployables in the source tree', () => {
+      expect(all.map((d) => d.key)).to.include.members(['identity', 'inbox', 'gateway']);
+    });
+
+    for (const d of all) {
+      describe(`${d.folder} (services.${d.key})`, () => {
+        it('is complete: Dockerfile, values block enabled by default, skaffold artifact and image values', () => {
+          expect(unfinished(d), `${d.folder} is a deployable but is not finished`).to.deep.equal([]);
+        });
+        if (!defaults.services[d.key]?.enabled) return; // the test above says what is missing
+        for (const scenario of ['default', 'production', 'dev']) {
+          it(`renders its Deployment, Service, probes, PDB and NetworkPolicy (${scenario})`, () => {
+            assertDeployable(byScenario[scenario]!, d, { readOnlyRoot: true });
+          });
+        }
+      });
+    }
+
+    it('has no values block enabled by default without a source folder', () => {
+      const keys = all.map((d: Deployable) => d.key);
+      const phantom = Object.entries(defaults.services)
+        .filter(([key, v]) => v.enabled && !keys.includes(key))
+        .map(([key]) => key);
+      expect(phantom, 'enabled values blocks without code').to.deep.equal([]);
+    });
+  });
+
+  describe('network policies', () => {
+    it('admit gRPC to identity and inbox only from the gateway', () => {
+      const objects = helmTemplate();
+      expect(grpcCallers(objects, 'identity')).to.deep.equal(['gateway']);
+      expect(grpcCallers(objects, 'inbox')).to.deep.equal(['gateway']);
+    });
+    it('derive callers from upstreams when planned services are enabled', () => {
+      const objects = helmTemplate(
+        Object.keys(defaults.services).flatMap((key) => ['--set', `services.${key}.enabled=true`]),
+      );
+      expect(grpcCallers(objects, 'inbox')).to.deep.equal(['flows', 'gateway', 'widget-api']);
+      expect(grpcCallers(objects, 'contacts')).to.deep.equal(['flows', 'gateway', 'webhook-ingress', 'widget-api']);
+    });
+    it('admit the ingress controller to public services only, and Prometheus to every pod', () => {
+      const objects = helmTemplate();
+      for (const policy of objects.filter((o) => o.kind === 'NetworkPolicy')) {
+        const rules = (policy.spec as { ingress: { from: Record<string, unknown>[]; ports: { port: string }[] }[] })
+          .ingress;
+        const fromIngress = rules.some((r) => JSON.stringify(r.from).includes('ingress-nginx'));
+        const fromPrometheus = rules.some(
+          (r) => JSON.stringify(r.from).includes('prometheus') && r.ports.some((p) => p.port === 'http'),
+        );
+        expect(fromIngress, `${policy.metadata.name} admits the ingress controller`).to.equal(
+          policy.metadata.name === objectName('gateway'),
+        );
+        expect(fromPrometheus, `${policy.metadata.name} admits Prometheus`).to.equal(true);
+      }
+    });
+  });
+
+  describe('values', () => {
+    it('production: autoscaled Deployments without fixed replicas, Kafka over TLS + SASL, migration Job hooks', () => {
+      const objects = helmTemplate(['-f', productionValues]);
+      for (const key of ['identity', 'inbox', 'gateway']) {
+        const deployment = getObject<Workload>(objects, 'Deployment', objectName(key));
+        expect(deployment.spec.replicas, `${key} replicas`).to.equal(undefined);
+        getObject(objects, 'HorizontalPodAutoscaler', objectName(key));
+        expect(envValue(objects, deployment, 'KAFKA_SSL')).to.equal('true');
+        expect(envValue(objects, deployment, 'KAFKA_SASL_MECHANISM')).to.equal('scram-sha-512');
+        expect(envValue(objects, deployment, 'KAFKA_SASL_PASSWORD')).to.equal('<from secret>');
+        expect(envValue(objects, deployment, 'NODE_EXTRA_CA_CERTS')).to.equal('/etc/svc/ca/ca.crt');
+        expect(container(deployment).image.startsWith(`registry.example.com/svc-inbox/${key}:0.1.0`)).to.equal(true);
+      }
+      for (const key of ['identity', 'inbox']) {
+        const job = getObject<Workload>(objects, 'Job', `${objectName(key)}-migrate`);
+        expect(job.metadata.annotations?.['helm.sh/hook']).to.equal('pre-install,pre-upgrade');
+        expect(container(job).args).to.deep.equal(['migrate']);
+        expect(envValue(objects, getObject<Workload>(objects, 'Deployment', objectName(key)), 'DB_MIGRATE')).to.equal(
+          'skip',
+        );
+      }
+      expect(findObject(objects, 'Job', `${objectName('gateway')}-migrate`), 'the gateway has no database').to.equal(
+        undefined,
+      );
+    });
+
+    it('production: an Ingress routes /graphql to the gateway over TLS', () => {
+      const objects = helmTemplate(['-f', productionValues]);
+      const ingresses = objects.filter((o) => o.kind === 'Ingress');
+      expect(ingresses.map((o) => o.metadata.name)).to.deep.equal([objectName('gateway')]);
+      const spec = ingresses[0]!.spec as {
+        tls: unknown[];
+        rules: {
+          host: string;
+          http: { paths: { path: string; backend: { service: { name: string; port: { name: string } } } }[] };
+        }[];
+      };
+      expect(spec.tls).to.have.length(1);
+      expect(spec.rules[0]!.host).to.equal('inbox.example.com');
+      expect(spec.rules[0]!.http.paths).to.deep.equal([
+        {
+          path: '/graphql',
+          pathType: 'Prefix',
+          backend: { service: { name: objectName('gateway'), port: { name: 'http' } } },
+        },
+      ]);
+    });
+
+    it('routes /api/web, /webhooks/in and /widget only once their services are enabled', () => {
+      const off = helmTemplate(['--set', 'ingress.enabled=true']);
+      const offPaths = JSON.stringify(off.filter((o) => o.kind === 'Ingress').map((o) => o.spec));
+      for (const p of Object.values(PLANNED_PUBLIC)) expect(offPaths).not.to.include(p);
+      const on = helmTemplate([
+        '--set',
+        'ingress.enabled=true',
+        '--set',
+        'httpRoute.enabled=true',
+        '--set',
+        'httpRoute.parentRefs[0].name=public',
+        ...Object.keys(PLANNED_PUBLIC).flatMap((key) => ['--set', `services.${key}.enabled=true`]),
+      ]);
+      for (const [key, p] of Object.entries(PLANNED_PUBLIC)) {
+        expect(JSON.stringify(getObject(on, 'Ingress', objectName(key)).spec)).to.include(`"path":"${p}"`);
+        expect(JSON.stringify(getObject(on, 'HTTPRoute', objectName(key)).spec)).to.include(`"value":"${p}"`);
+      }
+    });
+
+    it('dev: bundled MariaDB and Kafka, services migrate at start-up, one replica each', () => {
+      const objects = helmTemplate(['-f', devValues]);
+      getObject(objects, 'StatefulSet', `${releaseName}-mariadb`);
+      getObject(objects, 'StatefulSet', `${releaseName}-kafka`);
+      expect(objects.filter((o) => o.kind === 'Job')).to.deep.equal([]);
+      for (const key of ['identity', 'inbox', 'gateway']) {
+        const deployment = getObject<Workload>(objects, 'Deployment', objectName(key));
+        expect(deployment.spec.replicas).to.equal(1);
+        expect(envValue(objects, deployment, 'KAFKA_BROKERS')).to.equal(`${releaseName}-kafka:9092`);
+        expect(envValue(objects, deployment, 'DB_MIGRATE')).to.equal(undefined);
+      }
+      const dsn = getObject<K8sObject & { data: Record<string, string> }>(
+        objects,
+        'Secret',
+        `${objectName('inbox')}-db`,
+      );
+      expect(Buffer.from(dsn.data.DB_URL!, 'base64').toString()).to.equal(
+        `mariadb://root:svc-dev-root@${releaseName}-mariadb:3306/svc_inbox`,
+      );
+    });
+
+    it('rolls the pods when their configuration changes (checksum/config)', () => {
+      const checksum = (objects: K8sObject[]) =>
+        getObject<Workload>(objects, 'Deployment', objectName('inbox')).spec.template.metadata.annotations?.[
+          'checksum/config'
+        ];
+      expect(checksum(helmTemplate(['--set', 'global.logLevel=debug']))).not.to.equal(checksum(helmTemplate()));
+    });
+  });
+
+  describe('NOTES.txt (rendered by helm install only)', () => {
+    // helm template skips NOTES.txt: render it as the data of a ConfigMap, in a copy of the charts.
+    let copy = '';
+    before(() => {
+      copy = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-notes-'));
+      fs.cpSync(path.dirname(chartDir), copy, { recursive: true });
+      const templates = path.join(copy, 'svc', 'templates');
+      const notes = fs.readFileSync(path.join(templates, 'NOTES.txt'), 'utf8');
+      fs.rmSync(path.join(templates, 'NOTES.txt'));
+      fs.writeFileSync(
+        path.join(templates, 'zz-notes.yaml'),
+        `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: notes }\ndata:\n  notes: |\n${notes.replace(/^/gm, '    ')}\n`,
+      );
+    });
+    after(() => fs.rmSync(copy, { recursive: true, force: true }));
+
+    for (const [label, args] of [
+      ['default values', []],
+      ['production values', ['-f', productionValues]],
+      ['dev values', ['-f', devValues]],
+    ] as const) {
+      it(`renders with ${label}`, () => {
+        const chart = path.join(copy, 'svc');
+        const out = runOk(tool('helm'), [
+          'template',
+          releaseName,
+          chart,
+          '--show-only',
+          'templates/zz-notes.yaml',
+          ...args,
+        ]);
+        const notes = (parse(out) as { data: { notes: string } }).data.notes;
+        expect(notes).to.include(`${objectName('gateway')} (http :4000)`);
+        if (label === 'dev values') expect(notes).to.include('DEVELOPMENT infrastructure');
+        else expect(notes).to.include(`${objectName('identity')}-db (key DB_URL`);
+      });
+    }
+  });
+
+  describe('values.schema.json and the chart checks reject wrong values with a clear message', () => {
+    const cases: { label: string; args: string[]; message: RegExp }[] = [
+      {
+        label: 'replicas: "two"',
+        args: ['--set-string', 'services.identity.replicas=two'],
+        message: /\/services\/identity\/replicas': got string, want integer/,
+      },
+      {
+        label: 'an unknown service key',
+        args: ['--set', 'services.idenity.enabled=true'],
+        message: /at '\/services': additional properties 'idenity' not allowed/,
+      },
+      {
+        label: 'an unknown top-level key',
+        args: ['--set', 'ingres.enabled=true'],
+        message: /additional properties 'ingres' not allowed/,
+      },
+      {
+        label: 'an unknown log level',
+        args: ['--set', 'global.logLevel=verbose'],
+        message: /\/global\/logLevel': value must be one of/,
+      },
+      {
+        label: 'an unknown SASL mechanism',
+        args: ['--set', 'kafka.sasl.mechanism=scram'],
+        message: /\/kafka\/sasl\/mechanism': value must be one of/,
+      },
+      {
+        label: 'a short internal secret',
+        args: ['--set', 'internalSecret.value=short'],
+        message: /\/internalSecret\/value': 'short' does not match pattern/,
+      },
+      {
+        label: 'a malformed image digest',
+        args: ['--set', 'services.inbox.image.digest=latest'],
+        message: /\/services\/inbox\/image\/digest'/,
+      },
+      {
+        label: 'a non-MySQL DSN',
+        args: ['--set', 'services.inbox.database.url=postgres://x'],
+        message: /\/services\/inbox\/database\/url'/,
+      },
+      { label: 'malformed brokers', args: ['--set', 'kafka.brokers=kafka'], message: /\/kafka\/brokers'/ },
+      {
+        label: 'autoscaling with minReplicas > maxReplicas',
+        args: [
+          '--set',
+          'services.inbox.autoscaling.enabled=true',
+          '--set',
+          'services.inbox.autoscaling.minReplicas=5',
+          '--set',
+          'services.inbox.autoscaling.maxReplicas=2',
+        ],
+        message: /services\.inbox\.autoscaling: minReplicas \(5\) is greater than maxReplicas \(2\)/,
+      },
+      {
+        label: 'SASL without a password source',
+        args: ['--set', 'kafka.sasl.mechanism=plain', '--set', 'kafka.sasl.username=u'],
+        message: /give the password as kafka\.sasl\.existingSecret/,
+      },
+      {
+        label: 'an upstream naming no service',
+        args: ['--set', 'services.gateway.upstreams.X_GRPC_URL=nope'],
+        message: /services\.gateway\.upstreams\.X_GRPC_URL names "nope"/,
+      },
+      {
+        label: 'an HTTPRoute without parentRefs',
+        args: ['--set', 'httpRoute.enabled=true'],
+        message: /httpRoute\.parentRefs must name the Gateway/,
+      },
+    ];
+    for (const c of cases) {
+      it(`fails on ${c.label}`, () => {
+        const result = run(tool('helm'), ['template', releaseName, chartDir, ...c.args]);
+        expect(result.status, 'helm template should fail').not.to.equal(0);
+        expect(result.stderr).to.match(c.message);
+      });
+    }
+  });
+});
