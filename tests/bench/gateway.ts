@@ -4,11 +4,10 @@
  * Prints req/s, p50, p99 and the gateway/direct throughput ratio. A benchmark, not a test: nothing asserts time.
  */
 import * as http from 'node:http';
-import { ALL_SCOPES, grpcClient, unary } from '@svc/kit';
-import { InboxServiceClient } from '@svc/proto/inbox/v1';
+import { PrincipalCodec, grpcClient, systemPrincipal, unary } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
-import { systemPrincipal } from '@svc/kit';
-import { StackHarness } from '../support/stack-harness';
+import { InboxServiceClient } from '@svc/proto/inbox/v1';
+import { startStackProcess } from './stack-process';
 
 const WARMUP = 200;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
@@ -50,12 +49,10 @@ function print(results: Result[], baseline: Result): void {
 }
 
 async function main(): Promise<void> {
-  const harness = new StackHarness();
-  await harness.start();
+  const stack = await startStackProcess();
   try {
-    const org = await harness.newOrg('Bench');
-    const key = (await org.mintKey([...ALL_SCOPES].filter((s) => s !== 'PARTNER_ADMIN'))).key;
-    const chatId = await org.openChat();
+    const key = stack.demo.SVC_DEMO_API_KEY ?? '';
+    const chatId = stack.demo.SVC_DEMO_CHAT_ID ?? '';
     const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
     const body = JSON.stringify({
       query: 'mutation($c: String!) { sendMessage(chatId: $c, input: { text: "bench" }) { _id deliveryStatus } }',
@@ -64,7 +61,7 @@ async function main(): Promise<void> {
     const viaGateway = () =>
       new Promise<void>((resolve, reject) => {
         const request = http.request(
-          `${harness.url}/graphql`,
+          `${stack.url}/graphql`,
           {
             method: 'POST',
             agent,
@@ -85,19 +82,20 @@ async function main(): Promise<void> {
         request.end(body);
       });
     // The direct baseline carries the same principal the gateway would send, authenticated once.
-    const identity = grpcClient(IdentityServiceClient, `127.0.0.1:${harness.stack.identity.grpcPort}`);
+    const codec = new PrincipalCodec(stack.internalSecret);
+    const identity = grpcClient(IdentityServiceClient, `127.0.0.1:${stack.grpc.identity}`);
     const principal = await unary(
       identity.authenticate.bind(identity),
       { credential: key, actAsOrgId: '' },
-      harness.stack.identity.codec.metadata(systemPrincipal()),
+      codec.metadata(systemPrincipal()),
     );
-    const inbox = grpcClient(InboxServiceClient, `127.0.0.1:${harness.stack.inbox.grpcPort}`);
-    const metadata = harness.stack.inbox.codec.metadata(principal);
+    const inbox = grpcClient(InboxServiceClient, `127.0.0.1:${stack.grpc.inbox}`);
+    const metadata = codec.metadata(principal);
     const direct = async () => {
       await unary(inbox.sendMessage.bind(inbox), { chatId, input: { text: 'bench', internal: false } }, metadata);
     };
     console.log(
-      `sendMessage, ${REQUESTS} requests per row after ${WARMUP} warm-up, database ${harness.stack.inbox.dataSource.options.type}, bus ${harness.stack.bus.kind}`,
+      `sendMessage, ${REQUESTS} requests per row after ${WARMUP} warm-up; server: npm start's stack in its own process (SQLite, embedded bus)`,
     );
     for (const concurrency of [1, 10]) {
       const baseline = await measure(`direct gRPC (c=${concurrency})`, concurrency, direct);
@@ -108,7 +106,7 @@ async function main(): Promise<void> {
     inbox.close();
     agent.destroy();
   } finally {
-    await harness.stop();
+    await stack.stop();
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -103,6 +104,21 @@ export class Stack {
       this.server?.once('listening', () => resolve());
       this.server?.once('error', reject);
     });
+    fs.mkdirSync(this.config.SVC_DATA_DIR, { recursive: true });
+    fs.writeFileSync(this.runtimeFile, JSON.stringify(this.runtime(), null, 2));
+  }
+
+  /** Where each co-located service listens (its gRPC port is ephemeral): for tools and benchmarks. */
+  runtime(): { pid: number; url: string; grpc: Record<string, number> } {
+    return {
+      pid: process.pid,
+      url: this.url,
+      grpc: Object.fromEntries(this.apps.map((app) => [app.spec.name, app.grpcPort])),
+    };
+  }
+
+  private get runtimeFile(): string {
+    return path.join(this.config.SVC_DATA_DIR, 'stack.json');
   }
 
   /** Stops taking requests, drains, then stops the gateway and the services (each relays what it committed). */
@@ -116,6 +132,7 @@ export class Stack {
     }
     await this.gateway?.stop();
     await Promise.all(this.apps.map((app) => app.stop()));
+    fs.rmSync(this.runtimeFile, { force: true });
     await this.bus.stop();
   }
 }

@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { eventually } from '@svc/kit';
+
+export interface StackProcess {
+  url: string;
+  dataDir: string;
+  grpc: Record<string, number>;
+  internalSecret: string;
+  demo: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `npm start`'s entry point in its own process (as in production, the server does not share an event loop
+ * with the load generator) on a fresh data dir, and waits until it has seeded the demo org.
+ */
+export async function startStackProcess(env: Record<string, string> = {}): Promise<StackProcess> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
+  const main = path.resolve(__dirname, '../../../services/stack/dist/src/main.js');
+  const child: ChildProcess = spawn(process.execPath, [main], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      SVC_DATA_DIR: dataDir,
+      BCRYPT_COST: '4',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const read = (name: string) => {
+    const file = path.join(dataDir, name);
+    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+  };
+  const demoText = await eventually(async () => read('demo.env'), 60_000, 'the stack to seed its demo org');
+  const runtime = JSON.parse((await eventually(async () => read('stack.json'), 10_000, 'stack.json')) as string) as {
+    url: string;
+    grpc: Record<string, number>;
+  };
+  const demo = Object.fromEntries(
+    demoText
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
+  );
+  return {
+    url: runtime.url.replace('localhost', '127.0.0.1'),
+    dataDir,
+    grpc: runtime.grpc,
+    internalSecret: read('internal-secret')?.trim() ?? '',
+    demo,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
