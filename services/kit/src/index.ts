@@ -17,6 +17,7 @@ export * from './db/columns';
 export * from './db/data-source';
 export * from './db/keyset';
 export * from './grpc/client';
+export * from './grpc/peer';
 export * from './grpc/server';
 export * from './http/ops-app';
 export * from './db/migration-tool';

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type Router from '@koa/router';
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import type { BaseConfig } from './config';
@@ -57,6 +58,11 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
   /** Adds the service's gRPC implementations to `this.grpc`. */
   protected abstract register(): void;
 
+  /** Public HTTP routes served next to the ops routes on HTTP_PORT (e.g. the inbound webhook endpoint). */
+  protected httpRouters(): Router[] {
+    return [];
+  }
+
   /** Background work started after the service is serving (consumers, jobs). */
   protected async startWorkers(): Promise<void> {}
   protected async stopWorkers(): Promise<void> {}
@@ -101,6 +107,7 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
     await this.grpc.listen(this.config.GRPC_HOST, this.config.GRPC_PORT);
     if (this.deps.serveHttp !== false) {
       const app = opsApp(this.readinessChecks(), metricsRegistry);
+      for (const router of this.httpRouters()) app.use(router.routes()).use(router.allowedMethods());
       this.http = app.listen(this.config.HTTP_PORT);
       await new Promise<void>((resolve) => this.http?.once('listening', () => resolve()));
     }

@@ -9,6 +9,7 @@ import {
   Conflict,
   RateLimited,
   type DomainError,
+  type ErrorCode,
 } from '../errors';
 
 export const insecure = credentials.createInsecure;
@@ -34,27 +35,20 @@ export function unary<Req, Res>(
   });
 }
 
+const DOMAIN_ERROR_OF: Partial<Record<ErrorCode, new (message: string) => DomainError>> = {
+  BAD_USER_INPUT: InvalidArgument,
+  NOT_FOUND: NotFound,
+  FORBIDDEN: Forbidden,
+  UNAUTHENTICATED: Unauthenticated,
+  CONFLICT: Conflict,
+  RATE_LIMITED: RateLimited,
+  FAILED_PRECONDITION: FailedPrecondition,
+};
+
 /** Turns a downstream gRPC failure back into the domain error it was, for service-to-service calls. */
 export function domainErrorOf(error: ServiceError): DomainError | ServiceError {
-  const message = error.details || error.message;
-  switch (errorCodeOfGrpcStatus(error.code)) {
-    case 'BAD_USER_INPUT':
-      return new InvalidArgument(message);
-    case 'NOT_FOUND':
-      return new NotFound(message);
-    case 'FORBIDDEN':
-      return new Forbidden(message);
-    case 'UNAUTHENTICATED':
-      return new Unauthenticated(message);
-    case 'CONFLICT':
-      return new Conflict(message);
-    case 'RATE_LIMITED':
-      return new RateLimited(message);
-    case 'FAILED_PRECONDITION':
-      return new FailedPrecondition(message);
-    default:
-      return error;
-  }
+  const ErrorClass = DOMAIN_ERROR_OF[errorCodeOfGrpcStatus(error.code)];
+  return ErrorClass ? new ErrorClass(error.details || error.message) : error;
 }
 
 /** Builds a ts-proto client for a service at `host:port` over plaintext (in-cluster traffic; mTLS is the mesh's job). */

@@ -1,0 +1,29 @@
+import type { ChannelCredentials } from '@grpc/grpc-js';
+import { insecure } from './client';
+
+/**
+ * A gRPC client of another service, created on first use. Co-located services (the embedded default) learn each
+ * other's ephemeral ports only once they are listening, so the address is read lazily.
+ */
+export class Peer<C extends { close(): void }> {
+  private client: C | undefined;
+
+  constructor(
+    private readonly Client: new (address: string, credentials: ChannelCredentials) => C,
+    private readonly address: () => string,
+  ) {}
+
+  get(): C {
+    if (!this.client) {
+      const address = this.address();
+      if (!address) throw new Error(`no address configured for ${this.Client.name}`);
+      this.client = new this.Client(address, insecure());
+    }
+    return this.client;
+  }
+
+  close(): void {
+    this.client?.close();
+    this.client = undefined;
+  }
+}
