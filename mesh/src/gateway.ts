@@ -11,6 +11,7 @@ import { loadOperationsTable } from './auth/operations-table';
 import { composeSupergraph } from './compose';
 import { SUBGRAPHS } from './subgraphs';
 import { useAuth } from './plugins/auth-plugin';
+import { costBudgetFromEnv, useCostBudget } from './plugins/cost-budget-plugin';
 import { useErrorCodes } from './plugins/error-plugin';
 import { usePiiMasking } from './plugins/pii-plugin';
 import { buildResolvers } from './resolvers';
@@ -73,6 +74,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         logger: options.logger,
         graphqlEndpoint,
       }),
+      useCostBudget(costBudgetFromEnv()),
       usePiiMasking(piiFields(document)),
       blockFieldSuggestionsPlugin(),
       maxDepthPlugin({ n: 12 }),

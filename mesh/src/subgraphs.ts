@@ -19,6 +19,32 @@ export const SUBGRAPHS: Subgraph[] = [
     grpcService: 'svc.identity.v1.IdentityService',
   },
   { name: 'inbox', app: 'inbox', proto: 'svc/inbox/v1/inbox_service.proto', grpcService: 'svc.inbox.v1.InboxService' },
+  {
+    name: 'contacts',
+    app: 'contacts',
+    proto: 'svc/contacts/v1/contacts_service.proto',
+    grpcService: 'svc.contacts.v1.ContactsService',
+  },
+  {
+    name: 'webhooks',
+    app: 'webhook-ingress',
+    proto: 'svc/webhooks/v1/webhook_ingress_service.proto',
+    grpcService: 'svc.webhooks.v1.WebhookIngressService',
+  },
+  { name: 'flows', app: 'flows', proto: 'svc/flows/v1/flows_service.proto', grpcService: 'svc.flows.v1.FlowsService' },
+  {
+    name: 'inboxLabels',
+    app: 'inbox',
+    proto: 'svc/inbox/v1/labels.proto',
+    grpcService: 'svc.inbox.v1.LabelService',
+  },
+  {
+    name: 'inboxCollections',
+    app: 'inbox',
+    proto: 'svc/inbox/v1/collections.proto',
+    grpcService: 'svc.inbox.v1.CollectionService',
+  },
+  { name: 'inboxSearch', app: 'inbox', proto: 'svc/inbox/v1/search.proto', grpcService: 'svc.inbox.v1.SearchService' },
 ];
 
 /** The root-field name Mesh's gRPC loader gives a method: `svc_inbox_v1_InboxService_SendMessage`. */

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { parse } from 'graphql';
 import { ApiScope, MemberRole, OrgKind, PrincipalKind, newId, type Principal } from '@svc/kit';
 import { authorize, isPublicOnly } from '../src/auth/authorize';
-import { loadOperationsTable } from '../src/auth/operations-table';
+import { MESH_ROOT, loadOperationsTable } from '../src/auth/operations-table';
 import { publicSchema } from '../src/schema';
 
 const table = loadOperationsTable();
@@ -79,8 +79,15 @@ describe('gateway.authorize', () => {
 });
 
 describe('gateway.operationsTable', () => {
-  it('has the 168 rows of the spec plus login and logout', () => {
-    expect(table.size).to.equal(170);
+  it('has the 168 rows of the spec plus the local rows (login, logout, dashboard-only operations)', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const local = fs
+      .readFileSync(path.join(MESH_ROOT, 'operations.local.tsv'), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim()).length;
+    expect(table.size).to.equal(168 + local - 1);
+    expect(table.get('createFlow')?.requirement).to.deep.equal({ kind: 'dashboard-only' });
     expect(table.get('sendMessage')?.requirement).to.deep.equal({ kind: 'scope', scope: 'MESSAGES_SEND' });
     expect(table.get('mintOrgApiKey')?.requirement).to.deep.equal({ kind: 'dashboard-only' });
     expect(table.get('clientOrgs')?.techProviderOnly).to.equal(true);

@@ -1,8 +1,23 @@
+import { contactsRoutes } from './contacts';
+import { flowRoutes } from './flows';
 import { identityRoutes } from './identity';
 import { inboxRoutes } from './inbox';
+import { inboxCollectionRoutes } from './inbox-collections';
+import { inboxLabelRoutes } from './inbox-labels';
+import { inboxSearchRoutes } from './inbox-search';
 import type { Route } from './route';
+import { webhookRoutes } from './webhooks';
 
 export type { Route } from './route';
 
 /** Every public root field with its gRPC route; one file per service. */
-export const ROUTES: Record<string, Route> = { ...identityRoutes, ...inboxRoutes };
+export const ROUTES: Record<string, Route> = {
+  ...identityRoutes,
+  ...inboxRoutes,
+  ...inboxLabelRoutes,
+  ...inboxCollectionRoutes,
+  ...inboxSearchRoutes,
+  ...contactsRoutes,
+  ...webhookRoutes,
+  ...flowRoutes,
+};

@@ -1,18 +1,31 @@
 import { ServiceApp, type ServiceAppDeps } from '@svc/kit';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
+import { CollectionServiceService } from '@svc/proto/inbox/v1/collections';
+import { LabelServiceService } from '@svc/proto/inbox/v1/labels';
+import { SearchServiceService } from '@svc/proto/inbox/v1/search';
 import type { InboxConfig } from './config';
 import { inboxData } from './data';
-import { Chats } from './domain/chats';
+import { inboxDomain } from './domain';
 import { CHATS_TOPIC, MESSAGES_TOPIC } from './domain/events';
-import { Messages } from './domain/messages';
+import { collectionService } from './grpc/collection-handlers';
 import { inboxService } from './grpc/inbox-handlers';
+import { labelService } from './grpc/label-handlers';
+import { searchService } from './grpc/search-handlers';
+
+/** The gRPC services this deployable serves; each is a subgraph of the gateway (mesh/src/subgraphs.ts). */
+export const INBOX_GRPC_SERVICES = [
+  'svc.inbox.v1.InboxService',
+  'svc.inbox.v1.LabelService',
+  'svc.inbox.v1.CollectionService',
+  'svc.inbox.v1.SearchService',
+] as const;
 
 export class InboxApp extends ServiceApp<InboxConfig> {
   constructor(config: InboxConfig, deps: ServiceAppDeps = {}) {
     super(
       {
         name: 'inbox',
-        grpcServices: ['svc.inbox.v1.InboxService'],
+        grpcServices: [...INBOX_GRPC_SERVICES],
         data: inboxData,
         publishes: [MESSAGES_TOPIC, CHATS_TOPIC],
       },
@@ -22,12 +35,15 @@ export class InboxApp extends ServiceApp<InboxConfig> {
   }
 
   protected register(): void {
-    const relay = () => this.relay;
-    const domain = { chats: new Chats(this.dataSource, relay), messages: new Messages(this.dataSource, relay) };
+    const domain = inboxDomain(this.dataSource, () => this.relay);
+    const deps = { codec: this.codec, logger: this.logger };
+    this.grpc.add(InboxServiceService, inboxService(domain, deps), 'svc.inbox.v1.InboxService');
+    this.grpc.add(LabelServiceService, labelService(domain.labels, deps), 'svc.inbox.v1.LabelService');
     this.grpc.add(
-      InboxServiceService,
-      inboxService(domain, { codec: this.codec, logger: this.logger }),
-      'svc.inbox.v1.InboxService',
+      CollectionServiceService,
+      collectionService(domain.collections, deps),
+      'svc.inbox.v1.CollectionService',
     );
+    this.grpc.add(SearchServiceService, searchService(domain.search, deps), 'svc.inbox.v1.SearchService');
   }
 }

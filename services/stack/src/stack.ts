@@ -16,6 +16,9 @@ import {
 import { createGateway, type Gateway } from '@svc/gateway';
 import { IdentityApp, identityConfigSchema } from '@svc/identity';
 import { InboxApp, inboxConfigSchema } from '@svc/inbox';
+import { ContactsApp, contactsConfigSchema } from '@svc/contacts';
+import { FlowsApp, flowsConfigSchema } from '@svc/flows';
+import { WebhookIngressApp, ingressConfigSchema } from '@svc/webhook-ingress';
 import { embeddedInternalSecret, type StackConfig } from './config';
 
 /**
@@ -28,6 +31,9 @@ export class Stack {
   readonly bus: EventBus;
   readonly identity: IdentityApp;
   readonly inbox: InboxApp;
+  readonly contacts: ContactsApp;
+  readonly ingress: WebhookIngressApp;
+  readonly flows: FlowsApp;
   /** Every co-located service; a new service is constructed in the constructor and added here. */
   readonly apps: ServiceApp[];
   gateway!: Gateway;
@@ -66,7 +72,25 @@ export class Stack {
       ...deps,
       logger: createLogger('inbox', config.LOG_LEVEL),
     });
-    this.apps = [this.identity, this.inbox];
+    const address = (app: ServiceApp) => () => `127.0.0.1:${app.grpcPort}`;
+    this.contacts = new ContactsApp(contactsConfigSchema.parse({ ...base, DB_URL: dbUrl('contacts') }), {
+      ...deps,
+      logger: createLogger('contacts', config.LOG_LEVEL),
+      inboxAddress: address(this.inbox),
+    });
+    this.flows = new FlowsApp(flowsConfigSchema.parse({ ...base, DB_URL: dbUrl('flows') }), {
+      ...deps,
+      logger: createLogger('flows', config.LOG_LEVEL),
+      inboxAddress: address(this.inbox),
+      contactsAddress: address(this.contacts),
+    });
+    this.ingress = new WebhookIngressApp(ingressConfigSchema.parse({ ...base, DB_URL: dbUrl('webhook-ingress') }), {
+      ...deps,
+      logger: createLogger('webhook-ingress', config.LOG_LEVEL),
+      contactsAddress: address(this.contacts),
+      flowsAddress: address(this.flows),
+    });
+    this.apps = [this.identity, this.inbox, this.contacts, this.flows, this.ingress];
   }
 
   get port(): number {
@@ -98,7 +122,8 @@ export class Stack {
       ctx.respond = false;
       await this.gateway.handleNode(ctx.req, ctx.res);
     });
-    app.use(router.routes()).use(gatewayRoutes.routes());
+    // The public inbound webhook endpoint, at the path an ingress routes to webhook-ingress in Kubernetes.
+    app.use(router.routes()).use(gatewayRoutes.routes()).use(this.ingress.router.routes());
     this.server = app.listen(this.config.PORT, this.config.HOST);
     await new Promise<void>((resolve, reject) => {
       this.server?.once('listening', () => resolve());

@@ -1,37 +1,72 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import {
-  InvalidArgument,
-  NotFound,
   enqueueEvents,
-  isId,
+  hasScope,
   keysetPage,
   newId,
   now,
   requireOrg,
   requireScope,
   requireSystem,
+  type NewEvent,
   type OutboxRelay,
-  type Page,
   type PageRequest,
   type Principal,
 } from '@svc/kit';
 import { ApiScope } from '@svc/proto/common/v1';
-import { ChatStatus, type ChatContact } from '@svc/proto/inbox/v1';
-import { ChatRow } from '../entities';
-import { chatEvent } from './events';
+import {
+  ChatField,
+  ChatPriority,
+  ChatStatus,
+  type Chat,
+  type ChatContact,
+  type ChatPage,
+  type SearchFilter,
+} from '@svc/proto/inbox/v1';
+import { ChatRow, ConversationRow } from '../entities';
+import { readerOf } from './actor';
+import { parseChatFieldChange } from './chat-fields';
+import { chatPage, chatViewOf } from './chat-views';
+import { chatEvent, conversationEvent } from './events';
+import { applyFilter, validFilter } from './search-filters';
+import { containsPattern } from './search-terms';
+import { findChat, findCollection, requireId } from './lookups';
+
+export { findChat } from './lookups';
 
 export interface ChatSearch {
   query?: string | undefined;
   status?: ChatStatus | undefined;
+  filter?: SearchFilter | undefined;
   page: PageRequest;
 }
 
-/** Reads a chat of the caller's org or fails with NOT_FOUND (also for another org's chat: no existence oracle). */
-export async function findChat(manager: EntityManager, orgId: string, chatId: string): Promise<ChatRow> {
-  if (!isId(chatId)) throw new InvalidArgument('chatId must be a 24-character hex id', { field: 'chatId' });
-  const chat = await manager.findOneBy(ChatRow, { id: chatId, orgId });
-  if (!chat) throw new NotFound('chat not found', { field: 'chatId' });
-  return chat;
+/** Finds the contact's conversation in the org or starts one (a contact has exactly one per org). */
+async function conversationFor(
+  manager: EntityManager,
+  orgId: string,
+  contact: ChatContact,
+  at: Date,
+  events: NewEvent[],
+): Promise<ConversationRow> {
+  const existing = await manager.findOneBy(ConversationRow, { orgId, contactId: contact._id });
+  if (existing) return existing;
+  const row = manager.create(ConversationRow, {
+    id: newId(at),
+    orgId,
+    contactId: contact._id,
+    contactName: contact.name ?? null,
+    contactEmail: contact.email ?? null,
+    contactPhone: contact.phone ?? null,
+    blocked: false,
+    aiEnabled: false,
+    createdAt: at,
+    updatedAt: at,
+    lastMessageAt: null,
+  });
+  await manager.insert(ConversationRow, row);
+  events.push(conversationEvent('conversation.created', row));
+  return row;
 }
 
 export class Chats {
@@ -40,65 +75,120 @@ export class Chats {
     private readonly relay: () => OutboxRelay,
   ) {}
 
-  async get(principal: Principal, chatId: string): Promise<ChatRow> {
+  async get(principal: Principal, chatId: string): Promise<Chat> {
     requireScope(principal, ApiScope.MESSAGES_READ);
-    return findChat(this.dataSource.manager, requireOrg(principal), chatId);
+    const manager = this.dataSource.manager;
+    return chatViewOf(manager, readerOf(principal), await findChat(manager, requireOrg(principal), chatId));
   }
 
   /** Newest chats first; `query` matches the contact's name, email or phone, so it needs PII_READ. */
-  async search(principal: Principal, search: ChatSearch): Promise<Page<ChatRow>> {
+  async search(principal: Principal, search: ChatSearch): Promise<ChatPage> {
     requireScope(principal, ApiScope.MESSAGES_READ);
     const orgId = requireOrg(principal);
     const query = this.dataSource.getRepository(ChatRow).createQueryBuilder('c').where('c.orgId = :orgId', { orgId });
-    if (search.status && search.status !== ChatStatus.CHAT_STATUS_UNSPECIFIED)
-      query.andWhere('c.status = :status', { status: search.status });
+    const filter = validFilter({ ...search.filter, status: search.filter?.status ?? search.status });
+    applyFilter(query, 'chat', filter, hasScope(principal, ApiScope.NOTES_WRITE));
     const text = search.query?.trim();
     if (text) {
       requireScope(principal, ApiScope.PII_READ);
-      // `!` as the LIKE escape character: a backslash means different things in MySQL and SQLite string literals.
-      const like = `%${text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+      const like = containsPattern(text);
       query.andWhere(
         "(LOWER(c.contactName) LIKE :like ESCAPE '!' OR LOWER(c.contactEmail) LIKE :like ESCAPE '!' OR c.contactPhone LIKE :like ESCAPE '!')",
         { like },
       );
     }
-    return keysetPage(
+    const page = await keysetPage(
       query,
       { at: 'c.createdAt', id: 'c.id' },
       (row) => ({ at: row.createdAt, id: row.id }),
       search.page,
       'descending',
     );
+    return chatPage(this.dataSource.manager, orgId, readerOf(principal), page);
   }
 
-  close(principal: Principal, chatId: string): Promise<ChatRow> {
-    return this.setStatus(principal, chatId, ChatStatus.CLOSED);
+  async close(principal: Principal, chatId: string): Promise<Chat> {
+    return this.change(principal, chatId, (row) => this.statusChange(row, ChatStatus.CLOSED));
   }
 
-  reopen(principal: Principal, chatId: string): Promise<ChatRow> {
-    return this.setStatus(principal, chatId, ChatStatus.OPEN);
+  async reopen(principal: Principal, chatId: string): Promise<Chat> {
+    return this.change(principal, chatId, (row) => this.statusChange(row, ChatStatus.OPEN));
+  }
+
+  /** The operator id is a member id of the org; the inbox does not own members, so it checks only the id's form. */
+  async assign(principal: Principal, chatId: string, operatorId: string): Promise<Chat> {
+    requireId(operatorId, 'operatorId');
+    return this.change(principal, chatId, (row) => {
+      if (row.assigneeId === operatorId) return undefined;
+      row.assigneeId = operatorId;
+      return { changes: { assigneeId: operatorId }, event: 'chat.assigned' };
+    });
+  }
+
+  async unassign(principal: Principal, chatId: string): Promise<Chat> {
+    return this.change(principal, chatId, (row) => {
+      if (row.assigneeId === null) return undefined;
+      row.assigneeId = null;
+      return { changes: { assigneeId: null }, event: 'chat.unassigned' };
+    });
+  }
+
+  /** Sets one typed chat field; the value is validated for the field (and a collection must exist in the org). */
+  async updateField(principal: Principal, chatId: string, field: ChatField, valueJson: string): Promise<Chat> {
+    const change = parseChatFieldChange(field, valueJson);
+    if (change.field === ChatField.STATUS) {
+      const status = change.value;
+      return this.change(principal, chatId, (row) => this.statusChange(row, status));
+    }
+    return this.change(principal, chatId, async (row, manager) => {
+      switch (change.field) {
+        case ChatField.PRIORITY:
+          if (row.priority === change.value) return undefined;
+          row.priority = change.value;
+          return { changes: { priority: change.value }, event: 'chat.updated' };
+        case ChatField.CATEGORY:
+          if (row.category === change.value) return undefined;
+          row.category = change.value;
+          return { changes: { category: change.value }, event: 'chat.updated' };
+        case ChatField.SUBJECT:
+          if (row.subject === change.value) return undefined;
+          row.subject = change.value;
+          return { changes: { subject: change.value }, event: 'chat.updated' };
+        case ChatField.COLLECTION:
+          if (change.value !== null) await findCollection(manager, row.orgId, change.value, 'input.value');
+          if (row.collectionId === change.value) return undefined;
+          row.collectionId = change.value;
+          return { changes: { collectionId: change.value }, event: 'chat.updated' };
+      }
+    });
   }
 
   /** Finds the contact's open chat on the channel or opens a new one (SYSTEM callers: widget-api, channels, seed). */
-  async open(principal: Principal, channelId: string, contact: ChatContact): Promise<ChatRow> {
+  async open(principal: Principal, channelId: string, contact: ChatContact): Promise<Chat> {
     requireSystem(principal);
     const orgId = requireOrg(principal);
-    if (!isId(channelId)) throw new InvalidArgument('channelId must be a 24-character hex id', { field: 'channelId' });
-    if (!isId(contact._id))
-      throw new InvalidArgument('contact._id must be a 24-character hex id', { field: 'contact._id' });
+    requireId(channelId, 'channelId');
+    requireId(contact._id, 'contact._id');
     const chat = await this.dataSource.transaction(async (manager) => {
-      const existing = await manager.findOneBy(ChatRow, {
-        orgId,
-        channelId,
-        contactId: contact._id,
-        status: ChatStatus.OPEN,
-      });
-      if (existing) return existing;
+      const events: NewEvent[] = [];
       const at = now();
+      const conversation = await conversationFor(manager, orgId, contact, at, events);
+      const found = await manager.find(ChatRow, {
+        where: { orgId, channelId, contactId: contact._id },
+        order: { createdAt: 'DESC', id: 'DESC' },
+        take: 1,
+      });
+      const latest = found[0];
+      // A blocked contact is not given a fresh thread: new messages land in the latest one, which stays closed.
+      if (latest && (latest.status === ChatStatus.OPEN || conversation.blocked)) {
+        await enqueueEvents(manager, events, at);
+        return latest;
+      }
       const row = manager.create(ChatRow, {
         id: newId(at),
         orgId,
         channelId,
+        conversationId: conversation.id,
         contactId: contact._id,
         contactName: contact.name ?? null,
         contactEmail: contact.email ?? null,
@@ -108,39 +198,60 @@ export class Chats {
         updatedAt: at,
         lastMessageAt: null,
         closedAt: null,
+        assigneeId: null,
+        priority: ChatPriority.NORMAL,
+        category: null,
+        subject: null,
+        collectionId: null,
       });
       await manager.insert(ChatRow, row);
-      await enqueueEvents(manager, [chatEvent('chat.opened', row)], at);
+      events.push(chatEvent('chat.opened', row));
+      await enqueueEvents(manager, events, at);
       return row;
     });
     this.relay().nudge();
-    return chat;
+    return chatViewOf(this.dataSource.manager, undefined, chat);
   }
 
-  /** Idempotent: setting the status a chat already has changes nothing and emits nothing. */
-  private async setStatus(
+  private statusChange(row: ChatRow, status: ChatStatus.OPEN | ChatStatus.CLOSED): ChatChange | undefined {
+    if (row.status === status) return undefined;
+    row.status = status;
+    row.closedAt = status === ChatStatus.CLOSED ? now() : null;
+    return {
+      changes: { status, closedAt: row.closedAt },
+      event: status === ChatStatus.CLOSED ? 'chat.closed' : 'chat.reopened',
+    };
+  }
+
+  /**
+   * One CONVERSATIONS_MANAGE change of a chat in a transaction with its event. `decide` mutates the row and returns
+   * the columns to write, or undefined when the chat already is as asked (idempotent: nothing written or emitted).
+   */
+  private async change(
     principal: Principal,
     chatId: string,
-    status: ChatStatus.OPEN | ChatStatus.CLOSED,
-  ): Promise<ChatRow> {
+    decide: (row: ChatRow, manager: EntityManager) => ChatChange | undefined | Promise<ChatChange | undefined>,
+  ): Promise<Chat> {
     requireScope(principal, ApiScope.CONVERSATIONS_MANAGE);
     const orgId = requireOrg(principal);
     const chat = await this.dataSource.transaction(async (manager) => {
       const row = await findChat(manager, orgId, chatId);
-      if (row.status === status) return row;
+      const change = await decide(row, manager);
+      if (!change) return row;
       const at = now();
-      row.status = status;
       row.updatedAt = at;
-      row.closedAt = status === ChatStatus.CLOSED ? at : null;
-      await manager.update(ChatRow, { id: row.id }, { status, updatedAt: at, closedAt: row.closedAt });
-      await enqueueEvents(
-        manager,
-        [chatEvent(status === ChatStatus.CLOSED ? 'chat.closed' : 'chat.reopened', row)],
-        at,
-      );
+      await manager.update(ChatRow, { id: row.id, orgId }, { ...change.changes, updatedAt: at });
+      await enqueueEvents(manager, [chatEvent(change.event, row)], at);
       return row;
     });
     this.relay().nudge();
-    return chat;
+    return chatViewOf(this.dataSource.manager, readerOf(principal), chat);
   }
+}
+
+interface ChatChange {
+  changes: Partial<
+    Pick<ChatRow, 'status' | 'closedAt' | 'assigneeId' | 'priority' | 'category' | 'subject' | 'collectionId'>
+  >;
+  event: 'chat.closed' | 'chat.reopened' | 'chat.assigned' | 'chat.unassigned' | 'chat.updated';
 }

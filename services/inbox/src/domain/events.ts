@@ -1,12 +1,21 @@
-import type { NewEvent } from '@svc/kit';
-import type { ChatRow, MessageRow } from '../entities';
+import { toIsoOrUndefined, type NewEvent } from '@svc/kit';
+import type { ChatRow, CollectionRow, ConversationRow, LabelRow, MessageRow } from '../entities';
 
 export const MESSAGES_TOPIC = 'svc.inbox.messages.v1';
 export const CHATS_TOPIC = 'svc.inbox.chats.v1';
 
+export type MessageEventType =
+  | 'message.created'
+  | 'message.updated'
+  | 'message.deleted'
+  | 'message.reaction_added'
+  | 'message.reaction_removed'
+  | 'message.labels_set';
+
 export function messageEvent(
-  type: 'message.created' | 'message.updated' | 'message.deleted',
+  type: MessageEventType,
   row: MessageRow,
+  extra: { emoji?: string; actorId?: string; labelIds?: string[] } = {},
 ): NewEvent {
   return {
     topic: MESSAGES_TOPIC,
@@ -22,17 +31,106 @@ export function messageEvent(
         internal: row.internal,
         deliveryStatus: row.deliveryStatus,
         createdAt: row.createdAt.toISOString(),
+        type: row.type,
+        conversationId: row.conversationId ?? '',
+        editedAt: toIsoOrUndefined(row.editedAt) ?? '',
+        deleted: row.deletedAt !== null,
+        emoji: extra.emoji ?? '',
+        actorId: extra.actorId ?? '',
+        labelIds: extra.labelIds ?? [],
       },
     },
   };
 }
 
-export function chatEvent(type: 'chat.opened' | 'chat.closed' | 'chat.reopened', row: ChatRow): NewEvent {
+export type ChatEventType =
+  | 'chat.opened'
+  | 'chat.closed'
+  | 'chat.reopened'
+  | 'chat.assigned'
+  | 'chat.unassigned'
+  | 'chat.updated'
+  | 'chat.read'
+  | 'chat.deleted';
+
+export function chatEvent(type: ChatEventType, row: ChatRow, read?: { readerId: string; upTo: Date }): NewEvent {
   return {
     topic: CHATS_TOPIC,
     key: row.id,
     type,
     orgId: row.orgId,
-    payload: { chat: { chatId: row.id, channelId: row.channelId, contactId: row.contactId, status: row.status } },
+    payload: {
+      chat: {
+        chatId: row.id,
+        channelId: row.channelId,
+        contactId: row.contactId,
+        status: row.status,
+        conversationId: row.conversationId ?? '',
+        assigneeId: row.assigneeId ?? '',
+        priority: row.priority,
+        category: row.category ?? '',
+        collectionId: row.collectionId ?? '',
+        readerId: read?.readerId ?? '',
+        readUpTo: read ? read.upTo.toISOString() : '',
+      },
+    },
+  };
+}
+
+export type ConversationEventType =
+  | 'conversation.created'
+  | 'conversation.blocked'
+  | 'conversation.unblocked'
+  | 'conversation.ai_changed'
+  | 'conversation.read'
+  | 'conversation.deleted'
+  | 'conversation.contact_erase_requested';
+
+export function conversationEvent(
+  type: ConversationEventType,
+  row: ConversationRow,
+  extra: { removePeople?: boolean; readerId?: string } = {},
+): NewEvent {
+  return {
+    topic: CHATS_TOPIC,
+    key: row.id,
+    type,
+    orgId: row.orgId,
+    payload: {
+      conversation: {
+        conversationId: row.id,
+        contactId: row.contactId,
+        blocked: row.blocked,
+        aiEnabled: row.aiEnabled,
+        removePeople: extra.removePeople ?? false,
+        readerId: extra.readerId ?? '',
+      },
+    },
+  };
+}
+
+export function labelEvent(
+  type: 'label.created' | 'label.updated' | 'label.archived' | 'label.restored',
+  row: LabelRow,
+): NewEvent {
+  return {
+    topic: CHATS_TOPIC,
+    key: row.id,
+    type,
+    orgId: row.orgId,
+    payload: { label: { labelId: row.id, name: row.name, color: row.color, archived: row.archivedAt !== null } },
+  };
+}
+
+export function collectionEvent(
+  type: 'collection.created' | 'collection.updated' | 'collection.moved' | 'collection.deleted',
+  row: CollectionRow,
+): NewEvent {
+  return {
+    topic: CHATS_TOPIC,
+    key: row.id,
+    type,
+    orgId: row.orgId,
+    payload: { collection: { collectionId: row.id, name: row.name, parentId: row.parentId ?? '' } },
   };
 }

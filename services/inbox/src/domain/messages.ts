@@ -1,6 +1,6 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import {
-  InvalidArgument,
+  FailedPrecondition,
   enqueueEvents,
   hasScope,
   keysetPage,
@@ -9,104 +9,108 @@ import {
   requireOrg,
   requireScope,
   requireSystem,
+  type NewEvent,
   type OutboxRelay,
-  type Page,
   type PageRequest,
   type Principal,
 } from '@svc/kit';
-import { ApiScope, PrincipalKind } from '@svc/proto/common/v1';
+import { ApiScope } from '@svc/proto/common/v1';
 import {
   AuthorType,
   ChatStatus,
   DeliveryStatus,
   MessageDirection,
+  MessageType,
   type CreateCombinedMessageInput,
+  type Message,
+  type MessagePage,
 } from '@svc/proto/inbox/v1';
-import { ChatRow, MessageRow } from '../entities';
-import { findChat } from './chats';
+import { ChatRow, ConversationRow, MessageRow } from '../entities';
+import { authorOf } from './actor';
 import { chatEvent, messageEvent } from './events';
+import { findChat, findConversation } from './lookups';
+import { messagePage, messageViewOf } from './message-details';
+import { validMessage, validText, type ValidMessage } from './message-input';
 
-export const MAX_TEXT_LENGTH = 10_000;
+export { MAX_TEXT_LENGTH } from './message-input';
 
-function authorOf(principal: Principal): { authorType: AuthorType; authorId: string } {
-  switch (principal.kind) {
-    case PrincipalKind.MEMBER_SESSION:
-      return { authorType: AuthorType.MEMBER, authorId: principal.memberId };
-    case PrincipalKind.API_KEY:
-      return { authorType: AuthorType.API_KEY, authorId: principal.keyId };
-    default:
-      return { authorType: AuthorType.SYSTEM, authorId: '' };
-  }
-}
-
-function validText(text: string): string {
-  if (!text.trim()) throw new InvalidArgument('text must not be empty', { field: 'input.text' });
-  if (text.length > MAX_TEXT_LENGTH)
-    throw new InvalidArgument(`text must be at most ${MAX_TEXT_LENGTH} characters`, { field: 'input.text' });
-  return text;
-}
+/** Which messages a read returns: everything visible, or only internal notes (the NOTES_WRITE reads). */
+type Visibility = 'visible' | 'notes';
 
 export class Messages {
   constructor(
     private readonly dataSource: DataSource,
     private readonly relay: () => OutboxRelay,
+    /** Checks that media ids belong to the org (the media library); absent until media is wired. */
+    private readonly checkMedia: (manager: EntityManager, orgId: string, mediaIds: string[]) => Promise<void> = () =>
+      Promise.resolve(),
   ) {}
 
   /** Sends into a chat; `internal: true` posts an internal note, which needs NOTES_WRITE and is never delivered. */
-  async send(principal: Principal, chatId: string, input: CreateCombinedMessageInput): Promise<MessageRow> {
+  async send(principal: Principal, chatId: string, input: CreateCombinedMessageInput): Promise<Message> {
     requireScope(principal, ApiScope.MESSAGES_SEND);
     if (input.internal) requireScope(principal, ApiScope.NOTES_WRITE);
     const orgId = requireOrg(principal);
-    const text = validText(input.text);
+    const valid = validMessage(input);
     const row = await this.dataSource.transaction(async (manager) => {
       const chat = await findChat(manager, orgId, chatId);
-      const at = now();
-      const message = manager.create(MessageRow, {
-        id: newId(at),
-        orgId,
-        chatId: chat.id,
-        direction: MessageDirection.OUTBOUND,
-        ...authorOf(principal),
-        text,
-        internal: input.internal,
-        deliveryStatus: input.internal ? DeliveryStatus.NOT_APPLICABLE : DeliveryStatus.QUEUED,
-        createdAt: at,
-      });
-      await manager.insert(MessageRow, message);
-      await manager.update(
-        ChatRow,
-        { id: chat.id },
-        { updatedAt: at, ...(input.internal ? {} : { lastMessageAt: at }) },
-      );
-      await enqueueEvents(manager, [messageEvent('message.created', message)], at);
-      return message;
+      if (valid.content?.mediaIds) await this.checkMedia(manager, orgId, valid.content.mediaIds);
+      return this.insertOutbound(manager, principal, chat, valid, input.internal);
     });
     this.relay().nudge();
-    return row;
+    return messageViewOf(this.dataSource.manager, row);
   }
 
-  /** A message the contact sent (SYSTEM callers); it reopens a closed chat. */
-  async receive(principal: Principal, chatId: string, text: string): Promise<MessageRow> {
+  /** Posts an internal note on a conversation, into its most recent thread. */
+  async sendConversationNote(principal: Principal, conversationId: string, text: string): Promise<Message> {
+    requireScope(principal, ApiScope.NOTES_WRITE);
+    const orgId = requireOrg(principal);
+    const valid: ValidMessage = { type: MessageType.TEXT, text: validText(text, 'text'), content: null };
+    const row = await this.dataSource.transaction(async (manager) => {
+      const conversation = await findConversation(manager, orgId, conversationId);
+      const [chat] = await manager.find(ChatRow, {
+        where: { orgId, conversationId: conversation.id },
+        order: { createdAt: 'DESC', id: 'DESC' },
+        take: 1,
+      });
+      if (!chat)
+        throw new FailedPrecondition('the conversation has no thread to post into', { field: 'conversationId' });
+      return this.insertOutbound(manager, principal, chat, valid, true);
+    });
+    this.relay().nudge();
+    return messageViewOf(this.dataSource.manager, row);
+  }
+
+  /** A message the contact sent (SYSTEM callers); it reopens a closed chat unless the contact is blocked. */
+  async receive(principal: Principal, chatId: string, text: string): Promise<Message> {
     requireSystem(principal);
     const orgId = requireOrg(principal);
     const row = await this.dataSource.transaction(async (manager) => {
       const chat = await findChat(manager, orgId, chatId);
+      const conversation = chat.conversationId
+        ? await manager.findOneBy(ConversationRow, { id: chat.conversationId, orgId })
+        : null;
       const at = now();
       const message = manager.create(MessageRow, {
         id: newId(at),
         orgId,
         chatId: chat.id,
+        conversationId: chat.conversationId,
         direction: MessageDirection.INBOUND,
         authorType: AuthorType.CONTACT,
         authorId: chat.contactId,
+        type: MessageType.TEXT,
         text: validText(text),
+        content: null,
         internal: false,
         deliveryStatus: DeliveryStatus.NOT_APPLICABLE,
         createdAt: at,
+        editedAt: null,
+        deletedAt: null,
       });
       await manager.insert(MessageRow, message);
-      const events = [messageEvent('message.created', message)];
-      if (chat.status === ChatStatus.CLOSED) {
+      const events: NewEvent[] = [messageEvent('message.created', message)];
+      if (chat.status === ChatStatus.CLOSED && !conversation?.blocked) {
         chat.status = ChatStatus.OPEN;
         chat.closedAt = null;
         events.push(chatEvent('chat.reopened', chat));
@@ -116,23 +120,109 @@ export class Messages {
         { id: chat.id },
         { updatedAt: at, lastMessageAt: at, status: chat.status, closedAt: chat.closedAt },
       );
+      if (conversation) await manager.update(ConversationRow, { id: conversation.id }, { lastMessageAt: at });
       await enqueueEvents(manager, events, at);
       return message;
     });
     this.relay().nudge();
-    return row;
+    return messageViewOf(this.dataSource.manager, row);
   }
 
   /** Oldest first; internal notes are filtered in the query, so without NOTES_WRITE they are not even counted. */
-  async list(principal: Principal, chatId: string, page: PageRequest): Promise<Page<MessageRow>> {
+  async list(principal: Principal, chatId: string, page: PageRequest): Promise<MessagePage> {
+    return this.chatMessages(principal, chatId, page, 'visible');
+  }
+
+  async chatNotes(principal: Principal, chatId: string, page: PageRequest): Promise<MessagePage> {
+    requireScope(principal, ApiScope.NOTES_WRITE);
+    return this.chatMessages(principal, chatId, page, 'notes');
+  }
+
+  /** Every thread of the conversation merged in time order, oldest first. */
+  async listConversation(principal: Principal, conversationId: string, page: PageRequest): Promise<MessagePage> {
+    return this.conversationMessages(principal, conversationId, page, 'visible');
+  }
+
+  async conversationNotes(principal: Principal, conversationId: string, page: PageRequest): Promise<MessagePage> {
+    requireScope(principal, ApiScope.NOTES_WRITE);
+    return this.conversationMessages(principal, conversationId, page, 'notes');
+  }
+
+  private async chatMessages(principal: Principal, chatId: string, page: PageRequest, visibility: Visibility) {
     requireScope(principal, ApiScope.MESSAGES_READ);
     const orgId = requireOrg(principal);
     const chat = await findChat(this.dataSource.manager, orgId, chatId);
-    const query = this.dataSource
-      .getRepository(MessageRow)
-      .createQueryBuilder('m')
-      .where('m.orgId = :orgId AND m.chatId = :chatId', { orgId, chatId: chat.id });
-    if (!hasScope(principal, ApiScope.NOTES_WRITE)) query.andWhere('m.internal = :internal', { internal: false });
-    return keysetPage(query, { at: 'm.createdAt', id: 'm.id' }, (row) => ({ at: row.createdAt, id: row.id }), page);
+    const query = this.messages().where('m.orgId = :orgId AND m.chatId = :chatId', { orgId, chatId: chat.id });
+    return this.page(principal, orgId, query, page, visibility);
+  }
+
+  private async conversationMessages(
+    principal: Principal,
+    conversationId: string,
+    page: PageRequest,
+    visibility: Visibility,
+  ) {
+    requireScope(principal, ApiScope.MESSAGES_READ);
+    const orgId = requireOrg(principal);
+    const conversation = await findConversation(this.dataSource.manager, orgId, conversationId);
+    const query = this.messages().where('m.orgId = :orgId AND m.conversationId = :conversationId', {
+      orgId,
+      conversationId: conversation.id,
+    });
+    return this.page(principal, orgId, query, page, visibility);
+  }
+
+  private messages(): SelectQueryBuilder<MessageRow> {
+    return this.dataSource.getRepository(MessageRow).createQueryBuilder('m');
+  }
+
+  private async page(
+    principal: Principal,
+    orgId: string,
+    query: SelectQueryBuilder<MessageRow>,
+    page: PageRequest,
+    visibility: Visibility,
+  ): Promise<MessagePage> {
+    if (visibility === 'notes') query.andWhere('m.internal = :internal', { internal: true });
+    else if (!hasScope(principal, ApiScope.NOTES_WRITE)) query.andWhere('m.internal = :internal', { internal: false });
+    const rows = await keysetPage(
+      query,
+      { at: 'm.createdAt', id: 'm.id' },
+      (row) => ({ at: row.createdAt, id: row.id }),
+      page,
+    );
+    return messagePage(this.dataSource.manager, orgId, rows);
+  }
+
+  private async insertOutbound(
+    manager: EntityManager,
+    principal: Principal,
+    chat: ChatRow,
+    valid: ValidMessage,
+    internal: boolean,
+  ): Promise<MessageRow> {
+    const at = now();
+    const message = manager.create(MessageRow, {
+      id: newId(at),
+      orgId: chat.orgId,
+      chatId: chat.id,
+      conversationId: chat.conversationId,
+      direction: MessageDirection.OUTBOUND,
+      ...authorOf(principal),
+      type: valid.type,
+      text: valid.text,
+      content: valid.content,
+      internal,
+      deliveryStatus: internal ? DeliveryStatus.NOT_APPLICABLE : DeliveryStatus.QUEUED,
+      createdAt: at,
+      editedAt: null,
+      deletedAt: null,
+    });
+    await manager.insert(MessageRow, message);
+    await manager.update(ChatRow, { id: chat.id }, { updatedAt: at, ...(internal ? {} : { lastMessageAt: at }) });
+    if (!internal && chat.conversationId)
+      await manager.update(ConversationRow, { id: chat.conversationId }, { lastMessageAt: at, updatedAt: at });
+    await enqueueEvents(manager, [messageEvent('message.created', message)], at);
+    return message;
   }
 }

@@ -1,6 +1,6 @@
 import { Entity, Index } from 'typeorm';
 import { DateTimeColumn, EnumColumn, IdColumn, RefColumn, TextColumn } from '@svc/kit';
-import { ChatStatus } from '@svc/proto/inbox/v1';
+import { ChatPriority, ChatStatus } from '@svc/proto/inbox/v1';
 
 /**
  * One contact's thread on one channel. The contact's display fields are a copy kept by the inbox (the contacts
@@ -10,6 +10,9 @@ import { ChatStatus } from '@svc/proto/inbox/v1';
 @Index('ix_chats_org_created', ['orgId', 'createdAt', 'id'])
 @Index('ix_chats_org_status_created', ['orgId', 'status', 'createdAt', 'id'])
 @Index('ix_chats_contact_channel', ['orgId', 'contactId', 'channelId'])
+@Index('ix_chats_conversation_created', ['orgId', 'conversationId', 'createdAt', 'id'])
+@Index('ix_chats_collection_created', ['orgId', 'collectionId', 'createdAt', 'id'])
+@Index('ix_chats_assignee_created', ['orgId', 'assigneeId', 'createdAt', 'id'])
 export class ChatRow {
   @IdColumn() id!: string;
   @RefColumn({ name: 'org_id' }) orgId!: string;
@@ -23,4 +26,15 @@ export class ChatRow {
   @DateTimeColumn({ name: 'updated_at' }) updatedAt!: Date;
   @DateTimeColumn({ name: 'last_message_at', nullable: true }) lastMessageAt!: Date | null;
   @DateTimeColumn({ name: 'closed_at', nullable: true }) closedAt!: Date | null;
+  /** Null only for chats opened before conversations existed (docs/decisions/0020-inbox-domain-model.md). */
+  @RefColumn({ name: 'conversation_id', nullable: true }) conversationId!: string | null;
+  /** The operator (member id) the thread is assigned to. */
+  @RefColumn({ name: 'assignee_id', nullable: true }) assigneeId!: string | null;
+  @EnumColumn([ChatPriority.LOW, ChatPriority.NORMAL, ChatPriority.HIGH, ChatPriority.URGENT], {
+    default: ChatPriority.NORMAL,
+  })
+  priority!: ChatPriority;
+  @TextColumn(100, { nullable: true }) category!: string | null;
+  @TextColumn(200, { nullable: true }) subject!: string | null;
+  @RefColumn({ name: 'collection_id', nullable: true }) collectionId!: string | null;
 }

@@ -1,11 +1,32 @@
 import { Entity, Index } from 'typeorm';
-import { BoolColumn, DateTimeColumn, EnumColumn, IdColumn, LongTextColumn, RefColumn } from '@svc/kit';
-import { AuthorType, DeliveryStatus, MessageDirection } from '@svc/proto/inbox/v1';
+import { BoolColumn, DateTimeColumn, EnumColumn, IdColumn, JsonColumn, LongTextColumn, RefColumn } from '@svc/kit';
+import {
+  AuthorType,
+  DeliveryStatus,
+  MessageDirection,
+  MessageType,
+  type ContactCard,
+  type Location,
+  type MessageButton,
+} from '@svc/proto/inbox/v1';
+
+/** What a non-text message carries (stored as JSON: it is read whole, never queried into). */
+export interface MessageContent {
+  mediaIds?: string[];
+  location?: Location;
+  contactCard?: ContactCard;
+  buttons?: MessageButton[];
+}
 
 /** A message or (internal = true) an internal note in a chat. */
 @Entity('messages')
 @Index('ix_messages_chat_created', ['orgId', 'chatId', 'createdAt', 'id'])
 @Index('ix_messages_chat_visible_created', ['orgId', 'chatId', 'internal', 'createdAt', 'id'])
+@Index('ix_messages_conversation_created', ['orgId', 'conversationId', 'createdAt', 'id'])
+@Index('ix_messages_org_created', ['orgId', 'createdAt', 'id'])
+// Full text: created by the hand-written MessageFullText migrations (FULLTEXT on MySQL, an FTS5 table on SQLite);
+// `synchronize: false` keeps the generator from creating or dropping it (docs/decisions/0030-inbox-search.md).
+@Index('ft_messages_text', { synchronize: false })
 export class MessageRow {
   @IdColumn() id!: string;
   @RefColumn({ name: 'org_id' }) orgId!: string;
@@ -29,4 +50,14 @@ export class MessageRow {
   )
   deliveryStatus!: DeliveryStatus;
   @DateTimeColumn({ name: 'created_at' }) createdAt!: Date;
+  @RefColumn({ name: 'conversation_id', nullable: true }) conversationId!: string | null;
+  @EnumColumn(
+    [MessageType.TEXT, MessageType.MEDIA, MessageType.LOCATION, MessageType.CONTACT_CARD, MessageType.BUTTONS],
+    { default: MessageType.TEXT },
+  )
+  type!: MessageType;
+  @JsonColumn({ nullable: true }) content!: MessageContent | null;
+  @DateTimeColumn({ name: 'edited_at', nullable: true }) editedAt!: Date | null;
+  /** Soft delete: the row stays (visible as deleted), its text and content are cleared. */
+  @DateTimeColumn({ name: 'deleted_at', nullable: true }) deletedAt!: Date | null;
 }

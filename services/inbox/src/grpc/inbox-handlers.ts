@@ -1,46 +1,47 @@
-import { implement, type Logger, type Page, type PrincipalCodec, type ServiceHandlers } from '@svc/kit';
-import { InboxServiceService, type PaginateMessagesInput } from '@svc/proto/inbox/v1';
-import type { Chats } from '../domain/chats';
-import type { Messages } from '../domain/messages';
-import { chatView, messageView } from '../domain/views';
+import { implement, type Logger, type PrincipalCodec, type ServiceHandlers } from '@svc/kit';
+import { InboxServiceService } from '@svc/proto/inbox/v1';
+import type { InboxDomain } from '../domain';
+import { pageRequest } from './page-request';
 
-const DEFAULT_PAGE_SIZE = 30;
-
-function pageRequest(input: PaginateMessagesInput | undefined) {
-  return { cursor: input?.cursor || undefined, isBefore: input?.isBefore, limit: input?.limit || DEFAULT_PAGE_SIZE };
-}
-
-function pageOf<R, V>(page: Page<R>, view: (row: R) => V) {
-  return { ...page, data: page.data.map(view) };
-}
-
-export function inboxService(
-  domain: { chats: Chats; messages: Messages },
-  deps: { codec: PrincipalCodec; logger: Logger },
-) {
+export function inboxService(domain: InboxDomain, deps: { codec: PrincipalCodec; logger: Logger }) {
+  const { chats, conversations, messages, messageChanges, reading } = domain;
   const handlers: ServiceHandlers<typeof InboxServiceService> = {
-    sendMessage: async (request, { principal }) =>
-      messageView(
-        await domain.messages.send(principal, request.chatId, request.input ?? { text: '', internal: false }),
-      ),
-    getMessages: async (request, { principal }) =>
-      pageOf(await domain.messages.list(principal, request.chatId, pageRequest(request.input)), messageView),
-    getChat: async (request, { principal }) => chatView(await domain.chats.get(principal, request.chatId)),
-    searchChats: async (request, { principal }) =>
-      pageOf(
-        await domain.chats.search(principal, {
-          query: request.query,
-          status: request.status,
-          page: pageRequest(request.input),
-        }),
-        chatView,
-      ),
-    closeChat: async (request, { principal }) => chatView(await domain.chats.close(principal, request.chatId)),
-    reopenChat: async (request, { principal }) => chatView(await domain.chats.reopen(principal, request.chatId)),
-    openChat: async (request, { principal }) =>
-      chatView(await domain.chats.open(principal, request.channelId, request.contact ?? { _id: '' })),
-    receiveMessage: async (request, { principal }) =>
-      messageView(await domain.messages.receive(principal, request.chatId, request.text)),
+    sendMessage: (r, { principal }) => messages.send(principal, r.chatId, r.input ?? { text: '', internal: false }),
+    getMessages: (r, { principal }) => messages.list(principal, r.chatId, pageRequest(r.input)),
+    getChat: (r, { principal }) => chats.get(principal, r.chatId),
+    searchChats: (r, { principal }) =>
+      chats.search(principal, { query: r.query, status: r.status, filter: r.filter, page: pageRequest(r.input) }),
+    closeChat: (r, { principal }) => chats.close(principal, r.chatId),
+    reopenChat: (r, { principal }) => chats.reopen(principal, r.chatId),
+    updateMessage: (r, { principal }) => messageChanges.update(principal, r.messageId, r.text),
+    deleteMessage: (r, { principal }) => messageChanges.delete(principal, r.messageId),
+    addMessageReaction: (r, { principal }) => messageChanges.addReaction(principal, r.messageId, r.emoji),
+    removeMessageReaction: (r, { principal }) => messageChanges.removeReaction(principal, r.messageId, r.emoji),
+    setMessageLabels: (r, { principal }) => messageChanges.setLabels(principal, r.messageId, r.labelIds),
+    getConversation: (r, { principal }) => conversations.get(principal, r.conversationId),
+    getConversationMessages: (r, { principal }) =>
+      messages.listConversation(principal, r.conversationId, pageRequest(r.input)),
+    getThreadsPage: (r, { principal }) => conversations.threads(principal, r.conversationId, pageRequest(r.input)),
+    readMessages: (r, { principal }) => reading.readMessages(principal, r.chatId, r.messageIds),
+    readAllMessages: (r, { principal }) => reading.readAll(principal, r.chatId),
+    readAllConversation: (r, { principal }) => reading.readAllConversation(principal, r.conversationId),
+    assignChatToOperator: (r, { principal }) => chats.assign(principal, r.chatId, r.operatorId),
+    unassignChat: (r, { principal }) => chats.unassign(principal, r.chatId),
+    assignConversationThreads: (r, { principal }) =>
+      conversations.assignThreads(principal, r.conversationId, r.operatorId),
+    blockConversation: (r, { principal }) => conversations.block(principal, r.conversationId, r.blocked),
+    setConversationAi: (r, { principal }) => conversations.setAi(principal, r.conversationId, r.enabled),
+    updateChatField: (r, { principal }) => chats.updateField(principal, r.chatId, r.field, r.valueJson),
+    getInboxCounts: (_r, { principal }) => domain.counts.counts(principal),
+    deleteChat: (r, { principal }) => domain.deletion.deleteChat(principal, r.chatId),
+    deleteConversation: (r, { principal }) =>
+      domain.deletion.deleteConversation(principal, r.conversationId, r.removePeople),
+    getChatNotes: (r, { principal }) => messages.chatNotes(principal, r.chatId, pageRequest(r.input)),
+    getConversationNotes: (r, { principal }) =>
+      messages.conversationNotes(principal, r.conversationId, pageRequest(r.input)),
+    sendConversationNote: (r, { principal }) => messages.sendConversationNote(principal, r.conversationId, r.text),
+    openChat: (r, { principal }) => chats.open(principal, r.channelId, r.contact ?? { _id: '' }),
+    receiveMessage: (r, { principal }) => messages.receive(principal, r.chatId, r.text),
   };
   return implement('inbox', InboxServiceService, handlers, deps);
 }

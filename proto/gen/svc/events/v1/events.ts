@@ -18,6 +18,14 @@ export interface Envelope {
   message?: MessageEvent | undefined;
   chat?: ChatEvent | undefined;
   apiKey?: ApiKeyEvent | undefined;
+  contact?: ContactEvent | undefined;
+  webhookReceived?:
+    | WebhookReceivedEvent
+    | undefined;
+  /** 30-49: the inbox domain (svc.inbox.chats.v1). */
+  conversation?: ConversationEvent | undefined;
+  label?: LabelEvent | undefined;
+  collection?: CollectionEvent | undefined;
 }
 
 /** message.created, message.updated, message.deleted, message.status_changed on svc.inbox.messages.v1. */
@@ -29,6 +37,14 @@ export interface MessageEvent {
   internal: boolean;
   deliveryStatus: string;
   createdAt: string;
+  type: string;
+  conversationId: string;
+  editedAt: string;
+  deleted: boolean;
+  /** message.reaction_added / message.reaction_removed: the emoji and who reacted. */
+  emoji: string;
+  actorId: string;
+  labelIds: string[];
 }
 
 /** chat.opened, chat.closed, chat.reopened on svc.inbox.chats.v1. */
@@ -37,6 +53,46 @@ export interface ChatEvent {
   channelId: string;
   contactId: string;
   status: string;
+  conversationId: string;
+  assigneeId: string;
+  priority: string;
+  category: string;
+  collectionId: string;
+  /** chat.read: the reader (member or key id) and the position read up to. */
+  readerId: string;
+  readUpTo: string;
+}
+
+/**
+ * conversation.created, conversation.blocked, conversation.unblocked, conversation.ai_changed,
+ * conversation.read, conversation.deleted, conversation.contact_erase_requested on svc.inbox.chats.v1.
+ */
+export interface ConversationEvent {
+  conversationId: string;
+  contactId: string;
+  blocked: boolean;
+  aiEnabled: boolean;
+  /**
+   * conversation.contact_erase_requested: the contacts service erases the person (apiDeleteConversation
+   * with removePeople: true, checked against CONTACTS_ERASE by the gateway and the inbox).
+   */
+  removePeople: boolean;
+  readerId: string;
+}
+
+/** label.created, label.updated, label.archived, label.restored on svc.inbox.chats.v1. */
+export interface LabelEvent {
+  labelId: string;
+  name: string;
+  color: string;
+  archived: boolean;
+}
+
+/** collection.created, collection.updated, collection.moved, collection.deleted on svc.inbox.chats.v1. */
+export interface CollectionEvent {
+  collectionId: string;
+  name: string;
+  parentId: string;
 }
 
 /** apikey.revoked on svc.identity.keys.v1: gateways evict the key from their authentication caches. */
@@ -44,8 +100,39 @@ export interface ApiKeyEvent {
   keyId: string;
 }
 
+/** contact.created, contact.updated on svc.contacts.people.v1 (no personal data: consumers read the contact). */
+export interface ContactEvent {
+  contactId: string;
+  externalId?: string | undefined;
+}
+
+/** webhook.received on svc.webhooks.received.v1: one per accepted inbound request; flows runs each named flow once. */
+export interface WebhookReceivedEvent {
+  requestId: string;
+  connectionId: string;
+  contactId: string;
+  /** The contact's latest chat (or the chat the identifier named); empty when the contact has none. */
+  chatId: string;
+  /** The payload, as JSON text. */
+  payloadJson: string;
+  flowIds: string[];
+}
+
 function createBaseEnvelope(): Envelope {
-  return { id: "", type: "", orgId: "", occurredAt: "", message: undefined, chat: undefined, apiKey: undefined };
+  return {
+    id: "",
+    type: "",
+    orgId: "",
+    occurredAt: "",
+    message: undefined,
+    chat: undefined,
+    apiKey: undefined,
+    contact: undefined,
+    webhookReceived: undefined,
+    conversation: undefined,
+    label: undefined,
+    collection: undefined,
+  };
 }
 
 export const Envelope: MessageFns<Envelope> = {
@@ -70,6 +157,21 @@ export const Envelope: MessageFns<Envelope> = {
     }
     if (message.apiKey !== undefined) {
       ApiKeyEvent.encode(message.apiKey, writer.uint32(98).fork()).join();
+    }
+    if (message.contact !== undefined) {
+      ContactEvent.encode(message.contact, writer.uint32(162).fork()).join();
+    }
+    if (message.webhookReceived !== undefined) {
+      WebhookReceivedEvent.encode(message.webhookReceived, writer.uint32(170).fork()).join();
+    }
+    if (message.conversation !== undefined) {
+      ConversationEvent.encode(message.conversation, writer.uint32(242).fork()).join();
+    }
+    if (message.label !== undefined) {
+      LabelEvent.encode(message.label, writer.uint32(250).fork()).join();
+    }
+    if (message.collection !== undefined) {
+      CollectionEvent.encode(message.collection, writer.uint32(258).fork()).join();
     }
     return writer;
   },
@@ -143,6 +245,46 @@ export const Envelope: MessageFns<Envelope> = {
             message.apiKey = ApiKeyEvent.decode(reader, reader.uint32());
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.contact = ContactEvent.decode(reader, reader.uint32());
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.webhookReceived = WebhookReceivedEvent.decode(reader, reader.uint32());
+            continue;
+          }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.conversation = ConversationEvent.decode(reader, reader.uint32());
+            continue;
+          }
+          case 31: {
+            if (tag !== 250) {
+              break;
+            }
+
+            message.label = LabelEvent.decode(reader, reader.uint32());
+            continue;
+          }
+          case 32: {
+            if (tag !== 258) {
+              break;
+            }
+
+            message.collection = CollectionEvent.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -176,6 +318,15 @@ export const Envelope: MessageFns<Envelope> = {
         : isSet(object.api_key)
         ? ApiKeyEvent.fromJSON(object.api_key)
         : undefined,
+      contact: isSet(object.contact) ? ContactEvent.fromJSON(object.contact) : undefined,
+      webhookReceived: isSet(object.webhookReceived)
+        ? WebhookReceivedEvent.fromJSON(object.webhookReceived)
+        : isSet(object.webhook_received)
+        ? WebhookReceivedEvent.fromJSON(object.webhook_received)
+        : undefined,
+      conversation: isSet(object.conversation) ? ConversationEvent.fromJSON(object.conversation) : undefined,
+      label: isSet(object.label) ? LabelEvent.fromJSON(object.label) : undefined,
+      collection: isSet(object.collection) ? CollectionEvent.fromJSON(object.collection) : undefined,
     };
   },
 
@@ -202,6 +353,21 @@ export const Envelope: MessageFns<Envelope> = {
     if (message.apiKey !== undefined) {
       obj.apiKey = ApiKeyEvent.toJSON(message.apiKey);
     }
+    if (message.contact !== undefined) {
+      obj.contact = ContactEvent.toJSON(message.contact);
+    }
+    if (message.webhookReceived !== undefined) {
+      obj.webhookReceived = WebhookReceivedEvent.toJSON(message.webhookReceived);
+    }
+    if (message.conversation !== undefined) {
+      obj.conversation = ConversationEvent.toJSON(message.conversation);
+    }
+    if (message.label !== undefined) {
+      obj.label = LabelEvent.toJSON(message.label);
+    }
+    if (message.collection !== undefined) {
+      obj.collection = CollectionEvent.toJSON(message.collection);
+    }
     return obj;
   },
 
@@ -221,12 +387,42 @@ export const Envelope: MessageFns<Envelope> = {
     message.apiKey = (object.apiKey !== undefined && object.apiKey !== null)
       ? ApiKeyEvent.fromPartial(object.apiKey)
       : undefined;
+    message.contact = (object.contact !== undefined && object.contact !== null)
+      ? ContactEvent.fromPartial(object.contact)
+      : undefined;
+    message.webhookReceived = (object.webhookReceived !== undefined && object.webhookReceived !== null)
+      ? WebhookReceivedEvent.fromPartial(object.webhookReceived)
+      : undefined;
+    message.conversation = (object.conversation !== undefined && object.conversation !== null)
+      ? ConversationEvent.fromPartial(object.conversation)
+      : undefined;
+    message.label = (object.label !== undefined && object.label !== null)
+      ? LabelEvent.fromPartial(object.label)
+      : undefined;
+    message.collection = (object.collection !== undefined && object.collection !== null)
+      ? CollectionEvent.fromPartial(object.collection)
+      : undefined;
     return message;
   },
 };
 
 function createBaseMessageEvent(): MessageEvent {
-  return { messageId: "", chatId: "", direction: "", text: "", internal: false, deliveryStatus: "", createdAt: "" };
+  return {
+    messageId: "",
+    chatId: "",
+    direction: "",
+    text: "",
+    internal: false,
+    deliveryStatus: "",
+    createdAt: "",
+    type: "",
+    conversationId: "",
+    editedAt: "",
+    deleted: false,
+    emoji: "",
+    actorId: "",
+    labelIds: [],
+  };
 }
 
 export const MessageEvent: MessageFns<MessageEvent> = {
@@ -251,6 +447,27 @@ export const MessageEvent: MessageFns<MessageEvent> = {
     }
     if (message.createdAt !== "") {
       writer.uint32(58).string(message.createdAt);
+    }
+    if (message.type !== "") {
+      writer.uint32(66).string(message.type);
+    }
+    if (message.conversationId !== "") {
+      writer.uint32(74).string(message.conversationId);
+    }
+    if (message.editedAt !== "") {
+      writer.uint32(82).string(message.editedAt);
+    }
+    if (message.deleted !== false) {
+      writer.uint32(88).bool(message.deleted);
+    }
+    if (message.emoji !== "") {
+      writer.uint32(98).string(message.emoji);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(106).string(message.actorId);
+    }
+    for (const v of message.labelIds) {
+      writer.uint32(114).string(v!);
     }
     return writer;
   },
@@ -324,6 +541,62 @@ export const MessageEvent: MessageFns<MessageEvent> = {
             message.createdAt = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.conversationId = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.editedAt = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.deleted = reader.bool();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.emoji = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.labelIds.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -361,6 +634,29 @@ export const MessageEvent: MessageFns<MessageEvent> = {
         : isSet(object.created_at)
         ? globalThis.String(object.created_at)
         : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      conversationId: isSet(object.conversationId)
+        ? globalThis.String(object.conversationId)
+        : isSet(object.conversation_id)
+        ? globalThis.String(object.conversation_id)
+        : "",
+      editedAt: isSet(object.editedAt)
+        ? globalThis.String(object.editedAt)
+        : isSet(object.edited_at)
+        ? globalThis.String(object.edited_at)
+        : "",
+      deleted: isSet(object.deleted) ? globalThis.Boolean(object.deleted) : false,
+      emoji: isSet(object.emoji) ? globalThis.String(object.emoji) : "",
+      actorId: isSet(object.actorId)
+        ? globalThis.String(object.actorId)
+        : isSet(object.actor_id)
+        ? globalThis.String(object.actor_id)
+        : "",
+      labelIds: globalThis.Array.isArray(object?.labelIds)
+        ? object.labelIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.label_ids)
+        ? object.label_ids.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -387,6 +683,27 @@ export const MessageEvent: MessageFns<MessageEvent> = {
     if (message.createdAt !== "") {
       obj.createdAt = message.createdAt;
     }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.conversationId !== "") {
+      obj.conversationId = message.conversationId;
+    }
+    if (message.editedAt !== "") {
+      obj.editedAt = message.editedAt;
+    }
+    if (message.deleted !== false) {
+      obj.deleted = message.deleted;
+    }
+    if (message.emoji !== "") {
+      obj.emoji = message.emoji;
+    }
+    if (message.actorId !== "") {
+      obj.actorId = message.actorId;
+    }
+    if (message.labelIds?.length) {
+      obj.labelIds = message.labelIds;
+    }
     return obj;
   },
 
@@ -402,12 +719,31 @@ export const MessageEvent: MessageFns<MessageEvent> = {
     message.internal = object.internal ?? false;
     message.deliveryStatus = object.deliveryStatus ?? "";
     message.createdAt = object.createdAt ?? "";
+    message.type = object.type ?? "";
+    message.conversationId = object.conversationId ?? "";
+    message.editedAt = object.editedAt ?? "";
+    message.deleted = object.deleted ?? false;
+    message.emoji = object.emoji ?? "";
+    message.actorId = object.actorId ?? "";
+    message.labelIds = object.labelIds?.map((e) => e) || [];
     return message;
   },
 };
 
 function createBaseChatEvent(): ChatEvent {
-  return { chatId: "", channelId: "", contactId: "", status: "" };
+  return {
+    chatId: "",
+    channelId: "",
+    contactId: "",
+    status: "",
+    conversationId: "",
+    assigneeId: "",
+    priority: "",
+    category: "",
+    collectionId: "",
+    readerId: "",
+    readUpTo: "",
+  };
 }
 
 export const ChatEvent: MessageFns<ChatEvent> = {
@@ -423,6 +759,27 @@ export const ChatEvent: MessageFns<ChatEvent> = {
     }
     if (message.status !== "") {
       writer.uint32(34).string(message.status);
+    }
+    if (message.conversationId !== "") {
+      writer.uint32(42).string(message.conversationId);
+    }
+    if (message.assigneeId !== "") {
+      writer.uint32(50).string(message.assigneeId);
+    }
+    if (message.priority !== "") {
+      writer.uint32(58).string(message.priority);
+    }
+    if (message.category !== "") {
+      writer.uint32(66).string(message.category);
+    }
+    if (message.collectionId !== "") {
+      writer.uint32(74).string(message.collectionId);
+    }
+    if (message.readerId !== "") {
+      writer.uint32(82).string(message.readerId);
+    }
+    if (message.readUpTo !== "") {
+      writer.uint32(90).string(message.readUpTo);
     }
     return writer;
   },
@@ -472,6 +829,62 @@ export const ChatEvent: MessageFns<ChatEvent> = {
             message.status = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.conversationId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.assigneeId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.priority = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.category = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.collectionId = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.readerId = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.readUpTo = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -502,6 +915,33 @@ export const ChatEvent: MessageFns<ChatEvent> = {
         ? globalThis.String(object.contact_id)
         : "",
       status: isSet(object.status) ? globalThis.String(object.status) : "",
+      conversationId: isSet(object.conversationId)
+        ? globalThis.String(object.conversationId)
+        : isSet(object.conversation_id)
+        ? globalThis.String(object.conversation_id)
+        : "",
+      assigneeId: isSet(object.assigneeId)
+        ? globalThis.String(object.assigneeId)
+        : isSet(object.assignee_id)
+        ? globalThis.String(object.assignee_id)
+        : "",
+      priority: isSet(object.priority) ? globalThis.String(object.priority) : "",
+      category: isSet(object.category) ? globalThis.String(object.category) : "",
+      collectionId: isSet(object.collectionId)
+        ? globalThis.String(object.collectionId)
+        : isSet(object.collection_id)
+        ? globalThis.String(object.collection_id)
+        : "",
+      readerId: isSet(object.readerId)
+        ? globalThis.String(object.readerId)
+        : isSet(object.reader_id)
+        ? globalThis.String(object.reader_id)
+        : "",
+      readUpTo: isSet(object.readUpTo)
+        ? globalThis.String(object.readUpTo)
+        : isSet(object.read_up_to)
+        ? globalThis.String(object.read_up_to)
+        : "",
     };
   },
 
@@ -519,6 +959,27 @@ export const ChatEvent: MessageFns<ChatEvent> = {
     if (message.status !== "") {
       obj.status = message.status;
     }
+    if (message.conversationId !== "") {
+      obj.conversationId = message.conversationId;
+    }
+    if (message.assigneeId !== "") {
+      obj.assigneeId = message.assigneeId;
+    }
+    if (message.priority !== "") {
+      obj.priority = message.priority;
+    }
+    if (message.category !== "") {
+      obj.category = message.category;
+    }
+    if (message.collectionId !== "") {
+      obj.collectionId = message.collectionId;
+    }
+    if (message.readerId !== "") {
+      obj.readerId = message.readerId;
+    }
+    if (message.readUpTo !== "") {
+      obj.readUpTo = message.readUpTo;
+    }
     return obj;
   },
 
@@ -531,6 +992,412 @@ export const ChatEvent: MessageFns<ChatEvent> = {
     message.channelId = object.channelId ?? "";
     message.contactId = object.contactId ?? "";
     message.status = object.status ?? "";
+    message.conversationId = object.conversationId ?? "";
+    message.assigneeId = object.assigneeId ?? "";
+    message.priority = object.priority ?? "";
+    message.category = object.category ?? "";
+    message.collectionId = object.collectionId ?? "";
+    message.readerId = object.readerId ?? "";
+    message.readUpTo = object.readUpTo ?? "";
+    return message;
+  },
+};
+
+function createBaseConversationEvent(): ConversationEvent {
+  return { conversationId: "", contactId: "", blocked: false, aiEnabled: false, removePeople: false, readerId: "" };
+}
+
+export const ConversationEvent: MessageFns<ConversationEvent> = {
+  encode(message: ConversationEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.conversationId !== "") {
+      writer.uint32(10).string(message.conversationId);
+    }
+    if (message.contactId !== "") {
+      writer.uint32(18).string(message.contactId);
+    }
+    if (message.blocked !== false) {
+      writer.uint32(24).bool(message.blocked);
+    }
+    if (message.aiEnabled !== false) {
+      writer.uint32(32).bool(message.aiEnabled);
+    }
+    if (message.removePeople !== false) {
+      writer.uint32(40).bool(message.removePeople);
+    }
+    if (message.readerId !== "") {
+      writer.uint32(50).string(message.readerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConversationEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConversationEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.conversationId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.contactId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.blocked = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.aiEnabled = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.removePeople = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.readerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConversationEvent {
+    return {
+      conversationId: isSet(object.conversationId)
+        ? globalThis.String(object.conversationId)
+        : isSet(object.conversation_id)
+        ? globalThis.String(object.conversation_id)
+        : "",
+      contactId: isSet(object.contactId)
+        ? globalThis.String(object.contactId)
+        : isSet(object.contact_id)
+        ? globalThis.String(object.contact_id)
+        : "",
+      blocked: isSet(object.blocked) ? globalThis.Boolean(object.blocked) : false,
+      aiEnabled: isSet(object.aiEnabled)
+        ? globalThis.Boolean(object.aiEnabled)
+        : isSet(object.ai_enabled)
+        ? globalThis.Boolean(object.ai_enabled)
+        : false,
+      removePeople: isSet(object.removePeople)
+        ? globalThis.Boolean(object.removePeople)
+        : isSet(object.remove_people)
+        ? globalThis.Boolean(object.remove_people)
+        : false,
+      readerId: isSet(object.readerId)
+        ? globalThis.String(object.readerId)
+        : isSet(object.reader_id)
+        ? globalThis.String(object.reader_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ConversationEvent): unknown {
+    const obj: any = {};
+    if (message.conversationId !== "") {
+      obj.conversationId = message.conversationId;
+    }
+    if (message.contactId !== "") {
+      obj.contactId = message.contactId;
+    }
+    if (message.blocked !== false) {
+      obj.blocked = message.blocked;
+    }
+    if (message.aiEnabled !== false) {
+      obj.aiEnabled = message.aiEnabled;
+    }
+    if (message.removePeople !== false) {
+      obj.removePeople = message.removePeople;
+    }
+    if (message.readerId !== "") {
+      obj.readerId = message.readerId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConversationEvent>, I>>(base?: I): ConversationEvent {
+    return ConversationEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConversationEvent>, I>>(object: I): ConversationEvent {
+    const message = createBaseConversationEvent();
+    message.conversationId = object.conversationId ?? "";
+    message.contactId = object.contactId ?? "";
+    message.blocked = object.blocked ?? false;
+    message.aiEnabled = object.aiEnabled ?? false;
+    message.removePeople = object.removePeople ?? false;
+    message.readerId = object.readerId ?? "";
+    return message;
+  },
+};
+
+function createBaseLabelEvent(): LabelEvent {
+  return { labelId: "", name: "", color: "", archived: false };
+}
+
+export const LabelEvent: MessageFns<LabelEvent> = {
+  encode(message: LabelEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.labelId !== "") {
+      writer.uint32(10).string(message.labelId);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.color !== "") {
+      writer.uint32(26).string(message.color);
+    }
+    if (message.archived !== false) {
+      writer.uint32(32).bool(message.archived);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LabelEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLabelEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.labelId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.color = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.archived = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LabelEvent {
+    return {
+      labelId: isSet(object.labelId)
+        ? globalThis.String(object.labelId)
+        : isSet(object.label_id)
+        ? globalThis.String(object.label_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      color: isSet(object.color) ? globalThis.String(object.color) : "",
+      archived: isSet(object.archived) ? globalThis.Boolean(object.archived) : false,
+    };
+  },
+
+  toJSON(message: LabelEvent): unknown {
+    const obj: any = {};
+    if (message.labelId !== "") {
+      obj.labelId = message.labelId;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.color !== "") {
+      obj.color = message.color;
+    }
+    if (message.archived !== false) {
+      obj.archived = message.archived;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LabelEvent>, I>>(base?: I): LabelEvent {
+    return LabelEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LabelEvent>, I>>(object: I): LabelEvent {
+    const message = createBaseLabelEvent();
+    message.labelId = object.labelId ?? "";
+    message.name = object.name ?? "";
+    message.color = object.color ?? "";
+    message.archived = object.archived ?? false;
+    return message;
+  },
+};
+
+function createBaseCollectionEvent(): CollectionEvent {
+  return { collectionId: "", name: "", parentId: "" };
+}
+
+export const CollectionEvent: MessageFns<CollectionEvent> = {
+  encode(message: CollectionEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.collectionId !== "") {
+      writer.uint32(10).string(message.collectionId);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.parentId !== "") {
+      writer.uint32(26).string(message.parentId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CollectionEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCollectionEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.collectionId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.parentId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CollectionEvent {
+    return {
+      collectionId: isSet(object.collectionId)
+        ? globalThis.String(object.collectionId)
+        : isSet(object.collection_id)
+        ? globalThis.String(object.collection_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      parentId: isSet(object.parentId)
+        ? globalThis.String(object.parentId)
+        : isSet(object.parent_id)
+        ? globalThis.String(object.parent_id)
+        : "",
+    };
+  },
+
+  toJSON(message: CollectionEvent): unknown {
+    const obj: any = {};
+    if (message.collectionId !== "") {
+      obj.collectionId = message.collectionId;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.parentId !== "") {
+      obj.parentId = message.parentId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CollectionEvent>, I>>(base?: I): CollectionEvent {
+    return CollectionEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CollectionEvent>, I>>(object: I): CollectionEvent {
+    const message = createBaseCollectionEvent();
+    message.collectionId = object.collectionId ?? "";
+    message.name = object.name ?? "";
+    message.parentId = object.parentId ?? "";
     return message;
   },
 };
@@ -604,6 +1471,272 @@ export const ApiKeyEvent: MessageFns<ApiKeyEvent> = {
   fromPartial<I extends Exact<DeepPartial<ApiKeyEvent>, I>>(object: I): ApiKeyEvent {
     const message = createBaseApiKeyEvent();
     message.keyId = object.keyId ?? "";
+    return message;
+  },
+};
+
+function createBaseContactEvent(): ContactEvent {
+  return { contactId: "", externalId: undefined };
+}
+
+export const ContactEvent: MessageFns<ContactEvent> = {
+  encode(message: ContactEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.contactId !== "") {
+      writer.uint32(10).string(message.contactId);
+    }
+    if (message.externalId !== undefined) {
+      writer.uint32(18).string(message.externalId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContactEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContactEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contactId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.externalId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ContactEvent {
+    return {
+      contactId: isSet(object.contactId)
+        ? globalThis.String(object.contactId)
+        : isSet(object.contact_id)
+        ? globalThis.String(object.contact_id)
+        : "",
+      externalId: isSet(object.externalId)
+        ? globalThis.String(object.externalId)
+        : isSet(object.external_id)
+        ? globalThis.String(object.external_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ContactEvent): unknown {
+    const obj: any = {};
+    if (message.contactId !== "") {
+      obj.contactId = message.contactId;
+    }
+    if (message.externalId !== undefined) {
+      obj.externalId = message.externalId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ContactEvent>, I>>(base?: I): ContactEvent {
+    return ContactEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ContactEvent>, I>>(object: I): ContactEvent {
+    const message = createBaseContactEvent();
+    message.contactId = object.contactId ?? "";
+    message.externalId = object.externalId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseWebhookReceivedEvent(): WebhookReceivedEvent {
+  return { requestId: "", connectionId: "", contactId: "", chatId: "", payloadJson: "", flowIds: [] };
+}
+
+export const WebhookReceivedEvent: MessageFns<WebhookReceivedEvent> = {
+  encode(message: WebhookReceivedEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.requestId !== "") {
+      writer.uint32(10).string(message.requestId);
+    }
+    if (message.connectionId !== "") {
+      writer.uint32(18).string(message.connectionId);
+    }
+    if (message.contactId !== "") {
+      writer.uint32(26).string(message.contactId);
+    }
+    if (message.chatId !== "") {
+      writer.uint32(34).string(message.chatId);
+    }
+    if (message.payloadJson !== "") {
+      writer.uint32(42).string(message.payloadJson);
+    }
+    for (const v of message.flowIds) {
+      writer.uint32(50).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WebhookReceivedEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWebhookReceivedEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.requestId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.connectionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.contactId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.chatId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.payloadJson = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.flowIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WebhookReceivedEvent {
+    return {
+      requestId: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
+      connectionId: isSet(object.connectionId)
+        ? globalThis.String(object.connectionId)
+        : isSet(object.connection_id)
+        ? globalThis.String(object.connection_id)
+        : "",
+      contactId: isSet(object.contactId)
+        ? globalThis.String(object.contactId)
+        : isSet(object.contact_id)
+        ? globalThis.String(object.contact_id)
+        : "",
+      chatId: isSet(object.chatId)
+        ? globalThis.String(object.chatId)
+        : isSet(object.chat_id)
+        ? globalThis.String(object.chat_id)
+        : "",
+      payloadJson: isSet(object.payloadJson)
+        ? globalThis.String(object.payloadJson)
+        : isSet(object.payload_json)
+        ? globalThis.String(object.payload_json)
+        : "",
+      flowIds: globalThis.Array.isArray(object?.flowIds)
+        ? object.flowIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.flow_ids)
+        ? object.flow_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: WebhookReceivedEvent): unknown {
+    const obj: any = {};
+    if (message.requestId !== "") {
+      obj.requestId = message.requestId;
+    }
+    if (message.connectionId !== "") {
+      obj.connectionId = message.connectionId;
+    }
+    if (message.contactId !== "") {
+      obj.contactId = message.contactId;
+    }
+    if (message.chatId !== "") {
+      obj.chatId = message.chatId;
+    }
+    if (message.payloadJson !== "") {
+      obj.payloadJson = message.payloadJson;
+    }
+    if (message.flowIds?.length) {
+      obj.flowIds = message.flowIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WebhookReceivedEvent>, I>>(base?: I): WebhookReceivedEvent {
+    return WebhookReceivedEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WebhookReceivedEvent>, I>>(object: I): WebhookReceivedEvent {
+    const message = createBaseWebhookReceivedEvent();
+    message.requestId = object.requestId ?? "";
+    message.connectionId = object.connectionId ?? "";
+    message.contactId = object.contactId ?? "";
+    message.chatId = object.chatId ?? "";
+    message.payloadJson = object.payloadJson ?? "";
+    message.flowIds = object.flowIds?.map((e) => e) || [];
     return message;
   },
 };

@@ -72,6 +72,232 @@ export function chatStatusToNumber(object: ChatStatus): number {
   }
 }
 
+/** How urgent a thread is; NORMAL unless an operator changes it. */
+export enum ChatPriority {
+  CHAT_PRIORITY_UNSPECIFIED = "CHAT_PRIORITY_UNSPECIFIED",
+  LOW = "LOW",
+  NORMAL = "NORMAL",
+  HIGH = "HIGH",
+  URGENT = "URGENT",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function chatPriorityFromJSON(object: any): ChatPriority {
+  switch (object) {
+    case 0:
+    case "CHAT_PRIORITY_UNSPECIFIED":
+      return ChatPriority.CHAT_PRIORITY_UNSPECIFIED;
+    case 1:
+    case "LOW":
+      return ChatPriority.LOW;
+    case 2:
+    case "NORMAL":
+      return ChatPriority.NORMAL;
+    case 3:
+    case "HIGH":
+      return ChatPriority.HIGH;
+    case 4:
+    case "URGENT":
+      return ChatPriority.URGENT;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return ChatPriority.UNRECOGNIZED;
+  }
+}
+
+export function chatPriorityToJSON(object: ChatPriority): string {
+  switch (object) {
+    case ChatPriority.CHAT_PRIORITY_UNSPECIFIED:
+      return "CHAT_PRIORITY_UNSPECIFIED";
+    case ChatPriority.LOW:
+      return "LOW";
+    case ChatPriority.NORMAL:
+      return "NORMAL";
+    case ChatPriority.HIGH:
+      return "HIGH";
+    case ChatPriority.URGENT:
+      return "URGENT";
+    case ChatPriority.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function chatPriorityToNumber(object: ChatPriority): number {
+  switch (object) {
+    case ChatPriority.CHAT_PRIORITY_UNSPECIFIED:
+      return 0;
+    case ChatPriority.LOW:
+      return 1;
+    case ChatPriority.NORMAL:
+      return 2;
+    case ChatPriority.HIGH:
+      return 3;
+    case ChatPriority.URGENT:
+      return 4;
+    case ChatPriority.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
+/** What a message carries besides text (docs/decisions/0020-inbox-domain-model.md). */
+export enum MessageType {
+  MESSAGE_TYPE_UNSPECIFIED = "MESSAGE_TYPE_UNSPECIFIED",
+  TEXT = "TEXT",
+  MEDIA = "MEDIA",
+  LOCATION = "LOCATION",
+  CONTACT_CARD = "CONTACT_CARD",
+  BUTTONS = "BUTTONS",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function messageTypeFromJSON(object: any): MessageType {
+  switch (object) {
+    case 0:
+    case "MESSAGE_TYPE_UNSPECIFIED":
+      return MessageType.MESSAGE_TYPE_UNSPECIFIED;
+    case 1:
+    case "TEXT":
+      return MessageType.TEXT;
+    case 2:
+    case "MEDIA":
+      return MessageType.MEDIA;
+    case 3:
+    case "LOCATION":
+      return MessageType.LOCATION;
+    case 4:
+    case "CONTACT_CARD":
+      return MessageType.CONTACT_CARD;
+    case 5:
+    case "BUTTONS":
+      return MessageType.BUTTONS;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return MessageType.UNRECOGNIZED;
+  }
+}
+
+export function messageTypeToJSON(object: MessageType): string {
+  switch (object) {
+    case MessageType.MESSAGE_TYPE_UNSPECIFIED:
+      return "MESSAGE_TYPE_UNSPECIFIED";
+    case MessageType.TEXT:
+      return "TEXT";
+    case MessageType.MEDIA:
+      return "MEDIA";
+    case MessageType.LOCATION:
+      return "LOCATION";
+    case MessageType.CONTACT_CARD:
+      return "CONTACT_CARD";
+    case MessageType.BUTTONS:
+      return "BUTTONS";
+    case MessageType.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function messageTypeToNumber(object: MessageType): number {
+  switch (object) {
+    case MessageType.MESSAGE_TYPE_UNSPECIFIED:
+      return 0;
+    case MessageType.TEXT:
+      return 1;
+    case MessageType.MEDIA:
+      return 2;
+    case MessageType.LOCATION:
+      return 3;
+    case MessageType.CONTACT_CARD:
+      return 4;
+    case MessageType.BUTTONS:
+      return 5;
+    case MessageType.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
+/** The chat fields `updateChatField` can set; each validates its value's type. */
+export enum ChatField {
+  CHAT_FIELD_UNSPECIFIED = "CHAT_FIELD_UNSPECIFIED",
+  STATUS = "STATUS",
+  PRIORITY = "PRIORITY",
+  CATEGORY = "CATEGORY",
+  SUBJECT = "SUBJECT",
+  COLLECTION = "COLLECTION",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function chatFieldFromJSON(object: any): ChatField {
+  switch (object) {
+    case 0:
+    case "CHAT_FIELD_UNSPECIFIED":
+      return ChatField.CHAT_FIELD_UNSPECIFIED;
+    case 1:
+    case "STATUS":
+      return ChatField.STATUS;
+    case 2:
+    case "PRIORITY":
+      return ChatField.PRIORITY;
+    case 3:
+    case "CATEGORY":
+      return ChatField.CATEGORY;
+    case 4:
+    case "SUBJECT":
+      return ChatField.SUBJECT;
+    case 5:
+    case "COLLECTION":
+      return ChatField.COLLECTION;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return ChatField.UNRECOGNIZED;
+  }
+}
+
+export function chatFieldToJSON(object: ChatField): string {
+  switch (object) {
+    case ChatField.CHAT_FIELD_UNSPECIFIED:
+      return "CHAT_FIELD_UNSPECIFIED";
+    case ChatField.STATUS:
+      return "STATUS";
+    case ChatField.PRIORITY:
+      return "PRIORITY";
+    case ChatField.CATEGORY:
+      return "CATEGORY";
+    case ChatField.SUBJECT:
+      return "SUBJECT";
+    case ChatField.COLLECTION:
+      return "COLLECTION";
+    case ChatField.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function chatFieldToNumber(object: ChatField): number {
+  switch (object) {
+    case ChatField.CHAT_FIELD_UNSPECIFIED:
+      return 0;
+    case ChatField.STATUS:
+      return 1;
+    case ChatField.PRIORITY:
+      return 2;
+    case ChatField.CATEGORY:
+      return 3;
+    case ChatField.SUBJECT:
+      return 4;
+    case ChatField.COLLECTION:
+      return 5;
+    case ChatField.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 export enum MessageDirection {
   MESSAGE_DIRECTION_UNSPECIFIED = "MESSAGE_DIRECTION_UNSPECIFIED",
   INBOUND = "INBOUND",
@@ -298,6 +524,62 @@ export interface Chat {
   updatedAt: string;
   lastMessageAt?: string | undefined;
   closedAt?: string | undefined;
+  conversationId: string;
+  assigneeId?: string | undefined;
+  priority: ChatPriority;
+  category?: string | undefined;
+  subject?: string | undefined;
+  collectionId?:
+    | string
+    | undefined;
+  /** Inbound messages newer than the caller's read position. */
+  unreadCount: number;
+}
+
+/** One contact's relationship with the org: every thread (chat) of that contact on any channel. */
+export interface Conversation {
+  _id: string;
+  contact: ChatContact | undefined;
+  blocked: boolean;
+  aiEnabled: boolean;
+  unreadCount: number;
+  threadCount: number;
+  openThreadCount: number;
+  createdAt: string;
+  updatedAt: string;
+  lastMessageAt?: string | undefined;
+}
+
+export interface Location {
+  latitude: number;
+  longitude: number;
+  name?: string | undefined;
+  address?: string | undefined;
+}
+
+export interface ContactCard {
+  name: string;
+  phone?: string | undefined;
+  email?: string | undefined;
+}
+
+export interface MessageButton {
+  id: string;
+  title: string;
+  url?: string | undefined;
+}
+
+export interface MessageReaction {
+  emoji: string;
+  reactorId: string;
+  reactorType: AuthorType;
+  createdAt: string;
+}
+
+export interface MessageEdit {
+  text: string;
+  editedAt: string;
+  editorId: string;
 }
 
 export interface Message {
@@ -310,11 +592,106 @@ export interface Message {
   internal: boolean;
   deliveryStatus: DeliveryStatus;
   createdAt: string;
+  type: MessageType;
+  conversationId: string;
+  mediaIds: string[];
+  location: Location | undefined;
+  contactCard: ContactCard | undefined;
+  buttons: MessageButton[];
+  editedAt?:
+    | string
+    | undefined;
+  /** The text before each edit, oldest first. */
+  edits: MessageEdit[];
+  deleted: boolean;
+  deletedAt?: string | undefined;
+  reactions: MessageReaction[];
+  labelIds: string[];
 }
 
+/** Everything but text and internal is optional, so callers that send plain text need not name the rest. */
 export interface CreateCombinedMessageInput {
   text: string;
   internal: boolean;
+  /** TEXT when unset. */
+  type?: MessageType | undefined;
+  media?: MediaIdList | undefined;
+  location?: Location | undefined;
+  contactCard?: ContactCard | undefined;
+  buttons?: MessageButtonList | undefined;
+}
+
+export interface MediaIdList {
+  ids: string[];
+}
+
+export interface MessageButtonList {
+  items: MessageButton[];
+}
+
+export interface UpdateMessageRequest {
+  messageId: string;
+  text: string;
+}
+
+export interface MessageIdRequest {
+  messageId: string;
+}
+
+export interface MessageReactionRequest {
+  messageId: string;
+  emoji: string;
+}
+
+export interface SetMessageLabelsRequest {
+  messageId: string;
+  labelIds: string[];
+}
+
+export interface ConversationIdRequest {
+  conversationId: string;
+}
+
+export interface ConversationPageRequest {
+  conversationId: string;
+  input: PaginateMessagesInput | undefined;
+}
+
+export interface ReadMessagesRequest {
+  chatId: string;
+  messageIds: string[];
+}
+
+export interface AssignChatRequest {
+  chatId: string;
+  operatorId: string;
+}
+
+export interface AssignConversationRequest {
+  conversationId: string;
+  operatorId: string;
+}
+
+export interface BlockConversationRequest {
+  conversationId: string;
+  blocked: boolean;
+}
+
+export interface SetConversationAiRequest {
+  conversationId: string;
+  enabled: boolean;
+}
+
+export interface UpdateChatFieldRequest {
+  chatId: string;
+  field: ChatField;
+  /** The new value as JSON text (null clears an optional field); validated against the field's type. */
+  valueJson: string;
+}
+
+export interface SendConversationNoteRequest {
+  conversationId: string;
+  text: string;
 }
 
 export interface SendMessageRequest {
@@ -352,7 +729,25 @@ export interface ChatIdRequest {
 export interface SearchChatsRequest {
   query?: string | undefined;
   status?: ChatStatus | undefined;
-  input: PaginateMessagesInput | undefined;
+  input:
+    | PaginateMessagesInput
+    | undefined;
+  /** Narrows the result further; its status wins over `status` (kept for existing gRPC callers). */
+  filter?: SearchFilter | undefined;
+}
+
+/**
+ * Filters shared by every search (search.proto, SearchChats). Thread conditions (status, assignee, channel) hold
+ * for one thread; `label_id` needs a visible message carrying the label; `from`/`to` (ISO 8601, `to` exclusive)
+ * bound the last activity of a chat or conversation and the creation time of a message.
+ */
+export interface SearchFilter {
+  status?: ChatStatus | undefined;
+  assigneeId?: string | undefined;
+  labelId?: string | undefined;
+  channelId?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
 }
 
 export interface ChatPage {
@@ -371,6 +766,54 @@ export interface OpenChatRequest {
 export interface ReceiveMessageRequest {
   chatId: string;
   text: string;
+}
+
+export interface ConversationPage {
+  data: Conversation[];
+  nextCursor?: string | undefined;
+  previousCursor?: string | undefined;
+  hasNext: boolean;
+  hasPrevious: boolean;
+}
+
+export interface InboxCountsRequest {
+}
+
+export interface AssigneeCount {
+  assigneeId: string;
+  open: number;
+}
+
+export interface InboxCounts {
+  total: number;
+  open: number;
+  closed: number;
+  /** Open chats assigned to nobody. */
+  unassigned: number;
+  /** Open chats assigned to the calling member (always 0 for an API key: a key is no operator). */
+  mine: number;
+  /** Chats with an inbound message after the caller's read position, and those of them that are open. */
+  unread: number;
+  openUnread: number;
+  /** Open chats per operator, most first. */
+  byAssignee: AssigneeCount[];
+}
+
+export interface DeleteChatResult {
+  chatId: string;
+}
+
+export interface DeleteConversationRequest {
+  conversationId: string;
+  /** Also asks the contacts service to erase the person (needs CONTACTS_ERASE). */
+  removePeople: boolean;
+}
+
+export interface DeleteConversationResult {
+  conversationId: string;
+  deletedChatIds: string[];
+  /** True when `conversation.contact_erase_requested` was emitted for the contacts service. */
+  contactEraseRequested: boolean;
 }
 
 function createBaseChatContact(): ChatContact {
@@ -500,6 +943,13 @@ function createBaseChat(): Chat {
     updatedAt: "",
     lastMessageAt: undefined,
     closedAt: undefined,
+    conversationId: "",
+    assigneeId: undefined,
+    priority: ChatPriority.CHAT_PRIORITY_UNSPECIFIED,
+    category: undefined,
+    subject: undefined,
+    collectionId: undefined,
+    unreadCount: 0,
   };
 }
 
@@ -528,6 +978,27 @@ export const Chat: MessageFns<Chat> = {
     }
     if (message.closedAt !== undefined) {
       writer.uint32(66).string(message.closedAt);
+    }
+    if (message.conversationId !== "") {
+      writer.uint32(74).string(message.conversationId);
+    }
+    if (message.assigneeId !== undefined) {
+      writer.uint32(82).string(message.assigneeId);
+    }
+    if (message.priority !== ChatPriority.CHAT_PRIORITY_UNSPECIFIED) {
+      writer.uint32(88).int32(chatPriorityToNumber(message.priority));
+    }
+    if (message.category !== undefined) {
+      writer.uint32(98).string(message.category);
+    }
+    if (message.subject !== undefined) {
+      writer.uint32(106).string(message.subject);
+    }
+    if (message.collectionId !== undefined) {
+      writer.uint32(114).string(message.collectionId);
+    }
+    if (message.unreadCount !== 0) {
+      writer.uint32(120).int32(message.unreadCount);
     }
     return writer;
   },
@@ -609,6 +1080,62 @@ export const Chat: MessageFns<Chat> = {
             message.closedAt = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.conversationId = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.assigneeId = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.priority = chatPriorityFromJSON(reader.int32());
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.category = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.subject = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.collectionId = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.unreadCount = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -651,6 +1178,29 @@ export const Chat: MessageFns<Chat> = {
         : isSet(object.closed_at)
         ? globalThis.String(object.closed_at)
         : undefined,
+      conversationId: isSet(object.conversationId)
+        ? globalThis.String(object.conversationId)
+        : isSet(object.conversation_id)
+        ? globalThis.String(object.conversation_id)
+        : "",
+      assigneeId: isSet(object.assigneeId)
+        ? globalThis.String(object.assigneeId)
+        : isSet(object.assignee_id)
+        ? globalThis.String(object.assignee_id)
+        : undefined,
+      priority: isSet(object.priority) ? chatPriorityFromJSON(object.priority) : ChatPriority.CHAT_PRIORITY_UNSPECIFIED,
+      category: isSet(object.category) ? globalThis.String(object.category) : undefined,
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : undefined,
+      collectionId: isSet(object.collectionId)
+        ? globalThis.String(object.collectionId)
+        : isSet(object.collection_id)
+        ? globalThis.String(object.collection_id)
+        : undefined,
+      unreadCount: isSet(object.unreadCount)
+        ? globalThis.Number(object.unreadCount)
+        : isSet(object.unread_count)
+        ? globalThis.Number(object.unread_count)
+        : 0,
     };
   },
 
@@ -680,6 +1230,27 @@ export const Chat: MessageFns<Chat> = {
     if (message.closedAt !== undefined) {
       obj.closedAt = message.closedAt;
     }
+    if (message.conversationId !== "") {
+      obj.conversationId = message.conversationId;
+    }
+    if (message.assigneeId !== undefined) {
+      obj.assigneeId = message.assigneeId;
+    }
+    if (message.priority !== ChatPriority.CHAT_PRIORITY_UNSPECIFIED) {
+      obj.priority = chatPriorityToJSON(message.priority);
+    }
+    if (message.category !== undefined) {
+      obj.category = message.category;
+    }
+    if (message.subject !== undefined) {
+      obj.subject = message.subject;
+    }
+    if (message.collectionId !== undefined) {
+      obj.collectionId = message.collectionId;
+    }
+    if (message.unreadCount !== 0) {
+      obj.unreadCount = Math.round(message.unreadCount);
+    }
     return obj;
   },
 
@@ -698,6 +1269,824 @@ export const Chat: MessageFns<Chat> = {
     message.updatedAt = object.updatedAt ?? "";
     message.lastMessageAt = object.lastMessageAt ?? undefined;
     message.closedAt = object.closedAt ?? undefined;
+    message.conversationId = object.conversationId ?? "";
+    message.assigneeId = object.assigneeId ?? undefined;
+    message.priority = object.priority ?? ChatPriority.CHAT_PRIORITY_UNSPECIFIED;
+    message.category = object.category ?? undefined;
+    message.subject = object.subject ?? undefined;
+    message.collectionId = object.collectionId ?? undefined;
+    message.unreadCount = object.unreadCount ?? 0;
+    return message;
+  },
+};
+
+function createBaseConversation(): Conversation {
+  return {
+    _id: "",
+    contact: undefined,
+    blocked: false,
+    aiEnabled: false,
+    unreadCount: 0,
+    threadCount: 0,
+    openThreadCount: 0,
+    createdAt: "",
+    updatedAt: "",
+    lastMessageAt: undefined,
+  };
+}
+
+export const Conversation: MessageFns<Conversation> = {
+  encode(message: Conversation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message._id !== "") {
+      writer.uint32(10).string(message._id);
+    }
+    if (message.contact !== undefined) {
+      ChatContact.encode(message.contact, writer.uint32(18).fork()).join();
+    }
+    if (message.blocked !== false) {
+      writer.uint32(24).bool(message.blocked);
+    }
+    if (message.aiEnabled !== false) {
+      writer.uint32(32).bool(message.aiEnabled);
+    }
+    if (message.unreadCount !== 0) {
+      writer.uint32(40).int32(message.unreadCount);
+    }
+    if (message.threadCount !== 0) {
+      writer.uint32(48).int32(message.threadCount);
+    }
+    if (message.openThreadCount !== 0) {
+      writer.uint32(56).int32(message.openThreadCount);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(66).string(message.createdAt);
+    }
+    if (message.updatedAt !== "") {
+      writer.uint32(74).string(message.updatedAt);
+    }
+    if (message.lastMessageAt !== undefined) {
+      writer.uint32(82).string(message.lastMessageAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Conversation {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConversation();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message._id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.contact = ChatContact.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.blocked = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.aiEnabled = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.unreadCount = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.threadCount = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.openThreadCount = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.updatedAt = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.lastMessageAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Conversation {
+    return {
+      _id: isSet(object._id) ? globalThis.String(object._id) : "",
+      contact: isSet(object.contact) ? ChatContact.fromJSON(object.contact) : undefined,
+      blocked: isSet(object.blocked) ? globalThis.Boolean(object.blocked) : false,
+      aiEnabled: isSet(object.aiEnabled)
+        ? globalThis.Boolean(object.aiEnabled)
+        : isSet(object.ai_enabled)
+        ? globalThis.Boolean(object.ai_enabled)
+        : false,
+      unreadCount: isSet(object.unreadCount)
+        ? globalThis.Number(object.unreadCount)
+        : isSet(object.unread_count)
+        ? globalThis.Number(object.unread_count)
+        : 0,
+      threadCount: isSet(object.threadCount)
+        ? globalThis.Number(object.threadCount)
+        : isSet(object.thread_count)
+        ? globalThis.Number(object.thread_count)
+        : 0,
+      openThreadCount: isSet(object.openThreadCount)
+        ? globalThis.Number(object.openThreadCount)
+        : isSet(object.open_thread_count)
+        ? globalThis.Number(object.open_thread_count)
+        : 0,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updatedAt: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+      lastMessageAt: isSet(object.lastMessageAt)
+        ? globalThis.String(object.lastMessageAt)
+        : isSet(object.last_message_at)
+        ? globalThis.String(object.last_message_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Conversation): unknown {
+    const obj: any = {};
+    if (message._id !== "") {
+      obj._id = message._id;
+    }
+    if (message.contact !== undefined) {
+      obj.contact = ChatContact.toJSON(message.contact);
+    }
+    if (message.blocked !== false) {
+      obj.blocked = message.blocked;
+    }
+    if (message.aiEnabled !== false) {
+      obj.aiEnabled = message.aiEnabled;
+    }
+    if (message.unreadCount !== 0) {
+      obj.unreadCount = Math.round(message.unreadCount);
+    }
+    if (message.threadCount !== 0) {
+      obj.threadCount = Math.round(message.threadCount);
+    }
+    if (message.openThreadCount !== 0) {
+      obj.openThreadCount = Math.round(message.openThreadCount);
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.updatedAt !== "") {
+      obj.updatedAt = message.updatedAt;
+    }
+    if (message.lastMessageAt !== undefined) {
+      obj.lastMessageAt = message.lastMessageAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Conversation>, I>>(base?: I): Conversation {
+    return Conversation.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Conversation>, I>>(object: I): Conversation {
+    const message = createBaseConversation();
+    message._id = object._id ?? "";
+    message.contact = (object.contact !== undefined && object.contact !== null)
+      ? ChatContact.fromPartial(object.contact)
+      : undefined;
+    message.blocked = object.blocked ?? false;
+    message.aiEnabled = object.aiEnabled ?? false;
+    message.unreadCount = object.unreadCount ?? 0;
+    message.threadCount = object.threadCount ?? 0;
+    message.openThreadCount = object.openThreadCount ?? 0;
+    message.createdAt = object.createdAt ?? "";
+    message.updatedAt = object.updatedAt ?? "";
+    message.lastMessageAt = object.lastMessageAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseLocation(): Location {
+  return { latitude: 0, longitude: 0, name: undefined, address: undefined };
+}
+
+export const Location: MessageFns<Location> = {
+  encode(message: Location, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.latitude !== 0) {
+      writer.uint32(9).double(message.latitude);
+    }
+    if (message.longitude !== 0) {
+      writer.uint32(17).double(message.longitude);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.address !== undefined) {
+      writer.uint32(34).string(message.address);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Location {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLocation();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 9) {
+              break;
+            }
+
+            message.latitude = reader.double();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.longitude = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.address = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Location {
+    return {
+      latitude: isSet(object.latitude) ? globalThis.Number(object.latitude) : 0,
+      longitude: isSet(object.longitude) ? globalThis.Number(object.longitude) : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      address: isSet(object.address) ? globalThis.String(object.address) : undefined,
+    };
+  },
+
+  toJSON(message: Location): unknown {
+    const obj: any = {};
+    if (message.latitude !== 0) {
+      obj.latitude = floatToJson(message.latitude);
+    }
+    if (message.longitude !== 0) {
+      obj.longitude = floatToJson(message.longitude);
+    }
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.address !== undefined) {
+      obj.address = message.address;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Location>, I>>(base?: I): Location {
+    return Location.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Location>, I>>(object: I): Location {
+    const message = createBaseLocation();
+    message.latitude = object.latitude ?? 0;
+    message.longitude = object.longitude ?? 0;
+    message.name = object.name ?? undefined;
+    message.address = object.address ?? undefined;
+    return message;
+  },
+};
+
+function createBaseContactCard(): ContactCard {
+  return { name: "", phone: undefined, email: undefined };
+}
+
+export const ContactCard: MessageFns<ContactCard> = {
+  encode(message: ContactCard, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.phone !== undefined) {
+      writer.uint32(18).string(message.phone);
+    }
+    if (message.email !== undefined) {
+      writer.uint32(26).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContactCard {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContactCard();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.phone = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ContactCard {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      phone: isSet(object.phone) ? globalThis.String(object.phone) : undefined,
+      email: isSet(object.email) ? globalThis.String(object.email) : undefined,
+    };
+  },
+
+  toJSON(message: ContactCard): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.phone !== undefined) {
+      obj.phone = message.phone;
+    }
+    if (message.email !== undefined) {
+      obj.email = message.email;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ContactCard>, I>>(base?: I): ContactCard {
+    return ContactCard.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ContactCard>, I>>(object: I): ContactCard {
+    const message = createBaseContactCard();
+    message.name = object.name ?? "";
+    message.phone = object.phone ?? undefined;
+    message.email = object.email ?? undefined;
+    return message;
+  },
+};
+
+function createBaseMessageButton(): MessageButton {
+  return { id: "", title: "", url: undefined };
+}
+
+export const MessageButton: MessageFns<MessageButton> = {
+  encode(message: MessageButton, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.url !== undefined) {
+      writer.uint32(26).string(message.url);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MessageButton {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMessageButton();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MessageButton {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : undefined,
+    };
+  },
+
+  toJSON(message: MessageButton): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.url !== undefined) {
+      obj.url = message.url;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MessageButton>, I>>(base?: I): MessageButton {
+    return MessageButton.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MessageButton>, I>>(object: I): MessageButton {
+    const message = createBaseMessageButton();
+    message.id = object.id ?? "";
+    message.title = object.title ?? "";
+    message.url = object.url ?? undefined;
+    return message;
+  },
+};
+
+function createBaseMessageReaction(): MessageReaction {
+  return { emoji: "", reactorId: "", reactorType: AuthorType.AUTHOR_TYPE_UNSPECIFIED, createdAt: "" };
+}
+
+export const MessageReaction: MessageFns<MessageReaction> = {
+  encode(message: MessageReaction, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.emoji !== "") {
+      writer.uint32(10).string(message.emoji);
+    }
+    if (message.reactorId !== "") {
+      writer.uint32(18).string(message.reactorId);
+    }
+    if (message.reactorType !== AuthorType.AUTHOR_TYPE_UNSPECIFIED) {
+      writer.uint32(24).int32(authorTypeToNumber(message.reactorType));
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(34).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MessageReaction {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMessageReaction();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.emoji = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reactorId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.reactorType = authorTypeFromJSON(reader.int32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MessageReaction {
+    return {
+      emoji: isSet(object.emoji) ? globalThis.String(object.emoji) : "",
+      reactorId: isSet(object.reactorId)
+        ? globalThis.String(object.reactorId)
+        : isSet(object.reactor_id)
+        ? globalThis.String(object.reactor_id)
+        : "",
+      reactorType: isSet(object.reactorType)
+        ? authorTypeFromJSON(object.reactorType)
+        : isSet(object.reactor_type)
+        ? authorTypeFromJSON(object.reactor_type)
+        : AuthorType.AUTHOR_TYPE_UNSPECIFIED,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: MessageReaction): unknown {
+    const obj: any = {};
+    if (message.emoji !== "") {
+      obj.emoji = message.emoji;
+    }
+    if (message.reactorId !== "") {
+      obj.reactorId = message.reactorId;
+    }
+    if (message.reactorType !== AuthorType.AUTHOR_TYPE_UNSPECIFIED) {
+      obj.reactorType = authorTypeToJSON(message.reactorType);
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MessageReaction>, I>>(base?: I): MessageReaction {
+    return MessageReaction.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MessageReaction>, I>>(object: I): MessageReaction {
+    const message = createBaseMessageReaction();
+    message.emoji = object.emoji ?? "";
+    message.reactorId = object.reactorId ?? "";
+    message.reactorType = object.reactorType ?? AuthorType.AUTHOR_TYPE_UNSPECIFIED;
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseMessageEdit(): MessageEdit {
+  return { text: "", editedAt: "", editorId: "" };
+}
+
+export const MessageEdit: MessageFns<MessageEdit> = {
+  encode(message: MessageEdit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.text !== "") {
+      writer.uint32(10).string(message.text);
+    }
+    if (message.editedAt !== "") {
+      writer.uint32(18).string(message.editedAt);
+    }
+    if (message.editorId !== "") {
+      writer.uint32(26).string(message.editorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MessageEdit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMessageEdit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.editedAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.editorId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MessageEdit {
+    return {
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+      editedAt: isSet(object.editedAt)
+        ? globalThis.String(object.editedAt)
+        : isSet(object.edited_at)
+        ? globalThis.String(object.edited_at)
+        : "",
+      editorId: isSet(object.editorId)
+        ? globalThis.String(object.editorId)
+        : isSet(object.editor_id)
+        ? globalThis.String(object.editor_id)
+        : "",
+    };
+  },
+
+  toJSON(message: MessageEdit): unknown {
+    const obj: any = {};
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    if (message.editedAt !== "") {
+      obj.editedAt = message.editedAt;
+    }
+    if (message.editorId !== "") {
+      obj.editorId = message.editorId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MessageEdit>, I>>(base?: I): MessageEdit {
+    return MessageEdit.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MessageEdit>, I>>(object: I): MessageEdit {
+    const message = createBaseMessageEdit();
+    message.text = object.text ?? "";
+    message.editedAt = object.editedAt ?? "";
+    message.editorId = object.editorId ?? "";
     return message;
   },
 };
@@ -713,6 +2102,18 @@ function createBaseMessage(): Message {
     internal: false,
     deliveryStatus: DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED,
     createdAt: "",
+    type: MessageType.MESSAGE_TYPE_UNSPECIFIED,
+    conversationId: "",
+    mediaIds: [],
+    location: undefined,
+    contactCard: undefined,
+    buttons: [],
+    editedAt: undefined,
+    edits: [],
+    deleted: false,
+    deletedAt: undefined,
+    reactions: [],
+    labelIds: [],
   };
 }
 
@@ -744,6 +2145,42 @@ export const Message: MessageFns<Message> = {
     }
     if (message.createdAt !== "") {
       writer.uint32(74).string(message.createdAt);
+    }
+    if (message.type !== MessageType.MESSAGE_TYPE_UNSPECIFIED) {
+      writer.uint32(80).int32(messageTypeToNumber(message.type));
+    }
+    if (message.conversationId !== "") {
+      writer.uint32(90).string(message.conversationId);
+    }
+    for (const v of message.mediaIds) {
+      writer.uint32(98).string(v!);
+    }
+    if (message.location !== undefined) {
+      Location.encode(message.location, writer.uint32(106).fork()).join();
+    }
+    if (message.contactCard !== undefined) {
+      ContactCard.encode(message.contactCard, writer.uint32(114).fork()).join();
+    }
+    for (const v of message.buttons) {
+      MessageButton.encode(v!, writer.uint32(122).fork()).join();
+    }
+    if (message.editedAt !== undefined) {
+      writer.uint32(130).string(message.editedAt);
+    }
+    for (const v of message.edits) {
+      MessageEdit.encode(v!, writer.uint32(138).fork()).join();
+    }
+    if (message.deleted !== false) {
+      writer.uint32(144).bool(message.deleted);
+    }
+    if (message.deletedAt !== undefined) {
+      writer.uint32(154).string(message.deletedAt);
+    }
+    for (const v of message.reactions) {
+      MessageReaction.encode(v!, writer.uint32(162).fork()).join();
+    }
+    for (const v of message.labelIds) {
+      writer.uint32(170).string(v!);
     }
     return writer;
   },
@@ -833,6 +2270,102 @@ export const Message: MessageFns<Message> = {
             message.createdAt = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.type = messageTypeFromJSON(reader.int32());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.conversationId = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.mediaIds.push(reader.string());
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.location = Location.decode(reader, reader.uint32());
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.contactCard = ContactCard.decode(reader, reader.uint32());
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.buttons.push(MessageButton.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.editedAt = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.edits.push(MessageEdit.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.deleted = reader.bool();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.deletedAt = reader.string();
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.reactions.push(MessageReaction.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.labelIds.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -878,6 +2411,48 @@ export const Message: MessageFns<Message> = {
         : isSet(object.created_at)
         ? globalThis.String(object.created_at)
         : "",
+      type: isSet(object.type) ? messageTypeFromJSON(object.type) : MessageType.MESSAGE_TYPE_UNSPECIFIED,
+      conversationId: isSet(object.conversationId)
+        ? globalThis.String(object.conversationId)
+        : isSet(object.conversation_id)
+        ? globalThis.String(object.conversation_id)
+        : "",
+      mediaIds: globalThis.Array.isArray(object?.mediaIds)
+        ? object.mediaIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.media_ids)
+        ? object.media_ids.map((e: any) => globalThis.String(e))
+        : [],
+      location: isSet(object.location) ? Location.fromJSON(object.location) : undefined,
+      contactCard: isSet(object.contactCard)
+        ? ContactCard.fromJSON(object.contactCard)
+        : isSet(object.contact_card)
+        ? ContactCard.fromJSON(object.contact_card)
+        : undefined,
+      buttons: globalThis.Array.isArray(object?.buttons)
+        ? object.buttons.map((e: any) => MessageButton.fromJSON(e))
+        : [],
+      editedAt: isSet(object.editedAt)
+        ? globalThis.String(object.editedAt)
+        : isSet(object.edited_at)
+        ? globalThis.String(object.edited_at)
+        : undefined,
+      edits: globalThis.Array.isArray(object?.edits)
+        ? object.edits.map((e: any) => MessageEdit.fromJSON(e))
+        : [],
+      deleted: isSet(object.deleted) ? globalThis.Boolean(object.deleted) : false,
+      deletedAt: isSet(object.deletedAt)
+        ? globalThis.String(object.deletedAt)
+        : isSet(object.deleted_at)
+        ? globalThis.String(object.deleted_at)
+        : undefined,
+      reactions: globalThis.Array.isArray(object?.reactions)
+        ? object.reactions.map((e: any) => MessageReaction.fromJSON(e))
+        : [],
+      labelIds: globalThis.Array.isArray(object?.labelIds)
+        ? object.labelIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.label_ids)
+        ? object.label_ids.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -910,6 +2485,42 @@ export const Message: MessageFns<Message> = {
     if (message.createdAt !== "") {
       obj.createdAt = message.createdAt;
     }
+    if (message.type !== MessageType.MESSAGE_TYPE_UNSPECIFIED) {
+      obj.type = messageTypeToJSON(message.type);
+    }
+    if (message.conversationId !== "") {
+      obj.conversationId = message.conversationId;
+    }
+    if (message.mediaIds?.length) {
+      obj.mediaIds = message.mediaIds;
+    }
+    if (message.location !== undefined) {
+      obj.location = Location.toJSON(message.location);
+    }
+    if (message.contactCard !== undefined) {
+      obj.contactCard = ContactCard.toJSON(message.contactCard);
+    }
+    if (message.buttons?.length) {
+      obj.buttons = message.buttons.map((e) => MessageButton.toJSON(e));
+    }
+    if (message.editedAt !== undefined) {
+      obj.editedAt = message.editedAt;
+    }
+    if (message.edits?.length) {
+      obj.edits = message.edits.map((e) => MessageEdit.toJSON(e));
+    }
+    if (message.deleted !== false) {
+      obj.deleted = message.deleted;
+    }
+    if (message.deletedAt !== undefined) {
+      obj.deletedAt = message.deletedAt;
+    }
+    if (message.reactions?.length) {
+      obj.reactions = message.reactions.map((e) => MessageReaction.toJSON(e));
+    }
+    if (message.labelIds?.length) {
+      obj.labelIds = message.labelIds;
+    }
     return obj;
   },
 
@@ -927,12 +2538,36 @@ export const Message: MessageFns<Message> = {
     message.internal = object.internal ?? false;
     message.deliveryStatus = object.deliveryStatus ?? DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED;
     message.createdAt = object.createdAt ?? "";
+    message.type = object.type ?? MessageType.MESSAGE_TYPE_UNSPECIFIED;
+    message.conversationId = object.conversationId ?? "";
+    message.mediaIds = object.mediaIds?.map((e) => e) || [];
+    message.location = (object.location !== undefined && object.location !== null)
+      ? Location.fromPartial(object.location)
+      : undefined;
+    message.contactCard = (object.contactCard !== undefined && object.contactCard !== null)
+      ? ContactCard.fromPartial(object.contactCard)
+      : undefined;
+    message.buttons = object.buttons?.map((e) => MessageButton.fromPartial(e)) || [];
+    message.editedAt = object.editedAt ?? undefined;
+    message.edits = object.edits?.map((e) => MessageEdit.fromPartial(e)) || [];
+    message.deleted = object.deleted ?? false;
+    message.deletedAt = object.deletedAt ?? undefined;
+    message.reactions = object.reactions?.map((e) => MessageReaction.fromPartial(e)) || [];
+    message.labelIds = object.labelIds?.map((e) => e) || [];
     return message;
   },
 };
 
 function createBaseCreateCombinedMessageInput(): CreateCombinedMessageInput {
-  return { text: "", internal: false };
+  return {
+    text: "",
+    internal: false,
+    type: undefined,
+    media: undefined,
+    location: undefined,
+    contactCard: undefined,
+    buttons: undefined,
+  };
 }
 
 export const CreateCombinedMessageInput: MessageFns<CreateCombinedMessageInput> = {
@@ -942,6 +2577,21 @@ export const CreateCombinedMessageInput: MessageFns<CreateCombinedMessageInput> 
     }
     if (message.internal !== false) {
       writer.uint32(16).bool(message.internal);
+    }
+    if (message.type !== undefined) {
+      writer.uint32(24).int32(messageTypeToNumber(message.type));
+    }
+    if (message.media !== undefined) {
+      MediaIdList.encode(message.media, writer.uint32(34).fork()).join();
+    }
+    if (message.location !== undefined) {
+      Location.encode(message.location, writer.uint32(42).fork()).join();
+    }
+    if (message.contactCard !== undefined) {
+      ContactCard.encode(message.contactCard, writer.uint32(50).fork()).join();
+    }
+    if (message.buttons !== undefined) {
+      MessageButtonList.encode(message.buttons, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -975,6 +2625,46 @@ export const CreateCombinedMessageInput: MessageFns<CreateCombinedMessageInput> 
             message.internal = reader.bool();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.type = messageTypeFromJSON(reader.int32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.media = MediaIdList.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.location = Location.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.contactCard = ContactCard.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.buttons = MessageButtonList.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -991,6 +2681,15 @@ export const CreateCombinedMessageInput: MessageFns<CreateCombinedMessageInput> 
     return {
       text: isSet(object.text) ? globalThis.String(object.text) : "",
       internal: isSet(object.internal) ? globalThis.Boolean(object.internal) : false,
+      type: isSet(object.type) ? messageTypeFromJSON(object.type) : undefined,
+      media: isSet(object.media) ? MediaIdList.fromJSON(object.media) : undefined,
+      location: isSet(object.location) ? Location.fromJSON(object.location) : undefined,
+      contactCard: isSet(object.contactCard)
+        ? ContactCard.fromJSON(object.contactCard)
+        : isSet(object.contact_card)
+        ? ContactCard.fromJSON(object.contact_card)
+        : undefined,
+      buttons: isSet(object.buttons) ? MessageButtonList.fromJSON(object.buttons) : undefined,
     };
   },
 
@@ -1002,6 +2701,21 @@ export const CreateCombinedMessageInput: MessageFns<CreateCombinedMessageInput> 
     if (message.internal !== false) {
       obj.internal = message.internal;
     }
+    if (message.type !== undefined) {
+      obj.type = messageTypeToJSON(message.type);
+    }
+    if (message.media !== undefined) {
+      obj.media = MediaIdList.toJSON(message.media);
+    }
+    if (message.location !== undefined) {
+      obj.location = Location.toJSON(message.location);
+    }
+    if (message.contactCard !== undefined) {
+      obj.contactCard = ContactCard.toJSON(message.contactCard);
+    }
+    if (message.buttons !== undefined) {
+      obj.buttons = MessageButtonList.toJSON(message.buttons);
+    }
     return obj;
   },
 
@@ -1012,6 +2726,1318 @@ export const CreateCombinedMessageInput: MessageFns<CreateCombinedMessageInput> 
     const message = createBaseCreateCombinedMessageInput();
     message.text = object.text ?? "";
     message.internal = object.internal ?? false;
+    message.type = object.type ?? undefined;
+    message.media = (object.media !== undefined && object.media !== null)
+      ? MediaIdList.fromPartial(object.media)
+      : undefined;
+    message.location = (object.location !== undefined && object.location !== null)
+      ? Location.fromPartial(object.location)
+      : undefined;
+    message.contactCard = (object.contactCard !== undefined && object.contactCard !== null)
+      ? ContactCard.fromPartial(object.contactCard)
+      : undefined;
+    message.buttons = (object.buttons !== undefined && object.buttons !== null)
+      ? MessageButtonList.fromPartial(object.buttons)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseMediaIdList(): MediaIdList {
+  return { ids: [] };
+}
+
+export const MediaIdList: MessageFns<MediaIdList> = {
+  encode(message: MediaIdList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.ids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MediaIdList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMediaIdList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MediaIdList {
+    return { ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: MediaIdList): unknown {
+    const obj: any = {};
+    if (message.ids?.length) {
+      obj.ids = message.ids;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MediaIdList>, I>>(base?: I): MediaIdList {
+    return MediaIdList.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MediaIdList>, I>>(object: I): MediaIdList {
+    const message = createBaseMediaIdList();
+    message.ids = object.ids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseMessageButtonList(): MessageButtonList {
+  return { items: [] };
+}
+
+export const MessageButtonList: MessageFns<MessageButtonList> = {
+  encode(message: MessageButtonList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.items) {
+      MessageButton.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MessageButtonList {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMessageButtonList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.items.push(MessageButton.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MessageButtonList {
+    return {
+      items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => MessageButton.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: MessageButtonList): unknown {
+    const obj: any = {};
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => MessageButton.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MessageButtonList>, I>>(base?: I): MessageButtonList {
+    return MessageButtonList.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MessageButtonList>, I>>(object: I): MessageButtonList {
+    const message = createBaseMessageButtonList();
+    message.items = object.items?.map((e) => MessageButton.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseUpdateMessageRequest(): UpdateMessageRequest {
+  return { messageId: "", text: "" };
+}
+
+export const UpdateMessageRequest: MessageFns<UpdateMessageRequest> = {
+  encode(message: UpdateMessageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.messageId !== "") {
+      writer.uint32(10).string(message.messageId);
+    }
+    if (message.text !== "") {
+      writer.uint32(18).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateMessageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateMessageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.messageId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateMessageRequest {
+    return {
+      messageId: isSet(object.messageId)
+        ? globalThis.String(object.messageId)
+        : isSet(object.message_id)
+        ? globalThis.String(object.message_id)
+        : "",
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+    };
+  },
+
+  toJSON(message: UpdateMessageRequest): unknown {
+    const obj: any = {};
+    if (message.messageId !== "") {
+      obj.messageId = message.messageId;
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateMessageRequest>, I>>(base?: I): UpdateMessageRequest {
+    return UpdateMessageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateMessageRequest>, I>>(object: I): UpdateMessageRequest {
+    const message = createBaseUpdateMessageRequest();
+    message.messageId = object.messageId ?? "";
+    message.text = object.text ?? "";
+    return message;
+  },
+};
+
+function createBaseMessageIdRequest(): MessageIdRequest {
+  return { messageId: "" };
+}
+
+export const MessageIdRequest: MessageFns<MessageIdRequest> = {
+  encode(message: MessageIdRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.messageId !== "") {
+      writer.uint32(10).string(message.messageId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MessageIdRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMessageIdRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.messageId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MessageIdRequest {
+    return {
+      messageId: isSet(object.messageId)
+        ? globalThis.String(object.messageId)
+        : isSet(object.message_id)
+        ? globalThis.String(object.message_id)
+        : "",
+    };
+  },
+
+  toJSON(message: MessageIdRequest): unknown {
+    const obj: any = {};
+    if (message.messageId !== "") {
+      obj.messageId = message.messageId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MessageIdRequest>, I>>(base?: I): MessageIdRequest {
+    return MessageIdRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MessageIdRequest>, I>>(object: I): MessageIdRequest {
+    const message = createBaseMessageIdRequest();
+    message.messageId = object.messageId ?? "";
+    return message;
+  },
+};
+
+function createBaseMessageReactionRequest(): MessageReactionRequest {
+  return { messageId: "", emoji: "" };
+}
+
+export const MessageReactionRequest: MessageFns<MessageReactionRequest> = {
+  encode(message: MessageReactionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.messageId !== "") {
+      writer.uint32(10).string(message.messageId);
+    }
+    if (message.emoji !== "") {
+      writer.uint32(18).string(message.emoji);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MessageReactionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMessageReactionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.messageId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.emoji = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MessageReactionRequest {
+    return {
+      messageId: isSet(object.messageId)
+        ? globalThis.String(object.messageId)
+        : isSet(object.message_id)
+        ? globalThis.String(object.message_id)
+        : "",
+      emoji: isSet(object.emoji) ? globalThis.String(object.emoji) : "",
+    };
+  },
+
+  toJSON(message: MessageReactionRequest): unknown {
+    const obj: any = {};
+    if (message.messageId !== "") {
+      obj.messageId = message.messageId;
+    }
+    if (message.emoji !== "") {
+      obj.emoji = message.emoji;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MessageReactionRequest>, I>>(base?: I): MessageReactionRequest {
+    return MessageReactionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MessageReactionRequest>, I>>(object: I): MessageReactionRequest {
+    const message = createBaseMessageReactionRequest();
+    message.messageId = object.messageId ?? "";
+    message.emoji = object.emoji ?? "";
+    return message;
+  },
+};
+
+function createBaseSetMessageLabelsRequest(): SetMessageLabelsRequest {
+  return { messageId: "", labelIds: [] };
+}
+
+export const SetMessageLabelsRequest: MessageFns<SetMessageLabelsRequest> = {
+  encode(message: SetMessageLabelsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.messageId !== "") {
+      writer.uint32(10).string(message.messageId);
+    }
+    for (const v of message.labelIds) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetMessageLabelsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetMessageLabelsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.messageId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.labelIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetMessageLabelsRequest {
+    return {
+      messageId: isSet(object.messageId)
+        ? globalThis.String(object.messageId)
+        : isSet(object.message_id)
+        ? globalThis.String(object.message_id)
+        : "",
+      labelIds: globalThis.Array.isArray(object?.labelIds)
+        ? object.labelIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.label_ids)
+        ? object.label_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: SetMessageLabelsRequest): unknown {
+    const obj: any = {};
+    if (message.messageId !== "") {
+      obj.messageId = message.messageId;
+    }
+    if (message.labelIds?.length) {
+      obj.labelIds = message.labelIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetMessageLabelsRequest>, I>>(base?: I): SetMessageLabelsRequest {
+    return SetMessageLabelsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetMessageLabelsRequest>, I>>(object: I): SetMessageLabelsRequest {
+    const message = createBaseSetMessageLabelsRequest();
+    message.messageId = object.messageId ?? "";
+    message.labelIds = object.labelIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseConversationIdRequest(): ConversationIdRequest {
+  return { conversationId: "" };
+}
+
+export const ConversationIdRequest: MessageFns<ConversationIdRequest> = {
+  encode(message: ConversationIdRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.conversationId !== "") {
+      writer.uint32(10).string(message.conversationId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConversationIdRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConversationIdRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.conversationId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConversationIdRequest {
+    return {
+      conversationId: isSet(object.conversationId)
+        ? globalThis.String(object.conversationId)
+        : isSet(object.conversation_id)
+        ? globalThis.String(object.conversation_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ConversationIdRequest): unknown {
+    const obj: any = {};
+    if (message.conversationId !== "") {
+      obj.conversationId = message.conversationId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConversationIdRequest>, I>>(base?: I): ConversationIdRequest {
+    return ConversationIdRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConversationIdRequest>, I>>(object: I): ConversationIdRequest {
+    const message = createBaseConversationIdRequest();
+    message.conversationId = object.conversationId ?? "";
+    return message;
+  },
+};
+
+function createBaseConversationPageRequest(): ConversationPageRequest {
+  return { conversationId: "", input: undefined };
+}
+
+export const ConversationPageRequest: MessageFns<ConversationPageRequest> = {
+  encode(message: ConversationPageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.conversationId !== "") {
+      writer.uint32(10).string(message.conversationId);
+    }
+    if (message.input !== undefined) {
+      PaginateMessagesInput.encode(message.input, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConversationPageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConversationPageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.conversationId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.input = PaginateMessagesInput.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConversationPageRequest {
+    return {
+      conversationId: isSet(object.conversationId)
+        ? globalThis.String(object.conversationId)
+        : isSet(object.conversation_id)
+        ? globalThis.String(object.conversation_id)
+        : "",
+      input: isSet(object.input) ? PaginateMessagesInput.fromJSON(object.input) : undefined,
+    };
+  },
+
+  toJSON(message: ConversationPageRequest): unknown {
+    const obj: any = {};
+    if (message.conversationId !== "") {
+      obj.conversationId = message.conversationId;
+    }
+    if (message.input !== undefined) {
+      obj.input = PaginateMessagesInput.toJSON(message.input);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConversationPageRequest>, I>>(base?: I): ConversationPageRequest {
+    return ConversationPageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConversationPageRequest>, I>>(object: I): ConversationPageRequest {
+    const message = createBaseConversationPageRequest();
+    message.conversationId = object.conversationId ?? "";
+    message.input = (object.input !== undefined && object.input !== null)
+      ? PaginateMessagesInput.fromPartial(object.input)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseReadMessagesRequest(): ReadMessagesRequest {
+  return { chatId: "", messageIds: [] };
+}
+
+export const ReadMessagesRequest: MessageFns<ReadMessagesRequest> = {
+  encode(message: ReadMessagesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chatId !== "") {
+      writer.uint32(10).string(message.chatId);
+    }
+    for (const v of message.messageIds) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReadMessagesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReadMessagesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.messageIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReadMessagesRequest {
+    return {
+      chatId: isSet(object.chatId)
+        ? globalThis.String(object.chatId)
+        : isSet(object.chat_id)
+        ? globalThis.String(object.chat_id)
+        : "",
+      messageIds: globalThis.Array.isArray(object?.messageIds)
+        ? object.messageIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.message_ids)
+        ? object.message_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ReadMessagesRequest): unknown {
+    const obj: any = {};
+    if (message.chatId !== "") {
+      obj.chatId = message.chatId;
+    }
+    if (message.messageIds?.length) {
+      obj.messageIds = message.messageIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReadMessagesRequest>, I>>(base?: I): ReadMessagesRequest {
+    return ReadMessagesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReadMessagesRequest>, I>>(object: I): ReadMessagesRequest {
+    const message = createBaseReadMessagesRequest();
+    message.chatId = object.chatId ?? "";
+    message.messageIds = object.messageIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseAssignChatRequest(): AssignChatRequest {
+  return { chatId: "", operatorId: "" };
+}
+
+export const AssignChatRequest: MessageFns<AssignChatRequest> = {
+  encode(message: AssignChatRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chatId !== "") {
+      writer.uint32(10).string(message.chatId);
+    }
+    if (message.operatorId !== "") {
+      writer.uint32(18).string(message.operatorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AssignChatRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAssignChatRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.operatorId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AssignChatRequest {
+    return {
+      chatId: isSet(object.chatId)
+        ? globalThis.String(object.chatId)
+        : isSet(object.chat_id)
+        ? globalThis.String(object.chat_id)
+        : "",
+      operatorId: isSet(object.operatorId)
+        ? globalThis.String(object.operatorId)
+        : isSet(object.operator_id)
+        ? globalThis.String(object.operator_id)
+        : "",
+    };
+  },
+
+  toJSON(message: AssignChatRequest): unknown {
+    const obj: any = {};
+    if (message.chatId !== "") {
+      obj.chatId = message.chatId;
+    }
+    if (message.operatorId !== "") {
+      obj.operatorId = message.operatorId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AssignChatRequest>, I>>(base?: I): AssignChatRequest {
+    return AssignChatRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AssignChatRequest>, I>>(object: I): AssignChatRequest {
+    const message = createBaseAssignChatRequest();
+    message.chatId = object.chatId ?? "";
+    message.operatorId = object.operatorId ?? "";
+    return message;
+  },
+};
+
+function createBaseAssignConversationRequest(): AssignConversationRequest {
+  return { conversationId: "", operatorId: "" };
+}
+
+export const AssignConversationRequest: MessageFns<AssignConversationRequest> = {
+  encode(message: AssignConversationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.conversationId !== "") {
+      writer.uint32(10).string(message.conversationId);
+    }
+    if (message.operatorId !== "") {
+      writer.uint32(18).string(message.operatorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AssignConversationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAssignConversationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.conversationId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.operatorId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AssignConversationRequest {
+    return {
+      conversationId: isSet(object.conversationId)
+        ? globalThis.String(object.conversationId)
+        : isSet(object.conversation_id)
+        ? globalThis.String(object.conversation_id)
+        : "",
+      operatorId: isSet(object.operatorId)
+        ? globalThis.String(object.operatorId)
+        : isSet(object.operator_id)
+        ? globalThis.String(object.operator_id)
+        : "",
+    };
+  },
+
+  toJSON(message: AssignConversationRequest): unknown {
+    const obj: any = {};
+    if (message.conversationId !== "") {
+      obj.conversationId = message.conversationId;
+    }
+    if (message.operatorId !== "") {
+      obj.operatorId = message.operatorId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AssignConversationRequest>, I>>(base?: I): AssignConversationRequest {
+    return AssignConversationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AssignConversationRequest>, I>>(object: I): AssignConversationRequest {
+    const message = createBaseAssignConversationRequest();
+    message.conversationId = object.conversationId ?? "";
+    message.operatorId = object.operatorId ?? "";
+    return message;
+  },
+};
+
+function createBaseBlockConversationRequest(): BlockConversationRequest {
+  return { conversationId: "", blocked: false };
+}
+
+export const BlockConversationRequest: MessageFns<BlockConversationRequest> = {
+  encode(message: BlockConversationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.conversationId !== "") {
+      writer.uint32(10).string(message.conversationId);
+    }
+    if (message.blocked !== false) {
+      writer.uint32(16).bool(message.blocked);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BlockConversationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBlockConversationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.conversationId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.blocked = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BlockConversationRequest {
+    return {
+      conversationId: isSet(object.conversationId)
+        ? globalThis.String(object.conversationId)
+        : isSet(object.conversation_id)
+        ? globalThis.String(object.conversation_id)
+        : "",
+      blocked: isSet(object.blocked) ? globalThis.Boolean(object.blocked) : false,
+    };
+  },
+
+  toJSON(message: BlockConversationRequest): unknown {
+    const obj: any = {};
+    if (message.conversationId !== "") {
+      obj.conversationId = message.conversationId;
+    }
+    if (message.blocked !== false) {
+      obj.blocked = message.blocked;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<BlockConversationRequest>, I>>(base?: I): BlockConversationRequest {
+    return BlockConversationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<BlockConversationRequest>, I>>(object: I): BlockConversationRequest {
+    const message = createBaseBlockConversationRequest();
+    message.conversationId = object.conversationId ?? "";
+    message.blocked = object.blocked ?? false;
+    return message;
+  },
+};
+
+function createBaseSetConversationAiRequest(): SetConversationAiRequest {
+  return { conversationId: "", enabled: false };
+}
+
+export const SetConversationAiRequest: MessageFns<SetConversationAiRequest> = {
+  encode(message: SetConversationAiRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.conversationId !== "") {
+      writer.uint32(10).string(message.conversationId);
+    }
+    if (message.enabled !== false) {
+      writer.uint32(16).bool(message.enabled);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetConversationAiRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetConversationAiRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.conversationId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetConversationAiRequest {
+    return {
+      conversationId: isSet(object.conversationId)
+        ? globalThis.String(object.conversationId)
+        : isSet(object.conversation_id)
+        ? globalThis.String(object.conversation_id)
+        : "",
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+    };
+  },
+
+  toJSON(message: SetConversationAiRequest): unknown {
+    const obj: any = {};
+    if (message.conversationId !== "") {
+      obj.conversationId = message.conversationId;
+    }
+    if (message.enabled !== false) {
+      obj.enabled = message.enabled;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetConversationAiRequest>, I>>(base?: I): SetConversationAiRequest {
+    return SetConversationAiRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetConversationAiRequest>, I>>(object: I): SetConversationAiRequest {
+    const message = createBaseSetConversationAiRequest();
+    message.conversationId = object.conversationId ?? "";
+    message.enabled = object.enabled ?? false;
+    return message;
+  },
+};
+
+function createBaseUpdateChatFieldRequest(): UpdateChatFieldRequest {
+  return { chatId: "", field: ChatField.CHAT_FIELD_UNSPECIFIED, valueJson: "" };
+}
+
+export const UpdateChatFieldRequest: MessageFns<UpdateChatFieldRequest> = {
+  encode(message: UpdateChatFieldRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chatId !== "") {
+      writer.uint32(10).string(message.chatId);
+    }
+    if (message.field !== ChatField.CHAT_FIELD_UNSPECIFIED) {
+      writer.uint32(16).int32(chatFieldToNumber(message.field));
+    }
+    if (message.valueJson !== "") {
+      writer.uint32(26).string(message.valueJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateChatFieldRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateChatFieldRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.field = chatFieldFromJSON(reader.int32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.valueJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateChatFieldRequest {
+    return {
+      chatId: isSet(object.chatId)
+        ? globalThis.String(object.chatId)
+        : isSet(object.chat_id)
+        ? globalThis.String(object.chat_id)
+        : "",
+      field: isSet(object.field) ? chatFieldFromJSON(object.field) : ChatField.CHAT_FIELD_UNSPECIFIED,
+      valueJson: isSet(object.valueJson)
+        ? globalThis.String(object.valueJson)
+        : isSet(object.value_json)
+        ? globalThis.String(object.value_json)
+        : "",
+    };
+  },
+
+  toJSON(message: UpdateChatFieldRequest): unknown {
+    const obj: any = {};
+    if (message.chatId !== "") {
+      obj.chatId = message.chatId;
+    }
+    if (message.field !== ChatField.CHAT_FIELD_UNSPECIFIED) {
+      obj.field = chatFieldToJSON(message.field);
+    }
+    if (message.valueJson !== "") {
+      obj.valueJson = message.valueJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateChatFieldRequest>, I>>(base?: I): UpdateChatFieldRequest {
+    return UpdateChatFieldRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateChatFieldRequest>, I>>(object: I): UpdateChatFieldRequest {
+    const message = createBaseUpdateChatFieldRequest();
+    message.chatId = object.chatId ?? "";
+    message.field = object.field ?? ChatField.CHAT_FIELD_UNSPECIFIED;
+    message.valueJson = object.valueJson ?? "";
+    return message;
+  },
+};
+
+function createBaseSendConversationNoteRequest(): SendConversationNoteRequest {
+  return { conversationId: "", text: "" };
+}
+
+export const SendConversationNoteRequest: MessageFns<SendConversationNoteRequest> = {
+  encode(message: SendConversationNoteRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.conversationId !== "") {
+      writer.uint32(10).string(message.conversationId);
+    }
+    if (message.text !== "") {
+      writer.uint32(18).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendConversationNoteRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendConversationNoteRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.conversationId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SendConversationNoteRequest {
+    return {
+      conversationId: isSet(object.conversationId)
+        ? globalThis.String(object.conversationId)
+        : isSet(object.conversation_id)
+        ? globalThis.String(object.conversation_id)
+        : "",
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+    };
+  },
+
+  toJSON(message: SendConversationNoteRequest): unknown {
+    const obj: any = {};
+    if (message.conversationId !== "") {
+      obj.conversationId = message.conversationId;
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SendConversationNoteRequest>, I>>(base?: I): SendConversationNoteRequest {
+    return SendConversationNoteRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SendConversationNoteRequest>, I>>(object: I): SendConversationNoteRequest {
+    const message = createBaseSendConversationNoteRequest();
+    message.conversationId = object.conversationId ?? "";
+    message.text = object.text ?? "";
     return message;
   },
 };
@@ -1599,7 +4625,7 @@ export const ChatIdRequest: MessageFns<ChatIdRequest> = {
 };
 
 function createBaseSearchChatsRequest(): SearchChatsRequest {
-  return { query: undefined, status: undefined, input: undefined };
+  return { query: undefined, status: undefined, input: undefined, filter: undefined };
 }
 
 export const SearchChatsRequest: MessageFns<SearchChatsRequest> = {
@@ -1612,6 +4638,9 @@ export const SearchChatsRequest: MessageFns<SearchChatsRequest> = {
     }
     if (message.input !== undefined) {
       PaginateMessagesInput.encode(message.input, writer.uint32(26).fork()).join();
+    }
+    if (message.filter !== undefined) {
+      SearchFilter.encode(message.filter, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -1653,6 +4682,14 @@ export const SearchChatsRequest: MessageFns<SearchChatsRequest> = {
             message.input = PaginateMessagesInput.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.filter = SearchFilter.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1670,6 +4707,7 @@ export const SearchChatsRequest: MessageFns<SearchChatsRequest> = {
       query: isSet(object.query) ? globalThis.String(object.query) : undefined,
       status: isSet(object.status) ? chatStatusFromJSON(object.status) : undefined,
       input: isSet(object.input) ? PaginateMessagesInput.fromJSON(object.input) : undefined,
+      filter: isSet(object.filter) ? SearchFilter.fromJSON(object.filter) : undefined,
     };
   },
 
@@ -1684,6 +4722,9 @@ export const SearchChatsRequest: MessageFns<SearchChatsRequest> = {
     if (message.input !== undefined) {
       obj.input = PaginateMessagesInput.toJSON(message.input);
     }
+    if (message.filter !== undefined) {
+      obj.filter = SearchFilter.toJSON(message.filter);
+    }
     return obj;
   },
 
@@ -1697,6 +4738,177 @@ export const SearchChatsRequest: MessageFns<SearchChatsRequest> = {
     message.input = (object.input !== undefined && object.input !== null)
       ? PaginateMessagesInput.fromPartial(object.input)
       : undefined;
+    message.filter = (object.filter !== undefined && object.filter !== null)
+      ? SearchFilter.fromPartial(object.filter)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSearchFilter(): SearchFilter {
+  return {
+    status: undefined,
+    assigneeId: undefined,
+    labelId: undefined,
+    channelId: undefined,
+    from: undefined,
+    to: undefined,
+  };
+}
+
+export const SearchFilter: MessageFns<SearchFilter> = {
+  encode(message: SearchFilter, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== undefined) {
+      writer.uint32(8).int32(chatStatusToNumber(message.status));
+    }
+    if (message.assigneeId !== undefined) {
+      writer.uint32(18).string(message.assigneeId);
+    }
+    if (message.labelId !== undefined) {
+      writer.uint32(26).string(message.labelId);
+    }
+    if (message.channelId !== undefined) {
+      writer.uint32(34).string(message.channelId);
+    }
+    if (message.from !== undefined) {
+      writer.uint32(42).string(message.from);
+    }
+    if (message.to !== undefined) {
+      writer.uint32(50).string(message.to);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SearchFilter {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSearchFilter();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.status = chatStatusFromJSON(reader.int32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.assigneeId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.labelId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SearchFilter {
+    return {
+      status: isSet(object.status) ? chatStatusFromJSON(object.status) : undefined,
+      assigneeId: isSet(object.assigneeId)
+        ? globalThis.String(object.assigneeId)
+        : isSet(object.assignee_id)
+        ? globalThis.String(object.assignee_id)
+        : undefined,
+      labelId: isSet(object.labelId)
+        ? globalThis.String(object.labelId)
+        : isSet(object.label_id)
+        ? globalThis.String(object.label_id)
+        : undefined,
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+        ? globalThis.String(object.channel_id)
+        : undefined,
+      from: isSet(object.from) ? globalThis.String(object.from) : undefined,
+      to: isSet(object.to) ? globalThis.String(object.to) : undefined,
+    };
+  },
+
+  toJSON(message: SearchFilter): unknown {
+    const obj: any = {};
+    if (message.status !== undefined) {
+      obj.status = chatStatusToJSON(message.status);
+    }
+    if (message.assigneeId !== undefined) {
+      obj.assigneeId = message.assigneeId;
+    }
+    if (message.labelId !== undefined) {
+      obj.labelId = message.labelId;
+    }
+    if (message.channelId !== undefined) {
+      obj.channelId = message.channelId;
+    }
+    if (message.from !== undefined) {
+      obj.from = message.from;
+    }
+    if (message.to !== undefined) {
+      obj.to = message.to;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SearchFilter>, I>>(base?: I): SearchFilter {
+    return SearchFilter.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SearchFilter>, I>>(object: I): SearchFilter {
+    const message = createBaseSearchFilter();
+    message.status = object.status ?? undefined;
+    message.assigneeId = object.assigneeId ?? undefined;
+    message.labelId = object.labelId ?? undefined;
+    message.channelId = object.channelId ?? undefined;
+    message.from = object.from ?? undefined;
+    message.to = object.to ?? undefined;
     return message;
   },
 };
@@ -2030,6 +5242,764 @@ export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
   },
 };
 
+function createBaseConversationPage(): ConversationPage {
+  return { data: [], nextCursor: undefined, previousCursor: undefined, hasNext: false, hasPrevious: false };
+}
+
+export const ConversationPage: MessageFns<ConversationPage> = {
+  encode(message: ConversationPage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.data) {
+      Conversation.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== undefined) {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    if (message.previousCursor !== undefined) {
+      writer.uint32(26).string(message.previousCursor);
+    }
+    if (message.hasNext !== false) {
+      writer.uint32(32).bool(message.hasNext);
+    }
+    if (message.hasPrevious !== false) {
+      writer.uint32(40).bool(message.hasPrevious);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConversationPage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConversationPage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.data.push(Conversation.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.previousCursor = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.hasNext = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.hasPrevious = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConversationPage {
+    return {
+      data: globalThis.Array.isArray(object?.data) ? object.data.map((e: any) => Conversation.fromJSON(e)) : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : undefined,
+      previousCursor: isSet(object.previousCursor)
+        ? globalThis.String(object.previousCursor)
+        : isSet(object.previous_cursor)
+        ? globalThis.String(object.previous_cursor)
+        : undefined,
+      hasNext: isSet(object.hasNext)
+        ? globalThis.Boolean(object.hasNext)
+        : isSet(object.has_next)
+        ? globalThis.Boolean(object.has_next)
+        : false,
+      hasPrevious: isSet(object.hasPrevious)
+        ? globalThis.Boolean(object.hasPrevious)
+        : isSet(object.has_previous)
+        ? globalThis.Boolean(object.has_previous)
+        : false,
+    };
+  },
+
+  toJSON(message: ConversationPage): unknown {
+    const obj: any = {};
+    if (message.data?.length) {
+      obj.data = message.data.map((e) => Conversation.toJSON(e));
+    }
+    if (message.nextCursor !== undefined) {
+      obj.nextCursor = message.nextCursor;
+    }
+    if (message.previousCursor !== undefined) {
+      obj.previousCursor = message.previousCursor;
+    }
+    if (message.hasNext !== false) {
+      obj.hasNext = message.hasNext;
+    }
+    if (message.hasPrevious !== false) {
+      obj.hasPrevious = message.hasPrevious;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConversationPage>, I>>(base?: I): ConversationPage {
+    return ConversationPage.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConversationPage>, I>>(object: I): ConversationPage {
+    const message = createBaseConversationPage();
+    message.data = object.data?.map((e) => Conversation.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? undefined;
+    message.previousCursor = object.previousCursor ?? undefined;
+    message.hasNext = object.hasNext ?? false;
+    message.hasPrevious = object.hasPrevious ?? false;
+    return message;
+  },
+};
+
+function createBaseInboxCountsRequest(): InboxCountsRequest {
+  return {};
+}
+
+export const InboxCountsRequest: MessageFns<InboxCountsRequest> = {
+  encode(_: InboxCountsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InboxCountsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInboxCountsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): InboxCountsRequest {
+    return {};
+  },
+
+  toJSON(_: InboxCountsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InboxCountsRequest>, I>>(base?: I): InboxCountsRequest {
+    return InboxCountsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InboxCountsRequest>, I>>(_: I): InboxCountsRequest {
+    const message = createBaseInboxCountsRequest();
+    return message;
+  },
+};
+
+function createBaseAssigneeCount(): AssigneeCount {
+  return { assigneeId: "", open: 0 };
+}
+
+export const AssigneeCount: MessageFns<AssigneeCount> = {
+  encode(message: AssigneeCount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.assigneeId !== "") {
+      writer.uint32(10).string(message.assigneeId);
+    }
+    if (message.open !== 0) {
+      writer.uint32(16).int32(message.open);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AssigneeCount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAssigneeCount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.assigneeId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.open = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AssigneeCount {
+    return {
+      assigneeId: isSet(object.assigneeId)
+        ? globalThis.String(object.assigneeId)
+        : isSet(object.assignee_id)
+        ? globalThis.String(object.assignee_id)
+        : "",
+      open: isSet(object.open) ? globalThis.Number(object.open) : 0,
+    };
+  },
+
+  toJSON(message: AssigneeCount): unknown {
+    const obj: any = {};
+    if (message.assigneeId !== "") {
+      obj.assigneeId = message.assigneeId;
+    }
+    if (message.open !== 0) {
+      obj.open = Math.round(message.open);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AssigneeCount>, I>>(base?: I): AssigneeCount {
+    return AssigneeCount.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AssigneeCount>, I>>(object: I): AssigneeCount {
+    const message = createBaseAssigneeCount();
+    message.assigneeId = object.assigneeId ?? "";
+    message.open = object.open ?? 0;
+    return message;
+  },
+};
+
+function createBaseInboxCounts(): InboxCounts {
+  return { total: 0, open: 0, closed: 0, unassigned: 0, mine: 0, unread: 0, openUnread: 0, byAssignee: [] };
+}
+
+export const InboxCounts: MessageFns<InboxCounts> = {
+  encode(message: InboxCounts, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.total !== 0) {
+      writer.uint32(8).int32(message.total);
+    }
+    if (message.open !== 0) {
+      writer.uint32(16).int32(message.open);
+    }
+    if (message.closed !== 0) {
+      writer.uint32(24).int32(message.closed);
+    }
+    if (message.unassigned !== 0) {
+      writer.uint32(32).int32(message.unassigned);
+    }
+    if (message.mine !== 0) {
+      writer.uint32(40).int32(message.mine);
+    }
+    if (message.unread !== 0) {
+      writer.uint32(48).int32(message.unread);
+    }
+    if (message.openUnread !== 0) {
+      writer.uint32(56).int32(message.openUnread);
+    }
+    for (const v of message.byAssignee) {
+      AssigneeCount.encode(v!, writer.uint32(66).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InboxCounts {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInboxCounts();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.open = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.closed = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.unassigned = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.mine = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.unread = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.openUnread = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.byAssignee.push(AssigneeCount.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InboxCounts {
+    return {
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      open: isSet(object.open) ? globalThis.Number(object.open) : 0,
+      closed: isSet(object.closed) ? globalThis.Number(object.closed) : 0,
+      unassigned: isSet(object.unassigned) ? globalThis.Number(object.unassigned) : 0,
+      mine: isSet(object.mine) ? globalThis.Number(object.mine) : 0,
+      unread: isSet(object.unread) ? globalThis.Number(object.unread) : 0,
+      openUnread: isSet(object.openUnread)
+        ? globalThis.Number(object.openUnread)
+        : isSet(object.open_unread)
+        ? globalThis.Number(object.open_unread)
+        : 0,
+      byAssignee: globalThis.Array.isArray(object?.byAssignee)
+        ? object.byAssignee.map((e: any) => AssigneeCount.fromJSON(e))
+        : globalThis.Array.isArray(object?.by_assignee)
+        ? object.by_assignee.map((e: any) => AssigneeCount.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: InboxCounts): unknown {
+    const obj: any = {};
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.open !== 0) {
+      obj.open = Math.round(message.open);
+    }
+    if (message.closed !== 0) {
+      obj.closed = Math.round(message.closed);
+    }
+    if (message.unassigned !== 0) {
+      obj.unassigned = Math.round(message.unassigned);
+    }
+    if (message.mine !== 0) {
+      obj.mine = Math.round(message.mine);
+    }
+    if (message.unread !== 0) {
+      obj.unread = Math.round(message.unread);
+    }
+    if (message.openUnread !== 0) {
+      obj.openUnread = Math.round(message.openUnread);
+    }
+    if (message.byAssignee?.length) {
+      obj.byAssignee = message.byAssignee.map((e) => AssigneeCount.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InboxCounts>, I>>(base?: I): InboxCounts {
+    return InboxCounts.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InboxCounts>, I>>(object: I): InboxCounts {
+    const message = createBaseInboxCounts();
+    message.total = object.total ?? 0;
+    message.open = object.open ?? 0;
+    message.closed = object.closed ?? 0;
+    message.unassigned = object.unassigned ?? 0;
+    message.mine = object.mine ?? 0;
+    message.unread = object.unread ?? 0;
+    message.openUnread = object.openUnread ?? 0;
+    message.byAssignee = object.byAssignee?.map((e) => AssigneeCount.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseDeleteChatResult(): DeleteChatResult {
+  return { chatId: "" };
+}
+
+export const DeleteChatResult: MessageFns<DeleteChatResult> = {
+  encode(message: DeleteChatResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chatId !== "") {
+      writer.uint32(10).string(message.chatId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteChatResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteChatResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteChatResult {
+    return {
+      chatId: isSet(object.chatId)
+        ? globalThis.String(object.chatId)
+        : isSet(object.chat_id)
+        ? globalThis.String(object.chat_id)
+        : "",
+    };
+  },
+
+  toJSON(message: DeleteChatResult): unknown {
+    const obj: any = {};
+    if (message.chatId !== "") {
+      obj.chatId = message.chatId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteChatResult>, I>>(base?: I): DeleteChatResult {
+    return DeleteChatResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteChatResult>, I>>(object: I): DeleteChatResult {
+    const message = createBaseDeleteChatResult();
+    message.chatId = object.chatId ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteConversationRequest(): DeleteConversationRequest {
+  return { conversationId: "", removePeople: false };
+}
+
+export const DeleteConversationRequest: MessageFns<DeleteConversationRequest> = {
+  encode(message: DeleteConversationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.conversationId !== "") {
+      writer.uint32(10).string(message.conversationId);
+    }
+    if (message.removePeople !== false) {
+      writer.uint32(16).bool(message.removePeople);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteConversationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteConversationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.conversationId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.removePeople = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteConversationRequest {
+    return {
+      conversationId: isSet(object.conversationId)
+        ? globalThis.String(object.conversationId)
+        : isSet(object.conversation_id)
+        ? globalThis.String(object.conversation_id)
+        : "",
+      removePeople: isSet(object.removePeople)
+        ? globalThis.Boolean(object.removePeople)
+        : isSet(object.remove_people)
+        ? globalThis.Boolean(object.remove_people)
+        : false,
+    };
+  },
+
+  toJSON(message: DeleteConversationRequest): unknown {
+    const obj: any = {};
+    if (message.conversationId !== "") {
+      obj.conversationId = message.conversationId;
+    }
+    if (message.removePeople !== false) {
+      obj.removePeople = message.removePeople;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteConversationRequest>, I>>(base?: I): DeleteConversationRequest {
+    return DeleteConversationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteConversationRequest>, I>>(object: I): DeleteConversationRequest {
+    const message = createBaseDeleteConversationRequest();
+    message.conversationId = object.conversationId ?? "";
+    message.removePeople = object.removePeople ?? false;
+    return message;
+  },
+};
+
+function createBaseDeleteConversationResult(): DeleteConversationResult {
+  return { conversationId: "", deletedChatIds: [], contactEraseRequested: false };
+}
+
+export const DeleteConversationResult: MessageFns<DeleteConversationResult> = {
+  encode(message: DeleteConversationResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.conversationId !== "") {
+      writer.uint32(10).string(message.conversationId);
+    }
+    for (const v of message.deletedChatIds) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.contactEraseRequested !== false) {
+      writer.uint32(24).bool(message.contactEraseRequested);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteConversationResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteConversationResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.conversationId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.deletedChatIds.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.contactEraseRequested = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteConversationResult {
+    return {
+      conversationId: isSet(object.conversationId)
+        ? globalThis.String(object.conversationId)
+        : isSet(object.conversation_id)
+        ? globalThis.String(object.conversation_id)
+        : "",
+      deletedChatIds: globalThis.Array.isArray(object?.deletedChatIds)
+        ? object.deletedChatIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.deleted_chat_ids)
+        ? object.deleted_chat_ids.map((e: any) => globalThis.String(e))
+        : [],
+      contactEraseRequested: isSet(object.contactEraseRequested)
+        ? globalThis.Boolean(object.contactEraseRequested)
+        : isSet(object.contact_erase_requested)
+        ? globalThis.Boolean(object.contact_erase_requested)
+        : false,
+    };
+  },
+
+  toJSON(message: DeleteConversationResult): unknown {
+    const obj: any = {};
+    if (message.conversationId !== "") {
+      obj.conversationId = message.conversationId;
+    }
+    if (message.deletedChatIds?.length) {
+      obj.deletedChatIds = message.deletedChatIds;
+    }
+    if (message.contactEraseRequested !== false) {
+      obj.contactEraseRequested = message.contactEraseRequested;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteConversationResult>, I>>(base?: I): DeleteConversationResult {
+    return DeleteConversationResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteConversationResult>, I>>(object: I): DeleteConversationResult {
+    const message = createBaseDeleteConversationResult();
+    message.conversationId = object.conversationId ?? "";
+    message.deletedChatIds = object.deletedChatIds?.map((e) => e) || [];
+    message.contactEraseRequested = object.contactEraseRequested ?? false;
+    return message;
+  },
+};
+
 /**
  * Chats (one contact's thread on one channel), their messages and internal notes.
  * Every RPC acts within the caller's org; internal notes are filtered from every read unless the caller holds
@@ -2091,6 +6061,231 @@ export const InboxServiceService = {
     responseSerialize: (value: Chat): Buffer => Buffer.from(Chat.encode(value).finish()),
     responseDeserialize: (value: Buffer): Chat => Chat.decode(value),
   },
+  updateMessage: {
+    path: "/svc.inbox.v1.InboxService/UpdateMessage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateMessageRequest): Buffer => Buffer.from(UpdateMessageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateMessageRequest => UpdateMessageRequest.decode(value),
+    responseSerialize: (value: Message): Buffer => Buffer.from(Message.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Message => Message.decode(value),
+  },
+  deleteMessage: {
+    path: "/svc.inbox.v1.InboxService/DeleteMessage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MessageIdRequest): Buffer => Buffer.from(MessageIdRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MessageIdRequest => MessageIdRequest.decode(value),
+    responseSerialize: (value: Message): Buffer => Buffer.from(Message.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Message => Message.decode(value),
+  },
+  addMessageReaction: {
+    path: "/svc.inbox.v1.InboxService/AddMessageReaction" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MessageReactionRequest): Buffer =>
+      Buffer.from(MessageReactionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MessageReactionRequest => MessageReactionRequest.decode(value),
+    responseSerialize: (value: Message): Buffer => Buffer.from(Message.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Message => Message.decode(value),
+  },
+  removeMessageReaction: {
+    path: "/svc.inbox.v1.InboxService/RemoveMessageReaction" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MessageReactionRequest): Buffer =>
+      Buffer.from(MessageReactionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MessageReactionRequest => MessageReactionRequest.decode(value),
+    responseSerialize: (value: Message): Buffer => Buffer.from(Message.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Message => Message.decode(value),
+  },
+  setMessageLabels: {
+    path: "/svc.inbox.v1.InboxService/SetMessageLabels" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetMessageLabelsRequest): Buffer =>
+      Buffer.from(SetMessageLabelsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetMessageLabelsRequest => SetMessageLabelsRequest.decode(value),
+    responseSerialize: (value: Message): Buffer => Buffer.from(Message.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Message => Message.decode(value),
+  },
+  getConversation: {
+    path: "/svc.inbox.v1.InboxService/GetConversation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConversationIdRequest): Buffer =>
+      Buffer.from(ConversationIdRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConversationIdRequest => ConversationIdRequest.decode(value),
+    responseSerialize: (value: Conversation): Buffer => Buffer.from(Conversation.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Conversation => Conversation.decode(value),
+  },
+  getConversationMessages: {
+    path: "/svc.inbox.v1.InboxService/GetConversationMessages" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConversationPageRequest): Buffer =>
+      Buffer.from(ConversationPageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConversationPageRequest => ConversationPageRequest.decode(value),
+    responseSerialize: (value: MessagePage): Buffer => Buffer.from(MessagePage.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MessagePage => MessagePage.decode(value),
+  },
+  getThreadsPage: {
+    path: "/svc.inbox.v1.InboxService/GetThreadsPage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConversationPageRequest): Buffer =>
+      Buffer.from(ConversationPageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConversationPageRequest => ConversationPageRequest.decode(value),
+    responseSerialize: (value: ChatPage): Buffer => Buffer.from(ChatPage.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ChatPage => ChatPage.decode(value),
+  },
+  readMessages: {
+    path: "/svc.inbox.v1.InboxService/ReadMessages" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReadMessagesRequest): Buffer => Buffer.from(ReadMessagesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReadMessagesRequest => ReadMessagesRequest.decode(value),
+    responseSerialize: (value: Chat): Buffer => Buffer.from(Chat.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Chat => Chat.decode(value),
+  },
+  readAllMessages: {
+    path: "/svc.inbox.v1.InboxService/ReadAllMessages" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChatIdRequest): Buffer => Buffer.from(ChatIdRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChatIdRequest => ChatIdRequest.decode(value),
+    responseSerialize: (value: Chat): Buffer => Buffer.from(Chat.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Chat => Chat.decode(value),
+  },
+  readAllConversation: {
+    path: "/svc.inbox.v1.InboxService/ReadAllConversation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConversationIdRequest): Buffer =>
+      Buffer.from(ConversationIdRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConversationIdRequest => ConversationIdRequest.decode(value),
+    responseSerialize: (value: Conversation): Buffer => Buffer.from(Conversation.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Conversation => Conversation.decode(value),
+  },
+  assignChatToOperator: {
+    path: "/svc.inbox.v1.InboxService/AssignChatToOperator" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AssignChatRequest): Buffer => Buffer.from(AssignChatRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AssignChatRequest => AssignChatRequest.decode(value),
+    responseSerialize: (value: Chat): Buffer => Buffer.from(Chat.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Chat => Chat.decode(value),
+  },
+  unassignChat: {
+    path: "/svc.inbox.v1.InboxService/UnassignChat" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChatIdRequest): Buffer => Buffer.from(ChatIdRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChatIdRequest => ChatIdRequest.decode(value),
+    responseSerialize: (value: Chat): Buffer => Buffer.from(Chat.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Chat => Chat.decode(value),
+  },
+  assignConversationThreads: {
+    path: "/svc.inbox.v1.InboxService/AssignConversationThreads" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AssignConversationRequest): Buffer =>
+      Buffer.from(AssignConversationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AssignConversationRequest => AssignConversationRequest.decode(value),
+    responseSerialize: (value: Conversation): Buffer => Buffer.from(Conversation.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Conversation => Conversation.decode(value),
+  },
+  blockConversation: {
+    path: "/svc.inbox.v1.InboxService/BlockConversation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BlockConversationRequest): Buffer =>
+      Buffer.from(BlockConversationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BlockConversationRequest => BlockConversationRequest.decode(value),
+    responseSerialize: (value: Conversation): Buffer => Buffer.from(Conversation.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Conversation => Conversation.decode(value),
+  },
+  setConversationAi: {
+    path: "/svc.inbox.v1.InboxService/SetConversationAi" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetConversationAiRequest): Buffer =>
+      Buffer.from(SetConversationAiRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetConversationAiRequest => SetConversationAiRequest.decode(value),
+    responseSerialize: (value: Conversation): Buffer => Buffer.from(Conversation.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Conversation => Conversation.decode(value),
+  },
+  updateChatField: {
+    path: "/svc.inbox.v1.InboxService/UpdateChatField" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateChatFieldRequest): Buffer =>
+      Buffer.from(UpdateChatFieldRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateChatFieldRequest => UpdateChatFieldRequest.decode(value),
+    responseSerialize: (value: Chat): Buffer => Buffer.from(Chat.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Chat => Chat.decode(value),
+  },
+  /** The inbox's badges: chats by status, assignment and unread (docs/decisions/0031-inbox-counts.md). */
+  getInboxCounts: {
+    path: "/svc.inbox.v1.InboxService/GetInboxCounts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: InboxCountsRequest): Buffer => Buffer.from(InboxCountsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): InboxCountsRequest => InboxCountsRequest.decode(value),
+    responseSerialize: (value: InboxCounts): Buffer => Buffer.from(InboxCounts.encode(value).finish()),
+    responseDeserialize: (value: Buffer): InboxCounts => InboxCounts.decode(value),
+  },
+  /** Hard deletes (CONVERSATIONS_DELETE; docs/decisions/0032-inbox-deletes.md). */
+  deleteChat: {
+    path: "/svc.inbox.v1.InboxService/DeleteChat" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChatIdRequest): Buffer => Buffer.from(ChatIdRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChatIdRequest => ChatIdRequest.decode(value),
+    responseSerialize: (value: DeleteChatResult): Buffer => Buffer.from(DeleteChatResult.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteChatResult => DeleteChatResult.decode(value),
+  },
+  deleteConversation: {
+    path: "/svc.inbox.v1.InboxService/DeleteConversation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteConversationRequest): Buffer =>
+      Buffer.from(DeleteConversationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteConversationRequest => DeleteConversationRequest.decode(value),
+    responseSerialize: (value: DeleteConversationResult): Buffer =>
+      Buffer.from(DeleteConversationResult.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteConversationResult => DeleteConversationResult.decode(value),
+  },
+  /** Internal notes (NOTES_WRITE). */
+  getChatNotes: {
+    path: "/svc.inbox.v1.InboxService/GetChatNotes" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetMessagesRequest): Buffer => Buffer.from(GetMessagesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetMessagesRequest => GetMessagesRequest.decode(value),
+    responseSerialize: (value: MessagePage): Buffer => Buffer.from(MessagePage.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MessagePage => MessagePage.decode(value),
+  },
+  getConversationNotes: {
+    path: "/svc.inbox.v1.InboxService/GetConversationNotes" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConversationPageRequest): Buffer =>
+      Buffer.from(ConversationPageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConversationPageRequest => ConversationPageRequest.decode(value),
+    responseSerialize: (value: MessagePage): Buffer => Buffer.from(MessagePage.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MessagePage => MessagePage.decode(value),
+  },
+  sendConversationNote: {
+    path: "/svc.inbox.v1.InboxService/SendConversationNote" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SendConversationNoteRequest): Buffer =>
+      Buffer.from(SendConversationNoteRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SendConversationNoteRequest => SendConversationNoteRequest.decode(value),
+    responseSerialize: (value: Message): Buffer => Buffer.from(Message.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Message => Message.decode(value),
+  },
   /**
    * Called by other services (widget-api, channels, seeding) with a SYSTEM principal: finds the open chat of a
    * contact on a channel, or opens one.
@@ -2124,6 +6319,32 @@ export interface InboxServiceServer extends UntypedServiceImplementation {
   searchChats: handleUnaryCall<SearchChatsRequest, ChatPage>;
   closeChat: handleUnaryCall<ChatIdRequest, Chat>;
   reopenChat: handleUnaryCall<ChatIdRequest, Chat>;
+  updateMessage: handleUnaryCall<UpdateMessageRequest, Message>;
+  deleteMessage: handleUnaryCall<MessageIdRequest, Message>;
+  addMessageReaction: handleUnaryCall<MessageReactionRequest, Message>;
+  removeMessageReaction: handleUnaryCall<MessageReactionRequest, Message>;
+  setMessageLabels: handleUnaryCall<SetMessageLabelsRequest, Message>;
+  getConversation: handleUnaryCall<ConversationIdRequest, Conversation>;
+  getConversationMessages: handleUnaryCall<ConversationPageRequest, MessagePage>;
+  getThreadsPage: handleUnaryCall<ConversationPageRequest, ChatPage>;
+  readMessages: handleUnaryCall<ReadMessagesRequest, Chat>;
+  readAllMessages: handleUnaryCall<ChatIdRequest, Chat>;
+  readAllConversation: handleUnaryCall<ConversationIdRequest, Conversation>;
+  assignChatToOperator: handleUnaryCall<AssignChatRequest, Chat>;
+  unassignChat: handleUnaryCall<ChatIdRequest, Chat>;
+  assignConversationThreads: handleUnaryCall<AssignConversationRequest, Conversation>;
+  blockConversation: handleUnaryCall<BlockConversationRequest, Conversation>;
+  setConversationAi: handleUnaryCall<SetConversationAiRequest, Conversation>;
+  updateChatField: handleUnaryCall<UpdateChatFieldRequest, Chat>;
+  /** The inbox's badges: chats by status, assignment and unread (docs/decisions/0031-inbox-counts.md). */
+  getInboxCounts: handleUnaryCall<InboxCountsRequest, InboxCounts>;
+  /** Hard deletes (CONVERSATIONS_DELETE; docs/decisions/0032-inbox-deletes.md). */
+  deleteChat: handleUnaryCall<ChatIdRequest, DeleteChatResult>;
+  deleteConversation: handleUnaryCall<DeleteConversationRequest, DeleteConversationResult>;
+  /** Internal notes (NOTES_WRITE). */
+  getChatNotes: handleUnaryCall<GetMessagesRequest, MessagePage>;
+  getConversationNotes: handleUnaryCall<ConversationPageRequest, MessagePage>;
+  sendConversationNote: handleUnaryCall<SendConversationNoteRequest, Message>;
   /**
    * Called by other services (widget-api, channels, seeding) with a SYSTEM principal: finds the open chat of a
    * contact on a channel, or opens one.
@@ -2215,6 +6436,351 @@ export interface InboxServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Chat) => void,
   ): ClientUnaryCall;
+  updateMessage(
+    request: UpdateMessageRequest,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  updateMessage(
+    request: UpdateMessageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  updateMessage(
+    request: UpdateMessageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  deleteMessage(
+    request: MessageIdRequest,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  deleteMessage(
+    request: MessageIdRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  deleteMessage(
+    request: MessageIdRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  addMessageReaction(
+    request: MessageReactionRequest,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  addMessageReaction(
+    request: MessageReactionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  addMessageReaction(
+    request: MessageReactionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  removeMessageReaction(
+    request: MessageReactionRequest,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  removeMessageReaction(
+    request: MessageReactionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  removeMessageReaction(
+    request: MessageReactionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  setMessageLabels(
+    request: SetMessageLabelsRequest,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  setMessageLabels(
+    request: SetMessageLabelsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  setMessageLabels(
+    request: SetMessageLabelsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  getConversation(
+    request: ConversationIdRequest,
+    callback: (error: ServiceError | null, response: Conversation) => void,
+  ): ClientUnaryCall;
+  getConversation(
+    request: ConversationIdRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Conversation) => void,
+  ): ClientUnaryCall;
+  getConversation(
+    request: ConversationIdRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Conversation) => void,
+  ): ClientUnaryCall;
+  getConversationMessages(
+    request: ConversationPageRequest,
+    callback: (error: ServiceError | null, response: MessagePage) => void,
+  ): ClientUnaryCall;
+  getConversationMessages(
+    request: ConversationPageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MessagePage) => void,
+  ): ClientUnaryCall;
+  getConversationMessages(
+    request: ConversationPageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MessagePage) => void,
+  ): ClientUnaryCall;
+  getThreadsPage(
+    request: ConversationPageRequest,
+    callback: (error: ServiceError | null, response: ChatPage) => void,
+  ): ClientUnaryCall;
+  getThreadsPage(
+    request: ConversationPageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ChatPage) => void,
+  ): ClientUnaryCall;
+  getThreadsPage(
+    request: ConversationPageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ChatPage) => void,
+  ): ClientUnaryCall;
+  readMessages(
+    request: ReadMessagesRequest,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  readMessages(
+    request: ReadMessagesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  readMessages(
+    request: ReadMessagesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  readAllMessages(
+    request: ChatIdRequest,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  readAllMessages(
+    request: ChatIdRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  readAllMessages(
+    request: ChatIdRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  readAllConversation(
+    request: ConversationIdRequest,
+    callback: (error: ServiceError | null, response: Conversation) => void,
+  ): ClientUnaryCall;
+  readAllConversation(
+    request: ConversationIdRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Conversation) => void,
+  ): ClientUnaryCall;
+  readAllConversation(
+    request: ConversationIdRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Conversation) => void,
+  ): ClientUnaryCall;
+  assignChatToOperator(
+    request: AssignChatRequest,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  assignChatToOperator(
+    request: AssignChatRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  assignChatToOperator(
+    request: AssignChatRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  unassignChat(request: ChatIdRequest, callback: (error: ServiceError | null, response: Chat) => void): ClientUnaryCall;
+  unassignChat(
+    request: ChatIdRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  unassignChat(
+    request: ChatIdRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  assignConversationThreads(
+    request: AssignConversationRequest,
+    callback: (error: ServiceError | null, response: Conversation) => void,
+  ): ClientUnaryCall;
+  assignConversationThreads(
+    request: AssignConversationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Conversation) => void,
+  ): ClientUnaryCall;
+  assignConversationThreads(
+    request: AssignConversationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Conversation) => void,
+  ): ClientUnaryCall;
+  blockConversation(
+    request: BlockConversationRequest,
+    callback: (error: ServiceError | null, response: Conversation) => void,
+  ): ClientUnaryCall;
+  blockConversation(
+    request: BlockConversationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Conversation) => void,
+  ): ClientUnaryCall;
+  blockConversation(
+    request: BlockConversationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Conversation) => void,
+  ): ClientUnaryCall;
+  setConversationAi(
+    request: SetConversationAiRequest,
+    callback: (error: ServiceError | null, response: Conversation) => void,
+  ): ClientUnaryCall;
+  setConversationAi(
+    request: SetConversationAiRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Conversation) => void,
+  ): ClientUnaryCall;
+  setConversationAi(
+    request: SetConversationAiRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Conversation) => void,
+  ): ClientUnaryCall;
+  updateChatField(
+    request: UpdateChatFieldRequest,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  updateChatField(
+    request: UpdateChatFieldRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  updateChatField(
+    request: UpdateChatFieldRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  /** The inbox's badges: chats by status, assignment and unread (docs/decisions/0031-inbox-counts.md). */
+  getInboxCounts(
+    request: InboxCountsRequest,
+    callback: (error: ServiceError | null, response: InboxCounts) => void,
+  ): ClientUnaryCall;
+  getInboxCounts(
+    request: InboxCountsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: InboxCounts) => void,
+  ): ClientUnaryCall;
+  getInboxCounts(
+    request: InboxCountsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: InboxCounts) => void,
+  ): ClientUnaryCall;
+  /** Hard deletes (CONVERSATIONS_DELETE; docs/decisions/0032-inbox-deletes.md). */
+  deleteChat(
+    request: ChatIdRequest,
+    callback: (error: ServiceError | null, response: DeleteChatResult) => void,
+  ): ClientUnaryCall;
+  deleteChat(
+    request: ChatIdRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteChatResult) => void,
+  ): ClientUnaryCall;
+  deleteChat(
+    request: ChatIdRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteChatResult) => void,
+  ): ClientUnaryCall;
+  deleteConversation(
+    request: DeleteConversationRequest,
+    callback: (error: ServiceError | null, response: DeleteConversationResult) => void,
+  ): ClientUnaryCall;
+  deleteConversation(
+    request: DeleteConversationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteConversationResult) => void,
+  ): ClientUnaryCall;
+  deleteConversation(
+    request: DeleteConversationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteConversationResult) => void,
+  ): ClientUnaryCall;
+  /** Internal notes (NOTES_WRITE). */
+  getChatNotes(
+    request: GetMessagesRequest,
+    callback: (error: ServiceError | null, response: MessagePage) => void,
+  ): ClientUnaryCall;
+  getChatNotes(
+    request: GetMessagesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MessagePage) => void,
+  ): ClientUnaryCall;
+  getChatNotes(
+    request: GetMessagesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MessagePage) => void,
+  ): ClientUnaryCall;
+  getConversationNotes(
+    request: ConversationPageRequest,
+    callback: (error: ServiceError | null, response: MessagePage) => void,
+  ): ClientUnaryCall;
+  getConversationNotes(
+    request: ConversationPageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MessagePage) => void,
+  ): ClientUnaryCall;
+  getConversationNotes(
+    request: ConversationPageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MessagePage) => void,
+  ): ClientUnaryCall;
+  sendConversationNote(
+    request: SendConversationNoteRequest,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  sendConversationNote(
+    request: SendConversationNoteRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  sendConversationNote(
+    request: SendConversationNoteRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
   /**
    * Called by other services (widget-api, channels, seeding) with a SYSTEM principal: finds the open chat of a
    * contact on a channel, or opens one.
@@ -2257,6 +6823,10 @@ export const InboxServiceClient = makeGenericClientConstructor(
   service: typeof InboxServiceService;
   serviceName: string;
 };
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 

@@ -1,0 +1,81 @@
+import type { ServiceError } from '@grpc/grpc-js';
+import {
+  Peer,
+  ServiceApp,
+  errorCodeOfGrpcStatus,
+  systemPrincipal,
+  unary,
+  type ServiceAppDeps,
+  type Subscription,
+} from '@svc/kit';
+import { ContactsServiceService } from '@svc/proto/contacts/v1';
+import { InboxServiceClient } from '@svc/proto/inbox/v1';
+import type { ContactsConfig } from './config';
+import { contactsData } from './data';
+import { subscribeChatOwnership } from './domain/chat-ownership';
+import { Contacts } from './domain/contacts';
+import { PEOPLE_TOPIC } from './domain/events';
+import type { ChatOwnerOf } from './domain/lookup';
+import { contactsService } from './grpc/contacts-handlers';
+
+export interface ContactsDeps extends ServiceAppDeps {
+  /** Where the inbox listens, read at first use (the embedded stack knows it only after start). */
+  inboxAddress?: () => string;
+}
+
+export class ContactsApp extends ServiceApp<ContactsConfig> {
+  private readonly inbox: Peer<InboxServiceClient>;
+  private chatOwnership: Subscription | undefined;
+
+  constructor(config: ContactsConfig, deps: ContactsDeps = {}) {
+    super(
+      {
+        name: 'contacts',
+        grpcServices: ['svc.contacts.v1.ContactsService'],
+        data: contactsData,
+        publishes: [PEOPLE_TOPIC],
+      },
+      config,
+      deps,
+    );
+    this.inbox = new Peer(InboxServiceClient, deps.inboxAddress ?? (() => config.INBOX_GRPC_URL));
+  }
+
+  /** The inbox names a chat's contact; an unknown chat (or no inbox configured) owns nobody. */
+  private readonly chatOwnerOf: ChatOwnerOf = async (orgId, chatId) => {
+    try {
+      const client = this.inbox.get();
+      const chat = await unary(client.getChat.bind(client), { chatId }, this.codec.metadata(systemPrincipal(orgId)));
+      return chat.contact?._id || undefined;
+    } catch (error) {
+      if (errorCodeOfGrpcStatus((error as ServiceError).code ?? -1) === 'NOT_FOUND') return undefined;
+      throw error;
+    }
+  };
+
+  protected register(): void {
+    const contacts = new Contacts(this.dataSource, () => this.relay);
+    this.grpc.add(
+      ContactsServiceService,
+      contactsService(
+        { contacts, dataSource: this.dataSource, chatOwnerOf: this.chatOwnerOf },
+        { codec: this.codec, logger: this.logger },
+      ),
+      'svc.contacts.v1.ContactsService',
+    );
+  }
+
+  protected override async startWorkers(): Promise<void> {
+    this.chatOwnership = await subscribeChatOwnership(
+      this.bus,
+      this.dataSource,
+      this.config.KAFKA_TOPIC_PREFIX,
+      this.logger,
+    );
+  }
+
+  protected override async stopWorkers(): Promise<void> {
+    await this.chatOwnership?.stop();
+    this.inbox.close();
+  }
+}

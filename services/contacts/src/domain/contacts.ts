@@ -1,0 +1,210 @@
+import { In, type DataSource, type EntityManager } from 'typeorm';
+import {
+  Conflict,
+  InvalidArgument,
+  NotFound,
+  enqueueEvents,
+  isId,
+  newId,
+  now,
+  requireOrg,
+  requireScope,
+  type OutboxRelay,
+  type Principal,
+} from '@svc/kit';
+import { ApiScope } from '@svc/proto/common/v1';
+import { IdentifierType, type ContactInput } from '@svc/proto/contacts/v1';
+import { ContactRow, IdentityRow } from '../entities';
+import { contactEvent } from './events';
+import { addIdentity, identityKey, replaceFieldIdentity } from './identities';
+import { mergeAttributes, normalizeEmail, normalizePhone, optionalText, parseAttributes } from './normalize';
+
+export interface ContactWithIdentities {
+  row: ContactRow;
+  identities: IdentityRow[];
+}
+
+/** Reads a contact of the org or fails with NOT_FOUND (also for another org's contact: no existence oracle). */
+export async function findContact(manager: EntityManager, orgId: string, id: string): Promise<ContactRow> {
+  if (!isId(id)) throw new InvalidArgument('id must be a 24-character hex id', { field: 'id' });
+  const row = await manager.findOneBy(ContactRow, { id, orgId });
+  if (!row) throw new NotFound('contact not found', { field: 'id' });
+  return row;
+}
+
+export async function withIdentities(manager: EntityManager, rows: ContactRow[]): Promise<ContactWithIdentities[]> {
+  if (!rows.length) return [];
+  const orgId = rows[0]?.orgId ?? '';
+  const identities = await manager.find(IdentityRow, {
+    where: { orgId, contactId: In(rows.map((r) => r.id)) },
+    order: { createdAt: 'ASC', id: 'ASC' },
+  });
+  return rows.map((row) => ({ row, identities: identities.filter((i) => i.contactId === row.id) }));
+}
+
+/** The fields of an input, validated and normalised; undefined means "not given", null means "clear". */
+function fieldsOf(input: ContactInput) {
+  const email = optionalText(input.email, 'email', 254);
+  const phone = optionalText(input.phone, 'phone', 32);
+  return {
+    name: optionalText(input.name, 'name', 200),
+    email: email ? normalizeEmail(email) : email,
+    phone: phone ? normalizePhone(phone) : phone,
+    externalId: optionalText(input.externalId, 'externalId', 200),
+    attributes: input.customAttributesJson ? parseAttributes(input.customAttributesJson) : undefined,
+    identities: input.identities.map((identity) => identityKey(identity)),
+  };
+}
+
+export class Contacts {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly relay: () => OutboxRelay,
+  ) {}
+
+  async create(principal: Principal, input: ContactInput): Promise<ContactWithIdentities> {
+    requireScope(principal, ApiScope.CONTACTS_MANAGE);
+    const orgId = requireOrg(principal);
+    const fields = fieldsOf(input);
+    const result = await this.dataSource.transaction((manager) => this.insert(manager, orgId, fields));
+    this.relay().nudge();
+    return result;
+  }
+
+  async update(principal: Principal, id: string, input: ContactInput): Promise<ContactWithIdentities> {
+    requireScope(principal, ApiScope.CONTACTS_MANAGE);
+    const orgId = requireOrg(principal);
+    const fields = fieldsOf(input);
+    const result = await this.dataSource.transaction(async (manager) =>
+      this.apply(manager, await findContact(manager, orgId, id), fields),
+    );
+    this.relay().nudge();
+    return result;
+  }
+
+  /** Matches by external id, else email, else phone (the most specific identifier given wins). */
+  async upsert(principal: Principal, input: ContactInput): Promise<ContactWithIdentities> {
+    requireScope(principal, ApiScope.CONTACTS_MANAGE);
+    const orgId = requireOrg(principal);
+    const fields = fieldsOf(input);
+    if (!fields.externalId && !fields.email && !fields.phone)
+      throw new InvalidArgument('upsert needs an externalId, email or phone to match on', { field: 'input' });
+    const result = await this.dataSource.transaction(async (manager) => {
+      const match = await this.match(manager, orgId, fields);
+      return match ? this.apply(manager, match, fields) : this.insert(manager, orgId, fields);
+    });
+    this.relay().nudge();
+    return result;
+  }
+
+  async get(principal: Principal, id: string): Promise<ContactWithIdentities> {
+    requireScope(principal, ApiScope.CONTACTS_READ);
+    const manager = this.dataSource.manager;
+    const [found] = await withIdentities(manager, [await findContact(manager, requireOrg(principal), id)]);
+    if (!found) throw new NotFound('contact not found');
+    return found;
+  }
+
+  async getByExternalId(principal: Principal, externalId: string): Promise<ContactWithIdentities> {
+    requireScope(principal, ApiScope.CONTACTS_READ);
+    const orgId = requireOrg(principal);
+    const manager = this.dataSource.manager;
+    const row = externalId.trim()
+      ? await manager.findOneBy(ContactRow, { orgId, externalId: externalId.trim() })
+      : null;
+    if (!row) throw new NotFound('contact not found', { field: 'externalId' });
+    const [found] = await withIdentities(manager, [row]);
+    return found ?? { row, identities: [] };
+  }
+
+  private async match(
+    manager: EntityManager,
+    orgId: string,
+    fields: ReturnType<typeof fieldsOf>,
+  ): Promise<ContactRow | null> {
+    if (fields.externalId) return manager.findOneBy(ContactRow, { orgId, externalId: fields.externalId });
+    const key = fields.email
+      ? { type: IdentifierType.EMAIL, value: fields.email }
+      : fields.phone
+        ? { type: IdentifierType.PHONE_NUMBER, value: fields.phone }
+        : undefined;
+    if (!key) return null;
+    const identity = await manager.findOneBy(IdentityRow, { orgId, scope: '', ...key });
+    return identity ? manager.findOneBy(ContactRow, { orgId, id: identity.contactId }) : null;
+  }
+
+  private async insert(
+    manager: EntityManager,
+    orgId: string,
+    fields: ReturnType<typeof fieldsOf>,
+  ): Promise<ContactWithIdentities> {
+    const at = now();
+    if (fields.externalId && (await manager.findOneBy(ContactRow, { orgId, externalId: fields.externalId })))
+      throw new Conflict('another contact already has this externalId', { field: 'externalId' });
+    const row = manager.create(ContactRow, {
+      id: newId(at),
+      orgId,
+      name: fields.name ?? null,
+      email: fields.email ?? null,
+      phone: fields.phone ?? null,
+      externalId: fields.externalId ?? null,
+      customAttributes: JSON.stringify(mergeAttributes({}, fields.attributes ?? {})),
+      createdAt: at,
+      updatedAt: at,
+    });
+    await manager.insert(ContactRow, row);
+    await this.addIdentities(manager, row, null, null, fields, at);
+    await enqueueEvents(manager, [contactEvent('contact.created', row)], at);
+    const [created] = await withIdentities(manager, [row]);
+    return created ?? { row, identities: [] };
+  }
+
+  private async apply(
+    manager: EntityManager,
+    row: ContactRow,
+    fields: ReturnType<typeof fieldsOf>,
+  ): Promise<ContactWithIdentities> {
+    const at = now();
+    const previous = { email: row.email, phone: row.phone };
+    if (fields.externalId !== undefined && fields.externalId !== row.externalId && fields.externalId !== null) {
+      const taken = await manager.findOneBy(ContactRow, { orgId: row.orgId, externalId: fields.externalId });
+      if (taken) throw new Conflict('another contact already has this externalId', { field: 'externalId' });
+    }
+    if (fields.name !== undefined) row.name = fields.name;
+    if (fields.email !== undefined) row.email = fields.email;
+    if (fields.phone !== undefined) row.phone = fields.phone;
+    if (fields.externalId !== undefined) row.externalId = fields.externalId;
+    if (fields.attributes)
+      row.customAttributes = JSON.stringify(mergeAttributes(JSON.parse(row.customAttributes), fields.attributes));
+    row.updatedAt = at;
+    await manager.update(
+      ContactRow,
+      { id: row.id, orgId: row.orgId },
+      {
+        name: row.name,
+        email: row.email,
+        phone: row.phone,
+        externalId: row.externalId,
+        customAttributes: row.customAttributes,
+        updatedAt: at,
+      },
+    );
+    await this.addIdentities(manager, row, previous.email, previous.phone, fields, at);
+    await enqueueEvents(manager, [contactEvent('contact.updated', row)], at);
+    const [updated] = await withIdentities(manager, [row]);
+    return updated ?? { row, identities: [] };
+  }
+
+  private async addIdentities(
+    manager: EntityManager,
+    row: ContactRow,
+    previousEmail: string | null,
+    previousPhone: string | null,
+    fields: ReturnType<typeof fieldsOf>,
+    at: Date,
+  ): Promise<void> {
+    await replaceFieldIdentity(manager, row.orgId, row.id, IdentifierType.EMAIL, previousEmail, row.email, at);
+    await replaceFieldIdentity(manager, row.orgId, row.id, IdentifierType.PHONE_NUMBER, previousPhone, row.phone, at);
+    for (const key of fields.identities) await addIdentity(manager, row.orgId, row.id, key, at);
+  }
+}

@@ -1,0 +1,35 @@
+import type { DataSource } from 'typeorm';
+import { implement, type Logger, type PrincipalCodec, type ServiceHandlers } from '@svc/kit';
+import { ContactsServiceService, type ContactInput } from '@svc/proto/contacts/v1';
+import { listContacts } from '../domain/contact-list';
+import type { ContactWithIdentities, Contacts } from '../domain/contacts';
+import { lookupContact, type ChatOwnerOf } from '../domain/lookup';
+import { contactView } from '../domain/views';
+
+const EMPTY_INPUT: ContactInput = { identities: [] };
+const view = ({ row, identities }: ContactWithIdentities) => contactView(row, identities);
+
+export function contactsService(
+  domain: { contacts: Contacts; dataSource: DataSource; chatOwnerOf: ChatOwnerOf },
+  deps: { codec: PrincipalCodec; logger: Logger },
+) {
+  const { contacts } = domain;
+  const handlers: ServiceHandlers<typeof ContactsServiceService> = {
+    createContact: async (request, { principal }) =>
+      view(await contacts.create(principal, request.input ?? EMPTY_INPUT)),
+    updateContact: async (request, { principal }) =>
+      view(await contacts.update(principal, request.id, request.input ?? EMPTY_INPUT)),
+    upsertContact: async (request, { principal }) =>
+      view(await contacts.upsert(principal, request.input ?? EMPTY_INPUT)),
+    getContact: async (request, { principal }) => view(await contacts.get(principal, request.id)),
+    getContactByExternalId: async (request, { principal }) =>
+      view(await contacts.getByExternalId(principal, request.externalId)),
+    listContacts: async (request, { principal }) => {
+      const page = await listContacts(domain.dataSource, principal, request.pagination);
+      return { ...page, data: page.data.map(view) };
+    },
+    lookupContact: async (request, { principal }) =>
+      lookupContact(domain.dataSource, principal, request, domain.chatOwnerOf),
+  };
+  return implement('contacts', ContactsServiceService, handlers, deps);
+}

@@ -1,0 +1,5 @@
+import { runService } from '@svc/kit';
+import { ContactsApp } from './app';
+import { contactsConfig } from './config';
+
+runService(() => new ContactsApp(contactsConfig()));

@@ -1,0 +1,284 @@
+import { expect } from 'chai';
+import { Server, ServerCredentials, status, type Metadata, type ServiceError } from '@grpc/grpc-js';
+import {
+  ApiScope,
+  MemberRole,
+  OrgKind,
+  PrincipalKind,
+  dropTestDatabase,
+  eventually,
+  grpcClient,
+  newId,
+  systemPrincipal,
+  testEnv,
+  unary,
+  type Principal,
+} from '@svc/kit';
+import { ContactsServiceClient, IdentifierType, type ContactInput } from '@svc/proto/contacts/v1';
+import { ChatEvent, Envelope } from '@svc/proto/events/v1';
+import { Chat, InboxServiceService } from '@svc/proto/inbox/v1';
+import { ContactsApp, contactsConfig } from '../src';
+
+async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as ServiceError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+function keyOf(orgId: string, scopes: ApiScope[]): Principal {
+  return {
+    kind: PrincipalKind.API_KEY,
+    orgId,
+    orgKind: OrgKind.STANDARD,
+    keyId: newId(),
+    memberId: '',
+    role: MemberRole.MEMBER_ROLE_UNSPECIFIED,
+    scopes,
+    sessionId: '',
+  };
+}
+
+const MANAGE = [ApiScope.CONTACTS_READ, ApiScope.CONTACTS_MANAGE];
+
+/**
+ * A stand-in for the inbox: the contacts service only asks it who owns a chat (GetChat), and learns of new chats
+ * from `chat.opened` events, which the tests publish on the service's bus.
+ */
+class FakeInbox {
+  readonly server = new Server();
+  readonly chats = new Map<string, { orgId: string; contactId: string }>();
+  port = 0;
+
+  async start(): Promise<void> {
+    this.server.addService(InboxServiceService, {
+      getChat: (
+        call: { request: { chatId: string } },
+        callback: (error: Partial<ServiceError> | null, value?: unknown) => void,
+      ) => {
+        const chat = this.chats.get(call.request.chatId);
+        if (!chat) return callback({ code: status.NOT_FOUND, details: 'chat not found' });
+        callback(
+          null,
+          Chat.fromPartial({ _id: call.request.chatId, channelId: newId(), contact: { _id: chat.contactId } }),
+        );
+      },
+    });
+    this.port = await new Promise<number>((resolve, reject) =>
+      this.server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+    );
+  }
+}
+
+describe('ContactsService', () => {
+  let app: ContactsApp;
+  let client: ContactsServiceClient;
+  const inbox = new FakeInbox();
+  const as = (principal: Principal): Metadata => app.codec.metadata(principal);
+
+  before(async () => {
+    await inbox.start();
+    app = new ContactsApp(contactsConfig(testEnv('contacts')), { inboxAddress: () => `127.0.0.1:${inbox.port}` });
+    await app.start();
+    client = grpcClient(ContactsServiceClient, `127.0.0.1:${app.grpcPort}`);
+  });
+
+  after(async () => {
+    client.close();
+    await app.stop();
+    inbox.server.forceShutdown();
+    await dropTestDatabase(app.config.DB_URL);
+  });
+
+  const create = (principal: Principal, input: Partial<ContactInput>) =>
+    unary(client.createContact.bind(client), { input: { identities: [], ...input } }, as(principal));
+  const lookup = (orgId: string, identifierType: IdentifierType, value: string, channelIntegrationId?: string) =>
+    unary(
+      client.lookupContact.bind(client),
+      { identifierType, value, channelIntegrationId },
+      as(systemPrincipal(orgId)),
+    );
+  /** A chat the inbox knows about, announced with `chat.opened` as the inbox's outbox would. */
+  const openChat = async (orgId: string, contactId: string, announce = true) => {
+    const chatId = newId();
+    inbox.chats.set(chatId, { orgId, contactId });
+    if (announce) {
+      const envelope: Envelope = {
+        id: newId(),
+        type: 'chat.opened',
+        orgId,
+        occurredAt: new Date().toISOString(),
+        chat: ChatEvent.fromPartial({ chatId, channelId: newId(), contactId, status: 'OPEN' }),
+      };
+      await app.bus.publish([
+        {
+          topic: `${app.config.KAFKA_TOPIC_PREFIX}svc.inbox.chats.v1`,
+          key: chatId,
+          value: Buffer.from(Envelope.encode(envelope).finish()),
+        },
+      ]);
+    }
+    return { _id: chatId };
+  };
+
+  describe('ContactsService.CreateContact', () => {
+    it('returns the contact with a lower-cased email, an E.164 phone and their identities', async () => {
+      const orgId = newId();
+      const contact = await create(keyOf(orgId, MANAGE), {
+        name: 'Ada Lovelace',
+        email: ' Ada@Example.com ',
+        phone: '+1 (555) 010-0100',
+        externalId: 'crm-1',
+        customAttributesJson: '{"plan":"pro"}',
+      });
+      expect(contact.id).to.match(/^[0-9a-f]{24}$/);
+      expect(contact.email).to.equal('ada@example.com');
+      expect(contact.phone).to.equal('+15550100100');
+      expect(JSON.parse(contact.customAttributesJson)).to.deep.equal({ plan: 'pro' });
+      expect(contact.identities.map((i) => i.type)).to.have.members([
+        IdentifierType.EMAIL,
+        IdentifierType.PHONE_NUMBER,
+      ]);
+    });
+
+    it('refuses a key without CONTACTS_MANAGE', async () => {
+      const error = await rejection(create(keyOf(newId(), [ApiScope.CONTACTS_READ]), { name: 'x' }));
+      expect(error.code).to.equal(status.PERMISSION_DENIED);
+    });
+
+    it('answers INVALID_ARGUMENT for a phone without country code and for attributes that are not an object', async () => {
+      const key = keyOf(newId(), MANAGE);
+      expect((await rejection(create(key, { phone: '555 0100' }))).code).to.equal(status.INVALID_ARGUMENT);
+      expect((await rejection(create(key, { customAttributesJson: '[1]' }))).code).to.equal(status.INVALID_ARGUMENT);
+    });
+
+    it('answers ALREADY_EXISTS when another contact of the org has the email or external id', async () => {
+      const key = keyOf(newId(), MANAGE);
+      await create(key, { email: 'dup@example.com', externalId: 'dup' });
+      expect((await rejection(create(key, { email: 'DUP@example.com' }))).code).to.equal(status.ALREADY_EXISTS);
+      expect((await rejection(create(key, { externalId: 'dup' }))).code).to.equal(status.ALREADY_EXISTS);
+      await create(keyOf(newId(), MANAGE), { email: 'dup@example.com', externalId: 'dup' });
+    });
+  });
+
+  describe('ContactsService.UpdateContact', () => {
+    it('returns the contact with merged attributes, a null attribute removed and the email identity moved', async () => {
+      const key = keyOf(newId(), MANAGE);
+      const created = await create(key, { email: 'old@example.com', customAttributesJson: '{"a":1,"b":2}' });
+      const updated = await unary(
+        client.updateContact.bind(client),
+        {
+          id: created.id,
+          input: { email: 'new@example.com', customAttributesJson: '{"b":null,"c":3}', identities: [] },
+        },
+        as(key),
+      );
+      expect(JSON.parse(updated.customAttributesJson)).to.deep.equal({ a: 1, c: 3 });
+      expect(updated.identities.map((i) => i.value)).to.deep.equal(['new@example.com']);
+      expect((await lookup(key.orgId, IdentifierType.EMAIL, 'old@example.com')).found).to.equal(false);
+    });
+
+    it('answers NOT_FOUND for a contact of another org', async () => {
+      const created = await create(keyOf(newId(), MANAGE), { name: 'x' });
+      const error = await rejection(
+        unary(
+          client.updateContact.bind(client),
+          { id: created.id, input: { name: 'y', identities: [] } },
+          as(keyOf(newId(), MANAGE)),
+        ),
+      );
+      expect(error.code).to.equal(status.NOT_FOUND);
+    });
+  });
+
+  describe('ContactsService.UpsertContact', () => {
+    it('creates the contact once and updates it when called again with the same external id', async () => {
+      const key = keyOf(newId(), MANAGE);
+      const upsert = (name: string) =>
+        unary(client.upsertContact.bind(client), { input: { externalId: 'u-1', name, identities: [] } }, as(key));
+      const first = await upsert('First');
+      const second = await upsert('Second');
+      expect(second.id).to.equal(first.id);
+      expect(second.name).to.equal('Second');
+      const byExternal = await unary(
+        client.getContactByExternalId.bind(client),
+        { externalId: 'u-1' },
+        as(keyOf(key.orgId, [ApiScope.CONTACTS_READ])),
+      );
+      expect(byExternal.id).to.equal(first.id);
+    });
+  });
+
+  describe('ContactsService.ListContacts', () => {
+    it('pages with first/after without skipping or repeating, 20 by default', async () => {
+      const key = keyOf(newId(), MANAGE);
+      const ids: string[] = [];
+      for (let i = 0; i < 23; i += 1) ids.push((await create(key, { name: `c${i}` })).id);
+      const list = (pagination: { first?: number; after?: string }) =>
+        unary(client.listContacts.bind(client), { pagination }, as(key));
+      const first = await list({});
+      expect(first.data).to.have.length(20);
+      expect(first.hasNext).to.equal(true);
+      expect(first.hasPrevious).to.equal(false);
+      const seen: string[] = [];
+      let page = await list({ first: 5 });
+      seen.push(...page.data.map((c) => c.id));
+      while (page.hasNext) {
+        page = await list({ first: 5, after: page.nextCursor ?? '' });
+        seen.push(...page.data.map((c) => c.id));
+      }
+      expect(seen).to.deep.equal(ids);
+      expect((await rejection(list({ first: 0 }))).code).to.equal(status.INVALID_ARGUMENT);
+    });
+  });
+
+  describe('ContactsService.LookupContact', () => {
+    it('finds a contact by email in any case and by phone in any spelling', async () => {
+      const key = keyOf(newId(), MANAGE);
+      const contact = await create(key, { email: 'grace@example.com', phone: '+44 20 7946 0000' });
+      expect((await lookup(key.orgId, IdentifierType.EMAIL, 'GRACE@example.com')).contactId).to.equal(contact.id);
+      expect((await lookup(key.orgId, IdentifierType.PHONE_NUMBER, '0044 20-7946-0000')).contactId).to.equal(
+        contact.id,
+      );
+      expect((await lookup(newId(), IdentifierType.EMAIL, 'grace@example.com')).found).to.equal(false);
+    });
+
+    it('finds a channel user id only within its channel integration', async () => {
+      const key = keyOf(newId(), MANAGE);
+      const channel = newId();
+      const contact = await create(key, {
+        identities: [{ type: IdentifierType.CHANNEL_USER_ID, value: 'U123', channelIntegrationId: channel }],
+      });
+      expect((await lookup(key.orgId, IdentifierType.CHANNEL_USER_ID, 'U123', channel)).contactId).to.equal(contact.id);
+      expect((await lookup(key.orgId, IdentifierType.CHANNEL_USER_ID, 'U123', newId())).found).to.equal(false);
+    });
+
+    it('resolves a Chat ID through the inbox and reports the latest chat of a contact', async () => {
+      const key = keyOf(newId(), MANAGE);
+      const contact = await create(key, { email: 'chats@example.com' });
+      const chat = await openChat(key.orgId, contact.id, false);
+      const byChat = await lookup(key.orgId, IdentifierType.CHAT_ID, chat._id);
+      expect(byChat).to.deep.equal({ found: true, contactId: contact.id, latestChatId: chat._id });
+      const later = await openChat(key.orgId, contact.id);
+      await eventually(
+        async () => (await lookup(key.orgId, IdentifierType.EMAIL, 'chats@example.com')).latestChatId === later._id,
+        10_000,
+        'the chat.opened event to be projected',
+      );
+      expect((await lookup(key.orgId, IdentifierType.CHAT_ID, newId())).found).to.equal(false);
+    });
+
+    it('refuses callers that are not services of this installation', async () => {
+      const error = await rejection(
+        unary(
+          client.lookupContact.bind(client),
+          { identifierType: IdentifierType.EMAIL, value: 'x@example.com' },
+          as(keyOf(newId(), MANAGE)),
+        ),
+      );
+      expect(error.code).to.equal(status.PERMISSION_DENIED);
+    });
+  });
+});

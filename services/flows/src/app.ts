@@ -1,0 +1,134 @@
+import {
+  Peer,
+  ServiceApp,
+  domainErrorOf,
+  systemPrincipal,
+  unary,
+  type ServiceAppDeps,
+  type Subscription,
+} from '@svc/kit';
+import type { ServiceError } from '@grpc/grpc-js';
+import { ContactsServiceClient } from '@svc/proto/contacts/v1';
+import { FlowsServiceService } from '@svc/proto/flows/v1';
+import { AssignChatRequest, CreateCombinedMessageInput, InboxServiceClient } from '@svc/proto/inbox/v1';
+import type { FlowsConfig } from './config';
+import { flowsData } from './data';
+import { Flows } from './domain/flows';
+import { Runner } from './domain/runner';
+import { Runs } from './domain/runs';
+import type { StepActions } from './domain/steps';
+import { subscribeWebhooks } from './domain/webhook-consumer';
+import { flowsService } from './grpc/flows-handlers';
+
+export interface FlowsDeps extends ServiceAppDeps {
+  /** Where the inbox and contacts listen, read at first use (the embedded stack knows them only after start). */
+  inboxAddress?: () => string;
+  contactsAddress?: () => string;
+}
+
+/** Re-throws a downstream failure as the domain error it was (so it is logged and classified, not INTERNAL). */
+async function call<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    throw domainErrorOf(error as ServiceError);
+  }
+}
+
+export class FlowsApp extends ServiceApp<FlowsConfig> {
+  private readonly inbox: Peer<InboxServiceClient>;
+  private readonly contacts: Peer<ContactsServiceClient>;
+  private runs: Runs | undefined;
+  private runner: Runner | undefined;
+  private consumer: Subscription | undefined;
+
+  constructor(config: FlowsConfig, deps: FlowsDeps = {}) {
+    super({ name: 'flows', grpcServices: ['svc.flows.v1.FlowsService'], data: flowsData, publishes: [] }, config, deps);
+    this.inbox = new Peer(InboxServiceClient, deps.inboxAddress ?? (() => config.INBOX_GRPC_URL));
+    this.contacts = new Peer(ContactsServiceClient, deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL));
+  }
+
+  private as(orgId: string) {
+    return this.codec.metadata(systemPrincipal(orgId));
+  }
+
+  private readonly actions: StepActions = {
+    sendMessage: async (orgId, chatId, text, internal) => {
+      const inbox = this.inbox.get();
+      await call(
+        unary(
+          inbox.sendMessage.bind(inbox),
+          { chatId, input: CreateCombinedMessageInput.fromPartial({ text, internal }) },
+          this.as(orgId),
+        ),
+      );
+    },
+    closeChat: async (orgId, chatId) => {
+      const inbox = this.inbox.get();
+      await call(unary(inbox.closeChat.bind(inbox), { chatId }, this.as(orgId)));
+    },
+    assign: async (orgId, chatId, operatorId) => {
+      const inbox = this.inbox.get();
+      await call(
+        unary(
+          inbox.assignChatToOperator.bind(inbox),
+          AssignChatRequest.fromPartial({ chatId, operatorId }),
+          this.as(orgId),
+        ),
+      );
+    },
+    setContactAttribute: async (orgId, contactId, key, value) => {
+      const contacts = this.contacts.get();
+      await call(
+        unary(
+          contacts.updateContact.bind(contacts),
+          { id: contactId, input: { customAttributesJson: JSON.stringify({ [key]: value }), identities: [] } },
+          this.as(orgId),
+        ),
+      );
+    },
+  };
+
+  private readonly contactOfChat = async (orgId: string, chatId: string): Promise<string> => {
+    const inbox = this.inbox.get();
+    const chat = await call(unary(inbox.getChat.bind(inbox), { chatId }, this.as(orgId)));
+    return chat.contact?._id ?? '';
+  };
+
+  protected register(): void {
+    this.runner = new Runner(this.dataSource, this.actions, this.logger, this.config.FLOWS_RUNNER_INTERVAL_MS);
+    this.runs = new Runs(this.dataSource, () => this.runner?.wake());
+    this.grpc.add(
+      FlowsServiceService,
+      flowsService(
+        { flows: new Flows(this.dataSource), runs: this.runs, contactOfChat: this.contactOfChat },
+        { codec: this.codec, logger: this.logger },
+      ),
+      'svc.flows.v1.FlowsService',
+    );
+  }
+
+  /** Consumes `svc.webhooks.received.v1`; tests stop and restart it to prove nothing accepted is lost or doubled. */
+  async startConsumer(): Promise<void> {
+    if (this.consumer || !this.runs) return;
+    this.consumer = await subscribeWebhooks(this.bus, this.runs, this.config.KAFKA_TOPIC_PREFIX, this.logger);
+  }
+
+  async stopConsumer(): Promise<void> {
+    const consumer = this.consumer;
+    this.consumer = undefined;
+    await consumer?.stop();
+  }
+
+  protected override async startWorkers(): Promise<void> {
+    this.runner?.start();
+    await this.startConsumer();
+  }
+
+  protected override async stopWorkers(): Promise<void> {
+    await this.stopConsumer();
+    await this.runner?.stop();
+    this.inbox.close();
+    this.contacts.close();
+  }
+}

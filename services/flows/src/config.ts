@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { baseConfigSchema, loadConfig } from '@svc/kit';
+
+export const flowsConfigSchema = baseConfigSchema.extend({
+  /** The inbox (messages, notes, closing chats), host:port. */
+  INBOX_GRPC_URL: z.string().default(''),
+  /** The contacts service (contact attributes), host:port. */
+  CONTACTS_GRPC_URL: z.string().default(''),
+  /** How often the runner looks for due runs (waits that ended, runs a crashed replica left behind). */
+  FLOWS_RUNNER_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+});
+export type FlowsConfig = z.infer<typeof flowsConfigSchema>;
+
+export function flowsConfig(env: NodeJS.ProcessEnv = process.env): FlowsConfig {
+  return loadConfig(flowsConfigSchema, env);
+}

@@ -1,0 +1,61 @@
+import { FlowStepType, type FlowStep } from '@svc/proto/flows/v1';
+import { renderTemplate } from './template';
+
+/** What steps do in other services (inbox, contacts), always as the run's org with a SYSTEM principal. */
+export interface StepActions {
+  sendMessage(orgId: string, chatId: string, text: string, internal: boolean): Promise<void>;
+  closeChat(orgId: string, chatId: string): Promise<void>;
+  assign(orgId: string, chatId: string, operatorId: string): Promise<void>;
+  setContactAttribute(orgId: string, contactId: string, key: string, value: string): Promise<void>;
+}
+
+export interface RunContext {
+  orgId: string;
+  chatId: string | null;
+  contactId: string | null;
+  payload: unknown;
+}
+
+export type StepResult = { kind: 'next' } | { kind: 'wait'; seconds: number } | { kind: 'skipped'; reason: string };
+
+export class StepError extends Error {}
+
+function needChat(context: RunContext): string {
+  if (!context.chatId) throw new StepError('the contact has no chat to act on');
+  return context.chatId;
+}
+
+/** Runs one step; text fields are rendered against the webhook payload first. */
+export async function runStep(step: FlowStep, context: RunContext, actions: StepActions): Promise<StepResult> {
+  const render = (text: string | undefined) => renderTemplate(text ?? '', context.payload);
+  switch (step.type) {
+    case FlowStepType.SEND_MESSAGE:
+      await actions.sendMessage(context.orgId, needChat(context), render(step.text), false);
+      return { kind: 'next' };
+    case FlowStepType.ADD_NOTE:
+      await actions.sendMessage(context.orgId, needChat(context), render(step.text), true);
+      return { kind: 'next' };
+    case FlowStepType.SET_CONTACT_ATTRIBUTE:
+      if (!context.contactId) throw new StepError('the run has no contact');
+      await actions.setContactAttribute(
+        context.orgId,
+        context.contactId,
+        step.attributeKey ?? '',
+        render(step.attributeValue),
+      );
+      return { kind: 'next' };
+    case FlowStepType.ASSIGN:
+      await actions.assign(context.orgId, needChat(context), step.assigneeId ?? '');
+      return { kind: 'next' };
+    case FlowStepType.CLOSE_CHAT:
+      await actions.closeChat(context.orgId, needChat(context));
+      return { kind: 'next' };
+    case FlowStepType.WAIT:
+      return { kind: 'wait', seconds: step.waitSeconds ?? 1 };
+    case FlowStepType.ADD_LABEL:
+      // The inbox labels messages, not chats, and has no RPC to label a chat yet (see services/flows/README.md).
+      return { kind: 'skipped', reason: 'chat labels are not available in the inbox yet' };
+    default:
+      throw new StepError(`unknown step type ${String(step.type)}`);
+  }
+}

@@ -1,0 +1,147 @@
+import { expect } from 'chai';
+import { status, type ServiceError } from '@grpc/grpc-js';
+import {
+  ApiScope,
+  MemberRole,
+  OrgKind,
+  PrincipalKind,
+  dropTestDatabase,
+  eventually,
+  grpcClient,
+  newId,
+  systemPrincipal,
+  testEnv,
+  unary,
+  type Principal,
+} from '@svc/kit';
+import { Envelope } from '@svc/proto/events/v1';
+import { FlowStepType, FlowTriggerType, FlowsServiceClient } from '@svc/proto/flows/v1';
+import { FlowsApp, flowsConfig, renderTemplate } from '../src';
+
+function principalOf(kind: PrincipalKind, orgId: string, scopes: ApiScope[] = []): Principal {
+  return {
+    kind,
+    orgId,
+    orgKind: OrgKind.STANDARD,
+    keyId: kind === PrincipalKind.API_KEY ? newId() : '',
+    memberId: kind === PrincipalKind.MEMBER_SESSION ? newId() : '',
+    role: kind === PrincipalKind.MEMBER_SESSION ? MemberRole.OWNER : MemberRole.MEMBER_ROLE_UNSPECIFIED,
+    scopes,
+    sessionId: '',
+  };
+}
+
+describe('FlowsService', () => {
+  let app: FlowsApp;
+  let client: FlowsServiceClient;
+
+  before(async () => {
+    app = new FlowsApp(flowsConfig(testEnv('flows')));
+    await app.start();
+    client = grpcClient(FlowsServiceClient, `127.0.0.1:${app.grpcPort}`);
+  });
+
+  after(async () => {
+    client.close();
+    await app.stop();
+    await dropTestDatabase(app.config.DB_URL);
+  });
+
+  async function publishedFlow(orgId: string) {
+    const member = app.codec.metadata(principalOf(PrincipalKind.MEMBER_SESSION, orgId));
+    const flow = await unary(
+      client.createFlow.bind(client),
+      {
+        input: {
+          name: 'f',
+          trigger: { type: FlowTriggerType.WEBHOOK_RECEIVED, connectionId: newId() },
+          // A wait first: the run is created and parks, so no other service is needed here.
+          steps: [{ type: FlowStepType.WAIT, waitSeconds: 3600 }],
+          replaceSteps: false,
+        },
+      },
+      member,
+    );
+    await unary(client.publishFlow.bind(client), { flowId: flow._id }, member);
+    return flow;
+  }
+
+  describe('FlowsService.CreateFlow', () => {
+    it('refuses an API key whatever its scopes (flow authoring is dashboard only)', async () => {
+      const key = principalOf(PrincipalKind.API_KEY, newId(), [ApiScope.CONVERSATIONS_MANAGE]);
+      const error = await unary(
+        client.createFlow.bind(client),
+        { input: { name: 'x', steps: [], replaceSteps: false } },
+        app.codec.metadata(key),
+      ).catch((e: ServiceError) => e);
+      expect((error as ServiceError).code).to.equal(status.PERMISSION_DENIED);
+    });
+  });
+
+  describe('FlowsService.ListWebhookFlows', () => {
+    it('returns the published flows of the connection to services only', async () => {
+      const orgId = newId();
+      const flow = await publishedFlow(orgId);
+      const found = await unary(
+        client.listWebhookFlows.bind(client),
+        { connectionId: flow.trigger?.connectionId ?? '' },
+        app.codec.metadata(systemPrincipal(orgId)),
+      );
+      expect(found.flows.map((f) => f.flowId)).to.deep.equal([flow._id]);
+    });
+  });
+
+  describe('webhook.received consumer', () => {
+    it('runs each named flow once per event id, also when the event is delivered twice', async () => {
+      const orgId = newId();
+      const flow = await publishedFlow(orgId);
+      const envelope: Envelope = {
+        id: newId(),
+        type: 'webhook.received',
+        orgId,
+        occurredAt: new Date().toISOString(),
+        webhookReceived: {
+          requestId: newId(),
+          connectionId: flow.trigger?.connectionId ?? '',
+          contactId: newId(),
+          chatId: newId(),
+          payloadJson: '{}',
+          flowIds: [flow._id],
+        },
+      };
+      const record = {
+        topic: `${app.config.KAFKA_TOPIC_PREFIX}svc.webhooks.received.v1`,
+        key: envelope.webhookReceived?.connectionId ?? '',
+        value: Buffer.from(Envelope.encode(envelope).finish()),
+      };
+      await app.bus.publish([record]);
+      await app.bus.publish([record]);
+      const member = app.codec.metadata(principalOf(PrincipalKind.MEMBER_SESSION, orgId));
+      const runs = await eventually(async () => {
+        const page = await unary(client.listFlowRuns.bind(client), { flowId: flow._id, input: { limit: 10 } }, member);
+        return page.data.length ? page : undefined;
+      });
+      // Let the duplicate be consumed too: the processed-events row makes it a no-op.
+      await eventually(async () => {
+        const rows = (await app.dataSource.query('SELECT COUNT(*) AS n FROM processed_events WHERE event_id = ?', [
+          envelope.id,
+        ])) as { n: number | string }[];
+        return Number(rows[0]?.n) === 1;
+      });
+      const again = await unary(client.listFlowRuns.bind(client), { flowId: flow._id, input: { limit: 10 } }, member);
+      expect(again.data).to.have.length(1);
+      expect(runs.data[0]?.requestId).to.equal(envelope.webhookReceived?.requestId);
+    });
+  });
+
+  describe('renderTemplate', () => {
+    it('renders payload values by path and a missing field as null', () => {
+      const payload = { order: { id: 'A-1', items: [{ sku: 'S' }] }, n: 3 };
+      expect(renderTemplate('{{webhook.order.id}} {{ webhook.order.items[0].sku }} {{webhook.n}}', payload)).to.equal(
+        'A-1 S 3',
+      );
+      expect(renderTemplate('x={{webhook.nope.deeper}}', payload)).to.equal('x=null');
+      expect(renderTemplate('{{webhook.order.items}}', payload)).to.equal('[{"sku":"S"}]');
+    });
+  });
+});

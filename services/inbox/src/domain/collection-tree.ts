@@ -1,0 +1,34 @@
+import type { CollectionRow } from '../entities';
+
+/** The ids of `rootId` and every collection under it, from the org's whole (small) tree. */
+export function subtreeIds(all: CollectionRow[], rootId: string): string[] {
+  const children = new Map<string, string[]>();
+  for (const row of all) {
+    if (!row.parentId) continue;
+    children.set(row.parentId, [...(children.get(row.parentId) ?? []), row.id]);
+  }
+  const ids: string[] = [];
+  const queue = [rootId];
+  while (queue.length) {
+    const id = queue.shift() as string;
+    ids.push(id);
+    queue.push(...(children.get(id) ?? []));
+  }
+  return ids;
+}
+
+/** How many levels the sub-tree under (and including) `rootId` spans: 1 for a leaf. */
+export function subtreeHeight(all: CollectionRow[], rootId: string): number {
+  const byId = new Map(all.map((r) => [r.id, r]));
+  const root = byId.get(rootId);
+  if (!root) return 0;
+  const ids = subtreeIds(all, rootId);
+  return Math.max(...ids.map((id) => (byId.get(id)?.depth ?? root.depth) - root.depth)) + 1;
+}
+
+/** Parents before children, siblings oldest first. */
+export function treeOrder(all: CollectionRow[]): CollectionRow[] {
+  return [...all].sort(
+    (a, b) => a.depth - b.depth || a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),
+  );
+}

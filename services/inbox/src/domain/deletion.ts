@@ -1,0 +1,106 @@
+import type { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { enqueueEvents, now, requireOrg, requireScope, type OutboxRelay, type Principal } from '@svc/kit';
+import { ApiScope } from '@svc/proto/common/v1';
+import type { DeleteChatResult, DeleteConversationResult } from '@svc/proto/inbox/v1';
+import {
+  ChatRow,
+  ConversationRow,
+  MessageEditRow,
+  MessageLabelRow,
+  MessageReactionRow,
+  MessageRow,
+  ReadStateRow,
+} from '../entities';
+import { chatEvent, conversationEvent } from './events';
+import { findChat, findConversation } from './lookups';
+
+/** Rows that hang off a message, removed with it (a hard delete leaves nothing behind). */
+const MESSAGE_DEPENDENTS: EntityTarget<ObjectLiteral>[] = [MessageEditRow, MessageReactionRow, MessageLabelRow];
+
+/**
+ * Hard deletes (CONVERSATIONS_DELETE, never implied by CONVERSATIONS_MANAGE): a thread with everything in it, or a
+ * conversation with all its threads. One transaction each, events through the outbox in it
+ * (docs/decisions/0032-inbox-deletes.md).
+ */
+export class Deletion {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly relay: () => OutboxRelay,
+  ) {}
+
+  async deleteChat(principal: Principal, chatId: string): Promise<DeleteChatResult> {
+    requireScope(principal, ApiScope.CONVERSATIONS_DELETE);
+    const orgId = requireOrg(principal);
+    await this.dataSource.transaction(async (manager) => {
+      const chat = await findChat(manager, orgId, chatId);
+      await removeChats(manager, orgId, [chat]);
+      await enqueueEvents(manager, [chatEvent('chat.deleted', chat)], now());
+    });
+    this.relay().nudge();
+    return { chatId };
+  }
+
+  /**
+   * Deletes the conversation and its threads. `removePeople` also asks the contacts service, which owns the person,
+   * to erase them (`conversation.contact_erase_requested`): the inbox cannot erase what it does not own.
+   */
+  async deleteConversation(
+    principal: Principal,
+    conversationId: string,
+    removePeople: boolean,
+  ): Promise<DeleteConversationResult> {
+    requireScope(principal, ApiScope.CONVERSATIONS_DELETE);
+    if (removePeople) requireScope(principal, ApiScope.CONTACTS_ERASE);
+    const orgId = requireOrg(principal);
+    const chatIds = await this.dataSource.transaction(async (manager) => {
+      const conversation = await findConversation(manager, orgId, conversationId);
+      const chats = await manager.findBy(ChatRow, { orgId, conversationId: conversation.id });
+      await removeChats(manager, orgId, chats);
+      await manager.delete(ConversationRow, { orgId, id: conversation.id });
+      const events = [
+        ...chats.map((chat) => chatEvent('chat.deleted', chat)),
+        conversationEvent('conversation.deleted', conversation, { removePeople }),
+      ];
+      if (removePeople)
+        events.push(conversationEvent('conversation.contact_erase_requested', conversation, { removePeople }));
+      await enqueueEvents(manager, events, now());
+      return chats.map((chat) => chat.id);
+    });
+    this.relay().nudge();
+    return { conversationId, deletedChatIds: chatIds, contactEraseRequested: removePeople };
+  }
+}
+
+/** Removes the chats with their messages, the messages' edits, reactions and labels, and the read positions. */
+async function removeChats(manager: EntityManager, orgId: string, chats: ChatRow[]): Promise<void> {
+  if (!chats.length) return;
+  const chatIds = chats.map((chat) => chat.id);
+  for (const dependent of MESSAGE_DEPENDENTS)
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from(dependent)
+      .where('org_id = :orgId', { orgId })
+      .andWhere('message_id IN (SELECT id FROM messages WHERE org_id = :orgId AND chat_id IN (:...chatIds))', {
+        chatIds,
+      })
+      .execute();
+  await manager
+    .createQueryBuilder()
+    .delete()
+    .from(ReadStateRow)
+    .where('org_id = :orgId AND chat_id IN (:...chatIds)', { orgId, chatIds })
+    .execute();
+  await manager
+    .createQueryBuilder()
+    .delete()
+    .from(MessageRow)
+    .where('org_id = :orgId AND chat_id IN (:...chatIds)', { orgId, chatIds })
+    .execute();
+  await manager
+    .createQueryBuilder()
+    .delete()
+    .from(ChatRow)
+    .where('org_id = :orgId AND id IN (:...chatIds)', { orgId, chatIds })
+    .execute();
+}

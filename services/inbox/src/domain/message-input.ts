@@ -1,0 +1,79 @@
+import { InvalidArgument } from '@svc/kit';
+import { MessageType, type CreateCombinedMessageInput } from '@svc/proto/inbox/v1';
+import type { MessageContent } from '../entities';
+import { requireId } from './lookups';
+
+export const MAX_TEXT_LENGTH = 10_000;
+export const MAX_MEDIA_PER_MESSAGE = 10;
+export const MAX_BUTTONS = 10;
+
+function bad(message: string, field: string): never {
+  throw new InvalidArgument(message, { field });
+}
+
+export function validText(text: string, field = 'input.text'): string {
+  if (!text.trim()) bad('text must not be empty', field);
+  if (text.length > MAX_TEXT_LENGTH) bad(`text must be at most ${MAX_TEXT_LENGTH} characters`, field);
+  return text;
+}
+
+function optionalText(text: string): string {
+  if (text.length > MAX_TEXT_LENGTH) bad(`text must be at most ${MAX_TEXT_LENGTH} characters`, 'input.text');
+  return text;
+}
+
+export interface ValidMessage {
+  type: MessageType;
+  text: string;
+  content: MessageContent | null;
+}
+
+/**
+ * Checks a message to send against its type (docs/decisions/0020-inbox-domain-model.md): TEXT needs text; MEDIA
+ * 1-10 media ids (text is the caption); LOCATION coordinates in range; CONTACT_CARD a name; BUTTONS text and
+ * 1-10 buttons. Internal notes are text only.
+ */
+export function validMessage(input: CreateCombinedMessageInput): ValidMessage {
+  const type = !input.type || input.type === MessageType.MESSAGE_TYPE_UNSPECIFIED ? MessageType.TEXT : input.type;
+  if (input.internal && type !== MessageType.TEXT) bad('an internal note is text only', 'input.type');
+  switch (type) {
+    case MessageType.TEXT:
+      return { type, text: validText(input.text), content: null };
+    case MessageType.MEDIA: {
+      const ids = input.media?.ids ?? [];
+      if (!ids.length || ids.length > MAX_MEDIA_PER_MESSAGE)
+        bad(`a media message carries 1 to ${MAX_MEDIA_PER_MESSAGE} mediaIds`, 'input.mediaIds');
+      ids.forEach((id) => requireId(id, 'input.mediaIds'));
+      return { type, text: optionalText(input.text), content: { mediaIds: [...new Set(ids)] } };
+    }
+    case MessageType.LOCATION: {
+      const location = input.location;
+      if (!location) bad('a location message needs location', 'input.location');
+      if (!(Math.abs(location.latitude) <= 90) || !(Math.abs(location.longitude) <= 180))
+        bad('latitude must be within ±90 and longitude within ±180', 'input.location');
+      return { type, text: optionalText(input.text), content: { location } };
+    }
+    case MessageType.CONTACT_CARD: {
+      const card = input.contactCard;
+      if (!card?.name.trim()) bad('a contact card needs a name', 'input.contactCard.name');
+      return { type, text: optionalText(input.text), content: { contactCard: card } };
+    }
+    case MessageType.BUTTONS: {
+      const buttons = input.buttons?.items ?? [];
+      if (!buttons.length || buttons.length > MAX_BUTTONS)
+        bad(`a buttons message carries 1 to ${MAX_BUTTONS} buttons`, 'input.buttons');
+      for (const button of buttons) {
+        if (!button.id.trim() || button.id.length > 64)
+          bad('each button needs an id of 1-64 characters', 'input.buttons');
+        if (!button.title.trim() || button.title.length > 64)
+          bad('each button needs a title of 1-64 characters', 'input.buttons');
+        if (button.url !== undefined && !/^https?:\/\/\S+$/.test(button.url))
+          bad('a button url must be an http(s) URL', 'input.buttons');
+      }
+      if (new Set(buttons.map((b) => b.id)).size !== buttons.length) bad('button ids must be unique', 'input.buttons');
+      return { type, text: validText(input.text), content: { buttons } };
+    }
+    default:
+      return bad('type must be one of TEXT, MEDIA, LOCATION, CONTACT_CARD, BUTTONS', 'input.type');
+  }
+}

@@ -1,0 +1,325 @@
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { DataSource, EntityManager } from 'typeorm';
+import { JSONPath } from 'jsonpath-plus';
+import { enqueueEvents, isDuplicateKeyError, isId, newId, now, type Logger, type OutboxRelay } from '@svc/kit';
+import { InboundConnectionStatus, type InboundIdentifierType, InboundOutcome } from '@svc/proto/webhooks/v1';
+import { authenticate, providerIdempotencyKey } from '../auth/authenticate';
+import type { HeaderReader } from '../auth/hmac';
+import type { SharedSecretVerifier } from '../auth/shared-secret';
+import { ConnectionRow, IdempotencyKeyRow, RequestLogRow } from '../entities';
+import { applyCapture } from './connections';
+import { webhookReceivedEvent } from './events';
+import { scrubHeaders } from './scrub';
+
+/** Spec 8: at most 100 KB. */
+export const MAX_BODY_BYTES = 100 * 1024;
+
+export const STATUS_OF: Record<InboundOutcome, number> = {
+  [InboundOutcome.ACCEPTED]: 202,
+  [InboundOutcome.SAMPLE_CAPTURED]: 202,
+  [InboundOutcome.UNAUTHORIZED]: 401,
+  [InboundOutcome.INVALID_JSON]: 400,
+  [InboundOutcome.PAYLOAD_TOO_LARGE]: 413,
+  [InboundOutcome.IDENTIFIER_NOT_FOUND]: 422,
+  [InboundOutcome.TRIGGER_NOT_FOUND]: 404,
+  [InboundOutcome.ERROR]: 500,
+  [InboundOutcome.INBOUND_OUTCOME_UNSPECIFIED]: 500,
+  [InboundOutcome.UNRECOGNIZED]: 500,
+};
+
+export interface InboundHttpRequest {
+  connectionId: string;
+  headers: IncomingHttpHeaders;
+  /** The raw body, or undefined when it exceeded MAX_BODY_BYTES (reading stopped there). */
+  body: Buffer | undefined;
+}
+
+export interface InboundHttpResponse {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+export interface Resolvers {
+  lookupContact(
+    orgId: string,
+    type: InboundIdentifierType,
+    value: string,
+    channelIntegrationId: string | null,
+  ): Promise<{ contactId: string; latestChatId: string } | undefined>;
+  webhookFlows(orgId: string, connectionId: string): Promise<{ flowId: string; name: string }[]>;
+}
+
+interface Outcome {
+  outcome: InboundOutcome;
+  detail?: string;
+  contactId?: string;
+  flows?: { flowId: string; name: string }[];
+  replayOf?: IdempotencyKeyRow;
+  /** The history row was written with the commit. */
+  logged?: boolean;
+}
+
+const MESSAGES: Partial<Record<InboundOutcome, string>> = {
+  [InboundOutcome.UNAUTHORIZED]: 'The secret or signature does not verify.',
+  [InboundOutcome.INVALID_JSON]: 'The body is not valid JSON.',
+  [InboundOutcome.PAYLOAD_TOO_LARGE]: 'The body is larger than 100 KB.',
+  [InboundOutcome.IDENTIFIER_NOT_FOUND]: 'No contact matches the identifier in the payload.',
+  [InboundOutcome.TRIGGER_NOT_FOUND]: 'No active connection with a published flow trigger at this URL.',
+  [InboundOutcome.ERROR]: 'Unexpected error.',
+};
+
+function firstIdentifier(path: string, payload: unknown): string | undefined {
+  if (payload === null || typeof payload !== 'object') return undefined;
+  let values: unknown[];
+  try {
+    values = JSONPath({ path, json: payload as object, wrap: true }) as unknown[];
+  } catch {
+    return undefined;
+  }
+  const value = values[0];
+  if (typeof value === 'string' && value.trim()) return value.trim();
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+function idempotencyId(connectionId: string, key: string): string {
+  return createHash('sha256').update(`${connectionId}:${key}`).digest('hex');
+}
+
+/**
+ * The public endpoint's pipeline in spec 4.5 order — route → verify → size → parse → capture → resolve → triggers →
+ * dispatch — writing exactly one history row per request. Accepted requests commit their history row, their
+ * idempotency record and their `webhook.received` event in one transaction (the outbox relays it with acks from all
+ * replicas), so nothing accepted is lost and a concurrent duplicate key never dispatches twice.
+ */
+export class InboundPipeline {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly relay: () => OutboxRelay,
+    private readonly sharedSecrets: SharedSecretVerifier,
+    private readonly resolvers: Resolvers,
+    private readonly logger: Logger,
+  ) {}
+
+  async handle(request: InboundHttpRequest): Promise<InboundHttpResponse> {
+    const requestLogId = newId();
+    const header: HeaderReader = (name) => {
+      const value = request.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    };
+    const connection = isId(request.connectionId)
+      ? await this.dataSource.manager.findOneBy(ConnectionRow, { id: request.connectionId })
+      : null;
+    const explicitKey = header('x-idempotency-key')?.slice(0, 255) || undefined;
+    const key = explicitKey ?? (connection ? providerIdempotencyKey(connection, header) : undefined);
+    let result: Outcome;
+    try {
+      result = await this.decide(request, connection, header, requestLogId, key);
+    } catch (error) {
+      this.logger.error({ err: error, connectionId: request.connectionId }, 'inbound webhook failed');
+      result = { outcome: InboundOutcome.ERROR };
+    }
+    const replay = result.replayOf;
+    const status = replay ? replay.httpStatus : STATUS_OF[result.outcome];
+    const body = replay
+      ? (JSON.parse(replay.responseBody) as Record<string, unknown>)
+      : responseBody(requestLogId, result);
+    if (!result.logged) {
+      await this.writeLog(
+        this.dataSource.manager,
+        requestLogId,
+        request,
+        connection,
+        header,
+        key,
+        result,
+        status,
+      ).catch((error: unknown) => this.logger.error({ err: error }, 'could not write the inbound history row'));
+    }
+    return { status, body };
+  }
+
+  private async decide(
+    request: InboundHttpRequest,
+    connection: ConnectionRow | null,
+    header: HeaderReader,
+    requestLogId: string,
+    key: string | undefined,
+  ): Promise<Outcome> {
+    if (!connection || connection.status === InboundConnectionStatus.PAUSED)
+      return {
+        outcome: InboundOutcome.TRIGGER_NOT_FOUND,
+        detail: connection ? 'connection is paused' : 'no such connection',
+      };
+    if (!(await authenticate(connection, header, request.body, this.sharedSecrets)))
+      return { outcome: InboundOutcome.UNAUTHORIZED };
+    if (!request.body) return { outcome: InboundOutcome.PAYLOAD_TOO_LARGE };
+    if (key) {
+      const cached = await this.dataSource.manager.findOneBy(IdempotencyKeyRow, {
+        id: idempotencyId(connection.id, key),
+      });
+      if (cached) return { outcome: cached.outcome, replayOf: cached, detail: 'idempotent replay' };
+    }
+    const contentType = header('content-type')?.split(';')[0]?.trim().toLowerCase();
+    if (contentType !== 'application/json')
+      return { outcome: InboundOutcome.INVALID_JSON, detail: 'Content-Type must be application/json' };
+    let payload: unknown;
+    try {
+      payload = JSON.parse(request.body.toString('utf8'));
+    } catch {
+      return { outcome: InboundOutcome.INVALID_JSON };
+    }
+    if (connection.captureUntil && connection.captureUntil > new Date() && (await this.capture(connection, payload)))
+      return this.commit(
+        connection,
+        request,
+        header,
+        requestLogId,
+        key,
+        { outcome: InboundOutcome.SAMPLE_CAPTURED },
+        undefined,
+      );
+    const identifier = firstIdentifier(connection.identifierPath, payload);
+    const contact = identifier
+      ? await this.resolvers.lookupContact(
+          connection.orgId,
+          connection.identifierType,
+          identifier,
+          connection.channelIntegrationId,
+        )
+      : undefined;
+    if (!contact)
+      return {
+        outcome: InboundOutcome.IDENTIFIER_NOT_FOUND,
+        detail: identifier ? 'no contact matches the identifier' : 'the identifier path yields nothing',
+      };
+    const flows = await this.resolvers.webhookFlows(connection.orgId, connection.id);
+    if (!flows.length)
+      return { outcome: InboundOutcome.TRIGGER_NOT_FOUND, contactId: contact.contactId, detail: 'no published flow' };
+    return this.commit(
+      connection,
+      request,
+      header,
+      requestLogId,
+      key,
+      { outcome: InboundOutcome.ACCEPTED, contactId: contact.contactId, flows },
+      { chatId: contact.latestChatId, payloadJson: request.body.toString('utf8') },
+    );
+  }
+
+  /** Closes the tunnel for exactly one payload: the conditional update lets only one concurrent request win. */
+  private async capture(connection: ConnectionRow, payload: unknown): Promise<boolean> {
+    const at = now();
+    const copy = { ...connection };
+    applyCapture(copy, payload, at);
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(ConnectionRow)
+      .set({
+        schemaFields: copy.schemaFields,
+        schemaVersion: () => 'schema_version + 1',
+        schemaCapturedAt: at,
+        captureUntil: null,
+        updatedAt: at,
+      })
+      .where('id = :id AND capture_until > :at', { id: connection.id, at })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * Commits an accepted or captured request: history row, idempotency record and (accepted) the event, together.
+   * A duplicate idempotency key means a concurrent twin committed first: replay its response instead.
+   */
+  private async commit(
+    connection: ConnectionRow,
+    request: InboundHttpRequest,
+    header: HeaderReader,
+    requestLogId: string,
+    key: string | undefined,
+    outcome: Outcome,
+    dispatch: { chatId: string; payloadJson: string } | undefined,
+  ): Promise<Outcome> {
+    const status = STATUS_OF[outcome.outcome];
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        const at = now();
+        if (key)
+          await manager.insert(IdempotencyKeyRow, {
+            id: idempotencyId(connection.id, key),
+            connectionId: connection.id,
+            outcome: outcome.outcome,
+            httpStatus: status,
+            responseBody: JSON.stringify(responseBody(requestLogId, outcome)),
+            createdAt: at,
+          });
+        await this.writeLog(manager, requestLogId, request, connection, header, key, outcome, status);
+        if (dispatch && outcome.contactId && outcome.flows)
+          await enqueueEvents(
+            manager,
+            [
+              webhookReceivedEvent({
+                orgId: connection.orgId,
+                requestId: requestLogId,
+                connectionId: connection.id,
+                contactId: outcome.contactId,
+                chatId: dispatch.chatId,
+                payloadJson: dispatch.payloadJson,
+                flowIds: outcome.flows.map((f) => f.flowId),
+              }),
+            ],
+            at,
+          );
+      });
+    } catch (error) {
+      if (!key || !isDuplicateKeyError(error)) throw error;
+      const winner = await this.dataSource.manager.findOneBy(IdempotencyKeyRow, {
+        id: idempotencyId(connection.id, key),
+      });
+      if (!winner) throw error;
+      return { outcome: winner.outcome, replayOf: winner, detail: 'idempotent replay (concurrent)' };
+    }
+    if (dispatch) this.relay().nudge();
+    return { ...outcome, logged: true };
+  }
+
+  private async writeLog(
+    manager: EntityManager,
+    id: string,
+    request: InboundHttpRequest,
+    connection: ConnectionRow | null,
+    header: HeaderReader,
+    key: string | undefined,
+    result: Outcome,
+    status: number,
+  ): Promise<void> {
+    await manager.insert(RequestLogRow, {
+      id,
+      orgId: connection?.orgId ?? '',
+      connectionId: isId(request.connectionId) ? request.connectionId : '',
+      requestId: header('x-request-id')?.slice(0, 128) ?? null,
+      idempotencyKey: key ?? null,
+      outcome: result.outcome,
+      httpStatus: status,
+      headers: JSON.stringify(scrubHeaders(request.headers, connection?.hmacHeader ?? null)),
+      contactId: result.contactId ?? null,
+      flowIds: JSON.stringify(result.replayOf ? [] : (result.flows ?? []).map((f) => f.flowId)),
+      replay: result.replayOf !== undefined,
+      detail: result.detail?.slice(0, 500) ?? null,
+      createdAt: now(),
+    });
+  }
+}
+
+function responseBody(requestLogId: string, result: Outcome): Record<string, unknown> {
+  const outcome = InboundOutcome[result.outcome] ? result.outcome : InboundOutcome.ERROR;
+  if (outcome === InboundOutcome.ACCEPTED)
+    return {
+      requestId: requestLogId,
+      outcome,
+      flows: (result.flows ?? []).map((f) => ({ id: f.flowId, name: f.name })),
+    };
+  if (outcome === InboundOutcome.SAMPLE_CAPTURED) return { requestId: requestLogId, outcome, flows: [] };
+  return { requestId: requestLogId, outcome, message: MESSAGES[outcome] ?? 'Unexpected error.' };
+}

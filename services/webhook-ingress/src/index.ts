@@ -1,0 +1,5 @@
+export { WebhookIngressApp, type IngressDeps } from './app';
+export { ingressConfig, ingressConfigSchema, type IngressConfig } from './config';
+export { ingressData } from './data';
+export { RECEIVED_TOPIC } from './domain/events';
+export { enforceRetention } from './domain/retention';

@@ -1,0 +1,308 @@
+/**
+ * `npm run bench:search`: the inbox's searches on MariaDB at volume. Seeds 100k conversations (one thread each) and
+ * 1M messages into the stack's inbox database with multi-row inserts (progress bar on stderr), then reports p50/p95/p99
+ * of searchConversations, apiSearchMessages and getMessages through the gateway next to the same SQL run directly on
+ * MariaDB, in the same run. A benchmark, not a test: nothing asserts time. Needs MariaDB (tests/infra/up.sh):
+ * SVC_BENCH_MYSQL_URL, else SVC_TEST_MYSQL_URL. Sizes: BENCH_CONVERSATIONS, BENCH_MESSAGES_PER_CHAT, BENCH_SAMPLES.
+ */
+import * as http from 'node:http';
+import type { RowDataPacket } from 'mysql2';
+import { createConnection, type Connection } from 'mysql2/promise';
+import { newId } from '@svc/kit';
+import { startStackProcess } from './stack-process';
+
+const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
+const MESSAGES_PER_CHAT = Number(process.env.BENCH_MESSAGES_PER_CHAT ?? 10);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
+const ROWS_PER_INSERT = 2_000;
+const DATABASE_PREFIX = 'svc_bench_search_';
+
+/** A vocabulary with a Zipf-like spread, so queries range from rare to common words. */
+const WORDS = Array.from({ length: 5_000 }, (_, i) => `w${i.toString(36)}x${(i * 7919).toString(36)}`);
+const wordAt = (r: number) => WORDS[Math.min(WORDS.length - 1, Math.floor(WORDS.length * r ** 3))] as string;
+const sentence = () => Array.from({ length: 8 }, () => wordAt(Math.random())).join(' ');
+
+function progress(label: string, done: number, total: number): void {
+  const width = 40;
+  const filled = Math.round((done / total) * width);
+  process.stderr.write(
+    `\r${label.padEnd(14)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`,
+  );
+}
+
+const sqlDate = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+
+async function insertRows(db: Connection, table: string, columns: string[], rows: unknown[][]): Promise<void> {
+  if (!rows.length) return;
+  const placeholders = rows.map(() => `(${columns.map(() => '?').join(',')})`).join(',');
+  await db.query(`INSERT INTO ${table} (${columns.join(',')}) VALUES ${placeholders}`, rows.flat());
+}
+
+async function seed(db: Connection, orgId: string): Promise<string[]> {
+  // Rebuilding the FULLTEXT index once at the end is far faster than maintaining it row by row.
+  await db.query('ALTER TABLE messages DROP INDEX ft_messages_text');
+  const start = Date.now() - 365 * 24 * 3600 * 1000;
+  const step = (365 * 24 * 3600 * 1000) / CONVERSATIONS;
+  const chatIds: string[] = [];
+  let conversations: unknown[][] = [];
+  let chats: unknown[][] = [];
+  const messages: unknown[][] = [];
+  const flush = async (force: boolean) => {
+    if (force || conversations.length >= ROWS_PER_INSERT) {
+      await insertRows(
+        db,
+        'conversations',
+        [
+          'id',
+          'org_id',
+          'contact_id',
+          'contact_name',
+          'blocked',
+          'ai_enabled',
+          'created_at',
+          'updated_at',
+          'last_message_at',
+        ],
+        conversations,
+      );
+      await insertRows(
+        db,
+        'chats',
+        [
+          'id',
+          'org_id',
+          'channel_id',
+          'contact_id',
+          'contact_name',
+          'status',
+          'created_at',
+          'updated_at',
+          'last_message_at',
+          'conversation_id',
+          'priority',
+        ],
+        chats,
+      );
+      conversations = [];
+      chats = [];
+    }
+    while (messages.length >= ROWS_PER_INSERT || (force && messages.length)) {
+      const batch = messages.splice(0, ROWS_PER_INSERT);
+      await insertRows(
+        db,
+        'messages',
+        [
+          'id',
+          'org_id',
+          'chat_id',
+          'direction',
+          'author_type',
+          'author_id',
+          'text',
+          'internal',
+          'delivery_status',
+          'created_at',
+          'conversation_id',
+          'type',
+        ],
+        batch,
+      );
+    }
+  };
+  const channelId = newId();
+  for (let i = 0; i < CONVERSATIONS; i += 1) {
+    const at = start + i * step;
+    const conversationId = newId(new Date(at));
+    const chatId = newId(new Date(at));
+    const contactId = newId(new Date(at));
+    const last = sqlDate(at + MESSAGES_PER_CHAT * 60_000);
+    conversations.push([conversationId, orgId, contactId, `Contact ${i}`, 0, 0, sqlDate(at), last, last]);
+    chats.push([
+      chatId,
+      orgId,
+      channelId,
+      contactId,
+      `Contact ${i}`,
+      i % 3 ? 'OPEN' : 'CLOSED',
+      sqlDate(at),
+      last,
+      last,
+      conversationId,
+      'NORMAL',
+    ]);
+    chatIds.push(chatId);
+    for (let m = 0; m < MESSAGES_PER_CHAT; m += 1) {
+      const inbound = m % 2 === 0;
+      messages.push([
+        newId(new Date(at + m * 60_000)),
+        orgId,
+        chatId,
+        inbound ? 'INBOUND' : 'OUTBOUND',
+        inbound ? 'CONTACT' : 'MEMBER',
+        inbound ? contactId : newId(),
+        sentence(),
+        m === MESSAGES_PER_CHAT - 1 ? 1 : 0,
+        inbound ? 'NOT_APPLICABLE' : 'QUEUED',
+        sqlDate(at + m * 60_000),
+        conversationId,
+        'TEXT',
+      ]);
+    }
+    await flush(false);
+    if (i % 1_000 === 0 || i === CONVERSATIONS - 1) progress('seeding', i + 1, CONVERSATIONS);
+  }
+  await flush(true);
+  process.stderr.write('building the FULLTEXT index…\n');
+  await db.query('ALTER TABLE messages ADD FULLTEXT INDEX ft_messages_text (text)');
+  await db.query('ANALYZE TABLE conversations, chats, messages');
+  return chatIds;
+}
+
+interface Stats {
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+async function measure(label: string, call: (i: number) => Promise<void>): Promise<Stats> {
+  for (let i = 0; i < 20; i += 1) await call(i);
+  const latencies: number[] = [];
+  for (let i = 0; i < SAMPLES; i += 1) {
+    const t0 = process.hrtime.bigint();
+    await call(i);
+    latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    if (i % 20 === 0 || i === SAMPLES - 1) progress(label, i + 1, SAMPLES);
+  }
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+}
+
+function gatewayCaller(url: string, key: string) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  return (query: string, variables: Record<string, unknown>) =>
+    new Promise<void>((resolve, reject) => {
+      const body = JSON.stringify({ query, variables });
+      const request = http.request(
+        `${url}/graphql`,
+        {
+          method: 'POST',
+          agent,
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${key}`,
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (c: Buffer) => chunks.push(c));
+          response.on('end', () => {
+            const text = Buffer.concat(chunks).toString();
+            if (response.statusCode !== 200 || text.includes('"errors"'))
+              reject(new Error(`HTTP ${response.statusCode}: ${text}`));
+            else resolve();
+          });
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+}
+
+async function main(): Promise<void> {
+  const server = process.env.SVC_BENCH_MYSQL_URL ?? process.env.SVC_TEST_MYSQL_URL;
+  if (!server) throw new Error('set SVC_BENCH_MYSQL_URL or SVC_TEST_MYSQL_URL (tests/infra/up.sh) to a MariaDB server');
+  const base = new URL(server);
+  const admin = await createConnection({ uri: base.toString().replace(/^mariadb:/, 'mysql:') });
+  const [existing] = await admin.query<RowDataPacket[]>(`SHOW DATABASES LIKE '${DATABASE_PREFIX}%'`);
+  for (const row of existing) await admin.query(`DROP DATABASE \`${String(Object.values(row)[0])}\``);
+  await admin.end();
+  const template = new URL(base.toString().replace(/^mariadb:/, 'mysql:'));
+  template.pathname = `/${DATABASE_PREFIX}{service}`;
+  const stack = await startStackProcess({
+    SVC_DB_URL_TEMPLATE: decodeURI(template.toString()),
+    GATEWAY_COST_BUDGET: '1000000000',
+    GATEWAY_COST_REFILL_PER_SECOND: '1000000000',
+  });
+  const inboxUrl = new URL(template.toString().replace(/^mysql:/, 'mysql:'));
+  inboxUrl.pathname = `/${DATABASE_PREFIX}inbox`;
+  const db = await createConnection({ uri: inboxUrl.toString() });
+  try {
+    const [orgRows] = await db.query<RowDataPacket[]>('SELECT org_id FROM chats WHERE id = ?', [
+      stack.demo.SVC_DEMO_CHAT_ID,
+    ]);
+    const orgId = String(orgRows[0]?.org_id);
+    const t0 = Date.now();
+    const chatIds = await seed(db, orgId);
+    console.log(
+      `seeded ${CONVERSATIONS} conversations and ${CONVERSATIONS * MESSAGES_PER_CHAT} messages in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+    );
+    const gql = gatewayCaller(stack.url, stack.demo.SVC_DEMO_API_KEY ?? '');
+    // Words from the middle of the vocabulary: a few hundred to a few thousand matching messages each.
+    const word = (i: number) => WORDS[200 + (i % 500)] as string;
+    const chat = (i: number) => chatIds[(i * 7919) % chatIds.length] as string;
+    const rows: [string, Stats][] = [];
+    rows.push([
+      'searchConversations · gateway',
+      await measure('searchConv gw', (i) =>
+        gql('query($q: String) { searchConversations(query: $q) { data { _id unreadCount } totalCount hasNext } }', {
+          q: word(i),
+        }),
+      ),
+    ]);
+    rows.push([
+      'searchConversations · SQL',
+      await measure('searchConv sql', async (i) => {
+        const match = `+${word(i)}*`;
+        const where = `cv.org_id = ? AND EXISTS (SELECT 1 FROM messages sm WHERE sm.org_id = ? AND sm.conversation_id = cv.id AND sm.deleted_at IS NULL AND MATCH(sm.text) AGAINST (? IN BOOLEAN MODE))`;
+        await db.query(`SELECT COUNT(*) FROM conversations cv WHERE ${where}`, [orgId, orgId, match]);
+        await db.query(
+          `SELECT * FROM conversations cv WHERE ${where} ORDER BY cv.created_at DESC, cv.id DESC LIMIT 21`,
+          [orgId, orgId, match],
+        );
+      }),
+    ]);
+    rows.push([
+      'apiSearchMessages · gateway',
+      await measure('searchMsg gw', (i) =>
+        gql('query($q: String!) { apiSearchMessages(query: $q) { data { _id text } hasNext } }', { q: word(i) }),
+      ),
+    ]);
+    rows.push([
+      'apiSearchMessages · SQL',
+      await measure('searchMsg sql', async (i) => {
+        await db.query(
+          `SELECT * FROM messages m WHERE m.org_id = ? AND m.deleted_at IS NULL AND MATCH(m.text) AGAINST (? IN BOOLEAN MODE) ORDER BY m.created_at DESC, m.id DESC LIMIT 31`,
+          [orgId, `+${word(i)}*`],
+        );
+      }),
+    ]);
+    rows.push([
+      'getMessages · gateway',
+      await measure('getMessages gw', (i) =>
+        gql('query($c: String!) { getMessages(chatId: $c) { data { _id text } hasNext } }', { c: chat(i) }),
+      ),
+    ]);
+    rows.push([
+      'getMessages · SQL',
+      await measure('getMessages sql', async (i) => {
+        await db.query(
+          'SELECT * FROM messages m WHERE m.org_id = ? AND m.chat_id = ? ORDER BY m.created_at ASC, m.id ASC LIMIT 31',
+          [orgId, chat(i)],
+        );
+      }),
+    ]);
+    console.log(`\n| ${SAMPLES} sequential calls each | p50 ms | p95 ms | p99 ms |\n| --- | ---: | ---: | ---: |`);
+    for (const [name, s] of rows)
+      console.log(`| ${name} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${s.p99.toFixed(1)} |`);
+  } finally {
+    await db.end();
+    await stack.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

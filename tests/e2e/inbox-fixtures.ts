@@ -1,0 +1,81 @@
+import { expect } from 'chai';
+import { grpcClient, newId, systemPrincipal, unary } from '@svc/kit';
+import { InboxServiceClient } from '@svc/proto/inbox/v1';
+import type { GraphQLResponse, StackHarness, TestOrg } from '../support/stack-harness';
+
+export const CHAT_FIELDS =
+  '_id conversationId status priority category subject assigneeId collectionId unreadCount contact { _id name email phone }';
+export const CONVERSATION_FIELDS =
+  '_id blocked aiEnabled unreadCount threadCount openThreadCount contact { _id name email phone }';
+export const MESSAGE_FIELDS =
+  '_id chatId conversationId type text internal deleted deletedAt editedAt edits { text editedAt } reactions { emoji reactorId } labelIds mediaIds location { latitude longitude name } contactCard { name phone email } buttons { id title url } deliveryStatus';
+export const PAGE = (fields: string) => `{ data { ${fields} } nextCursor previousCursor hasNext hasPrevious }`;
+
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+  previousCursor: string | null;
+  hasNext: boolean;
+  hasPrevious: boolean;
+}
+
+export function expectError(response: GraphQLResponse, status: number, code: string): void {
+  expect(response.status, JSON.stringify(response.body)).to.equal(status);
+  expect(response.body.errors?.[0]?.extensions?.code, JSON.stringify(response.body)).to.equal(code);
+}
+
+/** The data of a successful response (fails the test with the errors otherwise). */
+export function dataOf<T>(response: GraphQLResponse<T>): T {
+  expect(response.body.errors, JSON.stringify(response.body.errors)).to.equal(undefined);
+  expect(response.status).to.equal(200);
+  return response.body.data as T;
+}
+
+/**
+ * What channels and the widget do (no public operation opens a chat or records an inbound message): calls the inbox
+ * over gRPC as a SYSTEM principal of the org.
+ */
+export class ChannelSimulator {
+  constructor(
+    private readonly harness: StackHarness,
+    private readonly org: TestOrg,
+  ) {}
+
+  private async call<T>(run: (client: InboxServiceClient) => Promise<T>): Promise<T> {
+    const client = grpcClient(InboxServiceClient, `127.0.0.1:${this.harness.stack.inbox.grpcPort}`);
+    try {
+      return await run(client);
+    } finally {
+      client.close();
+    }
+  }
+
+  /** Opens a thread of `contactId` (a new contact unless given) on a new channel unless given. */
+  openChat(options: { contactId?: string; channelId?: string; name?: string } = {}) {
+    return this.call((client) =>
+      unary(
+        client.openChat.bind(client),
+        {
+          channelId: options.channelId ?? newId(),
+          contact: {
+            _id: options.contactId ?? newId(),
+            name: options.name ?? 'Ada Lovelace',
+            email: 'ada@example.com',
+            phone: '+15550100100',
+          },
+        },
+        this.harness.stack.inbox.codec.metadata(systemPrincipal(this.org.id)),
+      ),
+    );
+  }
+
+  receive(chatId: string, text: string) {
+    return this.call((client) =>
+      unary(
+        client.receiveMessage.bind(client),
+        { chatId, text },
+        this.harness.stack.inbox.codec.metadata(systemPrincipal(this.org.id)),
+      ),
+    );
+  }
+}

@@ -1,0 +1,260 @@
+import { expect } from 'chai';
+import { newId } from '@svc/kit';
+import { ALL_SCOPES_BUT_PARTNER, StackHarness, type TestOrg } from '../support/stack-harness';
+import { ChannelSimulator, MESSAGE_FIELDS, PAGE, dataOf, expectError, type Page } from './inbox-fixtures';
+
+interface Message {
+  _id: string;
+  type: string;
+  text: string;
+  deleted: boolean;
+  editedAt: string | null;
+  edits: { text: string }[];
+  reactions: { emoji: string; reactorId: string }[];
+  labelIds: string[];
+  mediaIds: string[];
+  location: { latitude: number; longitude: number; name: string | null } | null;
+  contactCard: { name: string | null; phone: string | null } | null;
+  buttons: { id: string; title: string }[];
+}
+
+describe('Inbox messages, labels and collections (whole stack over HTTP)', function () {
+  const harness = new StackHarness();
+  let org: TestOrg;
+  let key: string;
+  let channels: ChannelSimulator;
+
+  before(async function () {
+    this.timeout(120_000);
+    await harness.start();
+    org = await harness.newOrg();
+    key = (await org.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
+    channels = new ChannelSimulator(harness, org);
+  });
+
+  after(async () => harness.stop());
+
+  const call = <T>(query: string, variables: Record<string, unknown> = {}) => harness.graphql<T>(query, variables, key);
+  const gql = <T>(query: string, variables: Record<string, unknown> = {}) => call<T>(query, variables).then(dataOf);
+  const send = (chatId: string, input: Record<string, unknown>) =>
+    call<{ sendMessage: Message }>(
+      `mutation($chatId: String!, $input: CreateCombinedMessageInput!) { sendMessage(chatId: $chatId, input: $input) { ${MESSAGE_FIELDS} } }`,
+      { chatId, input },
+    );
+
+  describe('Inbox.sendMessage (every type)', () => {
+    it('sends text, media, location, contact card and buttons messages', async () => {
+      const { _id: chatId } = await channels.openChat();
+      const media = [newId()];
+      expect(dataOf(await send(chatId, { text: 'hi' })).sendMessage.type).to.equal('TEXT');
+      expect(
+        dataOf(await send(chatId, { type: 'MEDIA', mediaIds: media, text: 'look' })).sendMessage.mediaIds,
+      ).to.deep.equal(media);
+      const location = dataOf(
+        await send(chatId, { type: 'LOCATION', location: { latitude: 51.5, longitude: -0.12, name: 'London' } }),
+      ).sendMessage.location;
+      expect(location).to.deep.equal({ latitude: 51.5, longitude: -0.12, name: 'London' });
+      const card = dataOf(await send(chatId, { type: 'CONTACT_CARD', contactCard: { name: 'Bob', phone: '+1555' } }))
+        .sendMessage.contactCard;
+      expect(card).to.deep.equal({ name: 'Bob', phone: '+1555', email: null });
+      const buttons = dataOf(
+        await send(chatId, {
+          type: 'BUTTONS',
+          text: 'Pick',
+          buttons: [
+            { id: 'y', title: 'Yes' },
+            { id: 'n', title: 'No' },
+          ],
+        }),
+      ).sendMessage.buttons;
+      expect(buttons.map((b) => b.id)).to.deep.equal(['y', 'n']);
+    });
+
+    it('answers BAD_USER_INPUT for a message that does not fit its type', async () => {
+      const { _id: chatId } = await channels.openChat();
+      expectError(await send(chatId, { type: 'MEDIA', mediaIds: [] }), 200, 'BAD_USER_INPUT');
+      expectError(
+        await send(chatId, { type: 'LOCATION', location: { latitude: 91, longitude: 0 } }),
+        200,
+        'BAD_USER_INPUT',
+      );
+      expectError(await send(chatId, { type: 'BUTTONS', text: 'x', buttons: [] }), 200, 'BAD_USER_INPUT');
+      expectError(await send(chatId, { type: 'LOCATION', internal: true }), 200, 'BAD_USER_INPUT');
+    });
+  });
+
+  describe('Inbox.updateMessage / deleteMessage', () => {
+    it('edits keeping the history and editedAt, then soft-deletes visibly', async () => {
+      const { _id: chatId } = await channels.openChat();
+      const sent = dataOf(await send(chatId, { text: 'teh' })).sendMessage;
+      const edited = await gql<{ updateMessage: Message }>(
+        `mutation($id: String!) { updateMessage(messageId: $id, text: "the") { ${MESSAGE_FIELDS} } }`,
+        { id: sent._id },
+      );
+      expect(edited.updateMessage.text).to.equal('the');
+      expect(edited.updateMessage.editedAt).to.match(/Z$/);
+      expect(edited.updateMessage.edits.map((e) => e.text)).to.deep.equal(['teh']);
+      const deleted = await gql<{ deleteMessage: Message }>(
+        `mutation($id: String!) { deleteMessage(messageId: $id) { ${MESSAGE_FIELDS} } }`,
+        { id: sent._id },
+      );
+      expect(deleted.deleteMessage).to.include({ deleted: true, text: '' });
+      const thread = await gql<{ getMessages: Page<Message> }>(
+        `query($chatId: String!) { getMessages(chatId: $chatId) ${PAGE(MESSAGE_FIELDS)} }`,
+        { chatId },
+      );
+      expect(thread.getMessages.data.map((m) => [m._id, m.deleted, m.edits.length])).to.deep.equal([
+        [sent._id, true, 0],
+      ]);
+      expectError(
+        await call(`mutation($id: String!) { updateMessage(messageId: $id, text: "again") { _id } }`, { id: sent._id }),
+        200,
+        'FAILED_PRECONDITION',
+      );
+    });
+
+    it("refuses to edit the contact's own message", async () => {
+      const { _id: chatId } = await channels.openChat();
+      const inbound = await channels.receive(chatId, 'mine');
+      expectError(
+        await call(`mutation($id: String!) { updateMessage(messageId: $id, text: "x") { _id } }`, { id: inbound._id }),
+        200,
+        'FAILED_PRECONDITION',
+      );
+    });
+  });
+
+  describe('Inbox.addMessageReaction / removeMessageReaction', () => {
+    it('keeps one reaction per reactor per emoji, idempotently', async () => {
+      const { _id: chatId } = await channels.openChat();
+      const sent = dataOf(await send(chatId, { text: 'react to me' })).sendMessage;
+      const add = () =>
+        gql<{ addMessageReaction: Message }>(
+          `mutation($id: String!) { addMessageReaction(messageId: $id, emoji: "👍") { ${MESSAGE_FIELDS} } }`,
+          { id: sent._id },
+        );
+      await add();
+      expect((await add()).addMessageReaction.reactions.map((r) => r.emoji)).to.deep.equal(['👍']);
+      const removed = await gql<{ removeMessageReaction: Message }>(
+        `mutation($id: String!) { removeMessageReaction(messageId: $id, emoji: "👍") { ${MESSAGE_FIELDS} } }`,
+        { id: sent._id },
+      );
+      expect(removed.removeMessageReaction.reactions).to.deep.equal([]);
+    });
+  });
+
+  describe('Inbox labels and Inbox.setMessageLabels', () => {
+    it('creates, updates, archives and restores labels; applies only active ones', async () => {
+      const created = await gql<{ createLabel: { _id: string; color: string } }>(
+        'mutation { createLabel(input: { name: "Urgent", color: "#FF0000" }) { _id color } }',
+      );
+      const labelId = created.createLabel._id;
+      expect(created.createLabel.color).to.equal('#ff0000');
+      expectError(await call('mutation { createLabel(input: { name: "urgent" }) { _id } }'), 200, 'CONFLICT');
+      const updated = await gql<{ updateLabel: { name: string } }>(
+        'mutation($id: String!) { updateLabel(labelId: $id, input: { name: "Very urgent" }) { name } }',
+        { id: labelId },
+      );
+      expect(updated.updateLabel.name).to.equal('Very urgent');
+      const { _id: chatId } = await channels.openChat();
+      const sent = dataOf(await send(chatId, { text: 'label me' })).sendMessage;
+      const setLabels = (ids: string[]) =>
+        call<{ setMessageLabels: Message }>(
+          `mutation($id: String!, $ids: [String!]!) { setMessageLabels(messageId: $id, labelIds: $ids) { labelIds } }`,
+          { id: sent._id, ids },
+        );
+      expect(dataOf(await setLabels([labelId])).setMessageLabels.labelIds).to.deep.equal([labelId]);
+      await gql('mutation($id: String!) { archiveLabel(labelId: $id) { archived } }', { id: labelId });
+      const active = await gql<{ activeLabels: Page<{ _id: string }> }>(`{ activeLabels ${PAGE('_id')} }`);
+      expect(active.activeLabels.data.map((l) => l._id)).not.to.include(labelId);
+      const all = await gql<{ labels: Page<{ _id: string; archived: boolean }> }>(`{ labels ${PAGE('_id archived')} }`);
+      expect(all.labels.data.find((l) => l._id === labelId)?.archived).to.equal(true);
+      expect(dataOf(await setLabels([])).setMessageLabels.labelIds).to.deep.equal([]);
+      expectError(await setLabels([labelId]), 200, 'FAILED_PRECONDITION');
+      await gql('mutation($id: String!) { restoreLabel(labelId: $id) { archived } }', { id: labelId });
+      expect(dataOf(await setLabels([labelId])).setMessageLabels.labelIds).to.deep.equal([labelId]);
+      const one = await gql<{ label: { name: string; archived: boolean } }>(
+        'query($id: String!) { label(labelId: $id) { name archived } }',
+        { id: labelId },
+      );
+      expect(one.label).to.deep.equal({ name: 'Very urgent', archived: false });
+    });
+  });
+
+  describe('Inbox collections', () => {
+    it('builds a tree, files chats, counts them, moves and deletes sub-trees', async () => {
+      const create = (name: string, parentId?: string) =>
+        gql<{ apiCreateChatCollection: { _id: string; depth: number } }>(
+          'mutation($name: String!, $parentId: String) { apiCreateChatCollection(input: { name: $name, parentId: $parentId }) { _id depth } }',
+          { name, parentId },
+        ).then((d) => d.apiCreateChatCollection);
+      const root = await create('Support');
+      const child = await create('Tier 2', root._id);
+      const other = await create('Sales');
+      expect(child.depth).to.equal(1);
+      const opened = await channels.openChat();
+      await channels.receive(opened._id, 'help');
+      await gql(
+        'mutation($chatId: String!, $c: JSON) { updateChatField(chatId: $chatId, input: { field: COLLECTION, value: $c }) { _id } }',
+        { chatId: opened._id, c: child._id },
+      );
+      const chats = await gql<{ collectionChats: Page<{ _id: string }> }>(
+        `query($id: String!) { collectionChats(collectionId: $id) ${PAGE('_id')} }`,
+        { id: child._id },
+      );
+      expect(chats.collectionChats.data.map((c) => c._id)).to.deep.equal([opened._id]);
+      const conversations = await gql<{ collectionConversations: Page<{ _id: string }> }>(
+        `query($id: String!) { collectionConversations(collectionId: $id) ${PAGE('_id')} }`,
+        { id: child._id },
+      );
+      expect(conversations.collectionConversations.data.map((c) => c._id)).to.deep.equal([opened.conversationId]);
+      const count = await gql<{ collectionChatCount: { total: number; open: number } }>(
+        'query($id: String!) { collectionChatCount(collectionId: $id) { total open } }',
+        { id: child._id },
+      );
+      expect(count.collectionChatCount).to.deep.equal({ total: 1, open: 1 });
+      const counts = await gql<{ chatCollectionCounts: { data: { collectionId: string; unread: number }[] } }>(
+        '{ chatCollectionCounts { data { collectionId total open unread } uncollectedTotal } }',
+      );
+      expect(counts.chatCollectionCounts.data.find((c) => c.collectionId === child._id)?.unread).to.equal(1);
+      const tree = await gql<{ chatCollections: { _id: string }[] }>('{ chatCollections { _id parentId depth } }');
+      expect(tree.chatCollections.map((c) => c._id)).to.include.members([root._id, child._id, other._id]);
+      expectError(
+        await call(
+          'mutation($id: String!, $p: String) { apiMoveChatCollection(collectionId: $id, parentId: $p) { _id } }',
+          {
+            id: root._id,
+            p: child._id,
+          },
+        ),
+        200,
+        'FAILED_PRECONDITION',
+      );
+      const moved = await gql<{ apiMoveChatCollection: { parentId: string; depth: number } }>(
+        'mutation($id: String!, $p: String) { apiMoveChatCollection(collectionId: $id, parentId: $p) { parentId depth } }',
+        { id: root._id, p: other._id },
+      );
+      expect(moved.apiMoveChatCollection).to.deep.equal({ parentId: other._id, depth: 1 });
+      const renamed = await gql<{ apiUpdateChatCollection: { name: string } }>(
+        'mutation($id: String!) { apiUpdateChatCollection(collectionId: $id, input: { name: "Help" }) { name } }',
+        { id: root._id },
+      );
+      expect(renamed.apiUpdateChatCollection.name).to.equal('Help');
+      const removed = await gql<{ apiDeleteChatCollection: { deletedIds: string[] } }>(
+        'mutation($id: String!) { apiDeleteChatCollection(collectionId: $id) { deletedIds } }',
+        { id: root._id },
+      );
+      expect(removed.apiDeleteChatCollection.deletedIds).to.have.members([root._id, child._id]);
+      const chat = await gql<{ chat: { collectionId: string | null } }>(
+        'query($id: String!) { chat(chatId: $id) { collectionId } }',
+        { id: opened._id },
+      );
+      expect(chat.chat.collectionId).to.equal(null);
+      const one = await gql<{ chatCollection: { name: string } }>(
+        'query($id: String!) { chatCollection(collectionId: $id) { name } }',
+        { id: other._id },
+      );
+      expect(one.chatCollection.name).to.equal('Sales');
+    });
+  });
+});

@@ -1,0 +1,492 @@
+import { expect } from 'chai';
+import { ApiScope, newId } from '@svc/kit';
+import { ALL_SCOPES_BUT_PARTNER, StackHarness, type TestOrg } from '../support/stack-harness';
+import { ChannelSimulator, dataOf, expectError } from './inbox-fixtures';
+
+/** Ids of one org's inbox data, the targets of every operation below. */
+interface World {
+  chatId: string;
+  conversationId: string;
+  messageId: string;
+  labelId: string;
+  collectionId: string;
+}
+
+type Vars = Record<string, unknown>;
+
+interface OperationCase {
+  op: string;
+  scope: ApiScope;
+  query: string;
+  vars: (w: World) => Vars;
+  /** How another org's key is kept out: NOT_FOUND for the ids, or the lists simply not showing them. */
+  isolation: 'not-found' | 'no-leak' | 'none';
+  /** Variables that are malformed (BAD_USER_INPUT); defaults to every id replaced by "nope"; null: no arguments. */
+  bad?: Vars | null;
+}
+
+const R = ApiScope.MESSAGES_READ;
+const S = ApiScope.MESSAGES_SEND;
+const M = ApiScope.CONVERSATIONS_MANAGE;
+const N = ApiScope.NOTES_WRITE;
+const P = '{ data { _id } hasNext }';
+
+/** Every inbox operation with its scope: the contract's table (mesh/operations.tsv) exercised end to end. */
+const CASES: OperationCase[] = [
+  {
+    op: 'chat',
+    scope: R,
+    query: 'query($chatId: String!) { chat(chatId: $chatId) { _id } }',
+    vars: (w) => ({ chatId: w.chatId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'getMessages',
+    scope: R,
+    query: `query($chatId: String!) { getMessages(chatId: $chatId) ${P} }`,
+    vars: (w) => ({ chatId: w.chatId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'searchChats',
+    scope: R,
+    query: `query($limit: Int!) { searchChats(input: { limit: $limit }) ${P} }`,
+    vars: () => ({ limit: 100 }),
+    isolation: 'no-leak',
+    bad: { limit: 101 },
+  },
+  {
+    op: 'conversation',
+    scope: R,
+    query: 'query($conversationId: String!) { conversation(conversationId: $conversationId) { _id } }',
+    vars: (w) => ({ conversationId: w.conversationId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'conversationMessages',
+    scope: R,
+    query: `query($conversationId: String!) { conversationMessages(conversationId: $conversationId) ${P} }`,
+    vars: (w) => ({ conversationId: w.conversationId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'threadsPage',
+    scope: R,
+    query: `query($conversationId: String!) { threadsPage(conversationId: $conversationId) ${P} }`,
+    vars: (w) => ({ conversationId: w.conversationId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'getChatNotes',
+    scope: N,
+    query: `query($chatId: String!) { getChatNotes(chatId: $chatId) ${P} }`,
+    vars: (w) => ({ chatId: w.chatId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'conversationNotes',
+    scope: N,
+    query: `query($conversationId: String!) { conversationNotes(conversationId: $conversationId) ${P} }`,
+    vars: (w) => ({ conversationId: w.conversationId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'labels',
+    scope: R,
+    query: `query($limit: Int!) { labels(input: { limit: $limit }) ${P} }`,
+    vars: () => ({ limit: 100 }),
+    isolation: 'no-leak',
+    bad: { limit: 101 },
+  },
+  {
+    op: 'activeLabels',
+    scope: R,
+    query: `query($limit: Int!) { activeLabels(input: { limit: $limit }) ${P} }`,
+    vars: () => ({ limit: 100 }),
+    isolation: 'no-leak',
+    bad: { limit: -1 },
+  },
+  {
+    op: 'label',
+    scope: R,
+    query: 'query($labelId: String!) { label(labelId: $labelId) { _id } }',
+    vars: (w) => ({ labelId: w.labelId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'chatCollections',
+    scope: R,
+    query: 'query($parentId: String) { chatCollections(parentId: $parentId) { _id } }',
+    vars: (w) => ({ parentId: w.collectionId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'chatCollection',
+    scope: R,
+    query: 'query($collectionId: String!) { chatCollection(collectionId: $collectionId) { _id } }',
+    vars: (w) => ({ collectionId: w.collectionId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'collectionChats',
+    scope: R,
+    query: `query($collectionId: String!) { collectionChats(collectionId: $collectionId) ${P} }`,
+    vars: (w) => ({ collectionId: w.collectionId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'collectionChatCount',
+    scope: R,
+    query: 'query($collectionId: String!) { collectionChatCount(collectionId: $collectionId) { total } }',
+    vars: (w) => ({ collectionId: w.collectionId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'collectionConversations',
+    scope: R,
+    query: `query($collectionId: String!) { collectionConversations(collectionId: $collectionId) ${P} }`,
+    vars: (w) => ({ collectionId: w.collectionId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'chatCollectionCounts',
+    scope: R,
+    query: '{ chatCollectionCounts { data { collectionId } uncollectedTotal } }',
+    vars: () => ({}),
+    isolation: 'no-leak',
+    bad: null,
+  },
+  {
+    op: 'inboxCounts',
+    scope: R,
+    query: '{ inboxCounts { total open unread byAssignee { assigneeId open } } }',
+    vars: () => ({}),
+    isolation: 'no-leak',
+    bad: null,
+  },
+  {
+    op: 'apiDeleteChat',
+    scope: ApiScope.CONVERSATIONS_DELETE,
+    query: 'mutation($chatId: String!) { apiDeleteChat(chatId: $chatId) { chatId } }',
+    vars: (w) => ({ chatId: w.chatId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'apiDeleteConversation',
+    scope: ApiScope.CONVERSATIONS_DELETE,
+    query:
+      'mutation($conversationId: String!) { apiDeleteConversation(conversationId: $conversationId) { conversationId } }',
+    vars: (w) => ({ conversationId: w.conversationId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'searchConversations',
+    scope: R,
+    query: 'query($limit: Int!) { searchConversations(input: { limit: $limit }) { data { _id } hasNext totalCount } }',
+    vars: () => ({ limit: 100 }),
+    isolation: 'no-leak',
+    bad: { limit: 101 },
+  },
+  {
+    op: 'apiSearchMessages',
+    scope: R,
+    query: `query($q: String!) { apiSearchMessages(query: $q) ${P} }`,
+    vars: () => ({ q: 'hello' }),
+    isolation: 'no-leak',
+    bad: { q: 'a !' },
+  },
+  {
+    op: 'apiSearchChatMessages',
+    scope: R,
+    query: `query($chatId: String!) { apiSearchChatMessages(chatId: $chatId, query: "hello") ${P} }`,
+    vars: (w) => ({ chatId: w.chatId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'sendMessage',
+    scope: S,
+    query: 'mutation($chatId: String!) { sendMessage(chatId: $chatId, input: { text: "hi" }) { _id } }',
+    vars: (w) => ({ chatId: w.chatId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'updateMessage',
+    scope: S,
+    query: 'mutation($messageId: String!) { updateMessage(messageId: $messageId, text: "edited") { _id } }',
+    vars: (w) => ({ messageId: w.messageId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'deleteMessage',
+    scope: S,
+    query: 'mutation($messageId: String!) { deleteMessage(messageId: $messageId) { _id } }',
+    vars: (w) => ({ messageId: w.messageId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'addMessageReaction',
+    scope: S,
+    query:
+      'mutation($messageId: String!, $emoji: String!) { addMessageReaction(messageId: $messageId, emoji: $emoji) { _id } }',
+    vars: (w) => ({ messageId: w.messageId, emoji: '👍' }),
+    isolation: 'not-found',
+    bad: { messageId: newId(), emoji: 'thumbs up' },
+  },
+  {
+    op: 'removeMessageReaction',
+    scope: S,
+    query:
+      'mutation($messageId: String!, $emoji: String!) { removeMessageReaction(messageId: $messageId, emoji: $emoji) { _id } }',
+    vars: (w) => ({ messageId: w.messageId, emoji: '👍' }),
+    isolation: 'not-found',
+    bad: { messageId: newId(), emoji: 'x' },
+  },
+  {
+    op: 'closeChat',
+    scope: M,
+    query: 'mutation($chatId: String!) { closeChat(chatId: $chatId) { _id } }',
+    vars: (w) => ({ chatId: w.chatId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'reopenChat',
+    scope: M,
+    query: 'mutation($chatId: String!) { reopenChat(chatId: $chatId) { _id } }',
+    vars: (w) => ({ chatId: w.chatId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'setMessageLabels',
+    scope: M,
+    query:
+      'mutation($messageId: String!, $labelIds: [String!]!) { setMessageLabels(messageId: $messageId, labelIds: $labelIds) { _id } }',
+    vars: (w) => ({ messageId: w.messageId, labelIds: [w.labelId] }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'readMessages',
+    scope: M,
+    query: 'mutation($chatId: String!, $ids: [String!]!) { readMessages(chatId: $chatId, messageIds: $ids) { _id } }',
+    vars: (w) => ({ chatId: w.chatId, ids: [w.messageId] }),
+    isolation: 'not-found',
+    bad: { chatId: newId(), ids: [] },
+  },
+  {
+    op: 'readAllMessages',
+    scope: M,
+    query: 'mutation($chatId: String!) { readAllMessages(chatId: $chatId) { _id } }',
+    vars: (w) => ({ chatId: w.chatId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'readAllConversation',
+    scope: M,
+    query: 'mutation($conversationId: String!) { readAllConversation(conversationId: $conversationId) { _id } }',
+    vars: (w) => ({ conversationId: w.conversationId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'assignChatToOperator',
+    scope: M,
+    query:
+      'mutation($chatId: String!, $op: String!) { assignChatToOperator(chatId: $chatId, operatorId: $op) { _id } }',
+    vars: (w) => ({ chatId: w.chatId, op: newId() }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'unassignChat',
+    scope: M,
+    query: 'mutation($chatId: String!) { unassignChat(chatId: $chatId) { _id } }',
+    vars: (w) => ({ chatId: w.chatId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'assignConversationThreads',
+    scope: M,
+    query:
+      'mutation($conversationId: String!, $op: String!) { assignConversationThreads(conversationId: $conversationId, operatorId: $op) { _id } }',
+    vars: (w) => ({ conversationId: w.conversationId, op: newId() }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'blockConversation',
+    scope: M,
+    query:
+      'mutation($conversationId: String!) { blockConversation(conversationId: $conversationId, blocked: false) { _id } }',
+    vars: (w) => ({ conversationId: w.conversationId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'setConversationAi',
+    scope: M,
+    query:
+      'mutation($conversationId: String!) { setConversationAi(conversationId: $conversationId, enabled: true) { _id } }',
+    vars: (w) => ({ conversationId: w.conversationId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'updateChatField',
+    scope: M,
+    query:
+      'mutation($chatId: String!, $value: JSON) { updateChatField(chatId: $chatId, input: { field: PRIORITY, value: $value }) { _id } }',
+    vars: (w) => ({ chatId: w.chatId, value: 'HIGH' }),
+    isolation: 'not-found',
+    bad: { chatId: newId(), value: 'SOMEWHAT' },
+  },
+  {
+    op: 'sendConversationNote',
+    scope: N,
+    query:
+      'mutation($conversationId: String!) { sendConversationNote(conversationId: $conversationId, input: { text: "n" }) { _id } }',
+    vars: (w) => ({ conversationId: w.conversationId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'createLabel',
+    scope: M,
+    query: 'mutation($name: String!, $color: String) { createLabel(input: { name: $name, color: $color }) { _id } }',
+    vars: () => ({ name: `l-${newId()}` }),
+    isolation: 'none',
+    bad: { name: 'x', color: 'red' },
+  },
+  {
+    op: 'updateLabel',
+    scope: M,
+    query: 'mutation($labelId: String!) { updateLabel(labelId: $labelId, input: { color: "#00ff00" }) { _id } }',
+    vars: (w) => ({ labelId: w.labelId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'archiveLabel',
+    scope: M,
+    query: 'mutation($labelId: String!) { archiveLabel(labelId: $labelId) { _id } }',
+    vars: (w) => ({ labelId: w.labelId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'restoreLabel',
+    scope: M,
+    query: 'mutation($labelId: String!) { restoreLabel(labelId: $labelId) { _id } }',
+    vars: (w) => ({ labelId: w.labelId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'apiCreateChatCollection',
+    scope: M,
+    query:
+      'mutation($parentId: String, $name: String!) { apiCreateChatCollection(input: { name: $name, parentId: $parentId }) { _id } }',
+    vars: (w) => ({ parentId: w.collectionId, name: 'sub' }),
+    isolation: 'not-found',
+    bad: { name: '  ' },
+  },
+  {
+    op: 'apiUpdateChatCollection',
+    scope: M,
+    query:
+      'mutation($collectionId: String!) { apiUpdateChatCollection(collectionId: $collectionId, input: { name: "renamed" }) { _id } }',
+    vars: (w) => ({ collectionId: w.collectionId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'apiMoveChatCollection',
+    scope: M,
+    query: 'mutation($collectionId: String!) { apiMoveChatCollection(collectionId: $collectionId) { _id } }',
+    vars: (w) => ({ collectionId: w.collectionId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'apiDeleteChatCollection',
+    scope: M,
+    query: 'mutation($collectionId: String!) { apiDeleteChatCollection(collectionId: $collectionId) { deletedIds } }',
+    vars: (w) => ({ collectionId: w.collectionId }),
+    isolation: 'not-found',
+  },
+];
+
+function malformed(vars: Vars): Vars {
+  const out: Vars = {};
+  for (const [key, value] of Object.entries(vars))
+    out[key] =
+      /Id$/.test(key) || key === 'ids' || key === 'labelIds' ? (Array.isArray(value) ? ['nope'] : 'nope') : value;
+  return out;
+}
+
+describe('Inbox operations: scopes, org isolation, bad input (whole stack over HTTP)', function () {
+  const harness = new StackHarness();
+  let orgA: TestOrg;
+  let world: World;
+  let otherOrgKey: string;
+  const keysLacking = new Map<ApiScope, string>();
+
+  before(async function () {
+    this.timeout(120_000);
+    await harness.start();
+    orgA = await harness.newOrg('A');
+    const fullKey = (await orgA.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
+    const chat = await new ChannelSimulator(harness, orgA).openChat();
+    const message = dataOf(
+      await harness.graphql<{ sendMessage: { _id: string } }>(
+        'mutation($chatId: String!) { sendMessage(chatId: $chatId, input: { text: "hello" }) { _id } }',
+        { chatId: chat._id },
+        fullKey,
+      ),
+    ).sendMessage;
+    const label = dataOf(
+      await harness.graphql<{ createLabel: { _id: string } }>(
+        'mutation { createLabel(input: { name: "vip" }) { _id } }',
+        {},
+        fullKey,
+      ),
+    ).createLabel;
+    const collection = dataOf(
+      await harness.graphql<{ apiCreateChatCollection: { _id: string } }>(
+        'mutation { apiCreateChatCollection(input: { name: "Sales" }) { _id } }',
+        {},
+        fullKey,
+      ),
+    ).apiCreateChatCollection;
+    world = {
+      chatId: chat._id,
+      conversationId: chat.conversationId,
+      messageId: message._id,
+      labelId: label._id,
+      collectionId: collection._id,
+    };
+    for (const scope of [R, S, M, N, ApiScope.CONVERSATIONS_DELETE])
+      keysLacking.set(scope, (await orgA.mintKey(ALL_SCOPES_BUT_PARTNER.filter((s) => s !== scope))).key);
+    otherOrgKey = (await (await harness.newOrg('B')).mintKey(ALL_SCOPES_BUT_PARTNER)).key;
+  });
+
+  after(async () => harness.stop());
+
+  for (const c of CASES) {
+    describe(`Inbox.${c.op}`, () => {
+      it(`answers 403 FORBIDDEN naming ${c.scope} when the key lacks it`, async () => {
+        const response = await harness.graphql(c.query, c.vars(world), keysLacking.get(c.scope));
+        expectError(response, 403, 'FORBIDDEN');
+        expect(response.body.errors?.[0]?.extensions?.scope).to.equal(c.scope);
+      });
+
+      if (c.isolation === 'not-found')
+        it("answers NOT_FOUND for another org's ids", async () => {
+          expectError(await harness.graphql(c.query, c.vars(world), otherOrgKey), 200, 'NOT_FOUND');
+        });
+      if (c.isolation === 'no-leak')
+        it("shows nothing of another org's data", async () => {
+          const body = JSON.stringify(dataOf(await harness.graphql(c.query, c.vars(world), otherOrgKey)));
+          for (const id of Object.values(world)) expect(body).not.to.contain(id);
+        });
+
+      if (c.bad !== null)
+        it('answers BAD_USER_INPUT for malformed input', async () => {
+          const vars = c.bad ?? malformed(c.vars(world));
+          const response = await harness.graphql(c.query, vars, otherOrgKey);
+          expect(response.body.errors?.[0]?.extensions?.code, JSON.stringify(response.body)).to.be.oneOf([
+            'BAD_USER_INPUT',
+            'GRAPHQL_VALIDATION_FAILED',
+          ]);
+          expect(response.body.errors?.[0]?.extensions?.code).to.not.equal('INTERNAL_SERVER_ERROR');
+        });
+    });
+  }
+});
