@@ -9,7 +9,7 @@ import { conversationPage } from './conversation-views';
 import { findChat } from './lookups';
 import { messagePage } from './message-details';
 import { applyFilter, validFilter } from './search-filters';
-import { containsPattern, fullTextCondition, fullTextDialectOf, searchWords } from './search-terms';
+import { fullTextCondition, fullTextDialectOf, searchWords } from './search-terms';
 
 /**
  * Full-text search, newest first with stable keyset cursors (creation time, id: a conversation's last activity moves,
@@ -18,10 +18,7 @@ import { containsPattern, fullTextCondition, fullTextDialectOf, searchWords } fr
 export class Search {
   constructor(private readonly dataSource: DataSource) {}
 
-  /**
-   * Conversations with a visible message containing every word of `query` (and, with PII_READ, also those whose
-   * contact's name, email or phone contains it); no query: every conversation the filter lets through.
-   */
+  /** Conversations with a visible message containing every word of `query`; no query: all the filter lets through. */
   async conversations(
     principal: Principal,
     text: string | undefined,
@@ -36,7 +33,7 @@ export class Search {
       .createQueryBuilder('cv')
       .where('cv.orgId = :orgId', { orgId });
     applyFilter(query, 'conversation', validFilter(filter), includeNotes);
-    if (text?.trim()) this.matchConversation(query, principal, text.trim(), includeNotes);
+    if (text?.trim()) this.matchConversation(query, text.trim(), includeNotes);
     const totalCount = page.cursor ? undefined : await query.getCount();
     const rows = await keysetPage(
       query,
@@ -72,28 +69,18 @@ export class Search {
     return this.messagePage(orgId, query, page);
   }
 
-  private matchConversation(
-    query: SelectQueryBuilder<ConversationRow>,
-    principal: Principal,
-    text: string,
-    includeNotes: boolean,
-  ): void {
-    const words = searchWords(text);
-    const match = fullTextCondition(fullTextDialectOf(this.dataSource), 'sm', words);
+  /**
+   * Message text only. Matching the contact's fields too (an OR with a LIKE) stops MariaDB from running the EXISTS as
+   * a semi-join over the FULLTEXT index: 10× slower at 100k conversations (docs/performance.md). Finding a person by
+   * name, email or phone is `searchChats` (PII_READ).
+   */
+  private matchConversation(query: SelectQueryBuilder<ConversationRow>, text: string, includeNotes: boolean): void {
+    const match = fullTextCondition(fullTextDialectOf(this.dataSource), 'sm', searchWords(text));
     const visible = includeNotes ? '' : ' AND sm.internal = :matchInternal';
-    const inMessages =
-      `EXISTS (SELECT 1 FROM messages sm WHERE sm.org_id = :orgId AND sm.conversation_id = cv.id` +
-      ` AND sm.deleted_at IS NULL${visible} AND ${match.sql})`;
-    // Matching the contact's fields would reveal them to a caller who may not read them.
-    if (!hasScope(principal, ApiScope.PII_READ)) {
-      query.andWhere(inMessages, { ...match.parameters, matchInternal: false });
-      return;
-    }
-    const like = containsPattern(text);
     query.andWhere(
-      `(${inMessages} OR LOWER(cv.contactName) LIKE :like ESCAPE '!' OR LOWER(cv.contactEmail) LIKE :like ESCAPE '!'` +
-        ` OR cv.contactPhone LIKE :like ESCAPE '!')`,
-      { ...match.parameters, matchInternal: false, like },
+      `EXISTS (SELECT 1 FROM messages sm WHERE sm.org_id = :orgId AND sm.conversation_id = cv.id` +
+        ` AND sm.deleted_at IS NULL${visible} AND ${match.sql})`,
+      { ...match.parameters, matchInternal: false },
     );
   }
 

@@ -28,7 +28,7 @@ export interface GetCursorPaginatedInput {
 }
 
 export interface SearchConversationsRequest {
-  /** Words in the message text; with PII_READ also the contact's name, email or phone. Unset: every conversation. */
+  /** Words in the message text (a person is found with SearchChats). Unset: every conversation. */
   query?: string | undefined;
   filter: SearchFilter | undefined;
   input: GetCursorPaginatedInput | undefined;
