@@ -47,9 +47,10 @@ const productionValues = path.join(chartDir, 'ci', 'production-values.yaml');
 const devValues = path.join(chartDir, 'values-dev.yaml');
 const PLANNED_PUBLIC: Record<string, string> = {
   'widget-api': '/api/web',
-  'webhook-ingress': '/webhooks/in',
   widget: '/widget',
 };
+/** Enabled services with public paths: the ingress controller may reach only these. */
+const PUBLIC_SERVICES = ['gateway', 'webhook-ingress'];
 
 function container(workload: Workload): Container {
   const first = workload.spec.template.spec.containers[0];
@@ -363,16 +364,18 @@ describe('deploy: charts/svc', function () {
   });
 
   describe('network policies', () => {
-    it('admit gRPC to identity and inbox only from the gateway', () => {
+    it('admit gRPC only from the services that name the target in their upstreams', () => {
       const objects = helmTemplate();
       expect(grpcCallers(objects, 'identity')).to.deep.equal(['gateway']);
-      expect(grpcCallers(objects, 'inbox')).to.deep.equal(['gateway']);
+      expect(grpcCallers(objects, 'inbox')).to.deep.equal(['contacts', 'flows', 'gateway']);
+      expect(grpcCallers(objects, 'contacts')).to.deep.equal(['flows', 'gateway', 'webhook-ingress']);
+      expect(grpcCallers(objects, 'flows')).to.deep.equal(['gateway', 'webhook-ingress']);
     });
     it('derive callers from upstreams when planned services are enabled', () => {
       const objects = helmTemplate(
         Object.keys(defaults.services).flatMap((key) => ['--set', `services.${key}.enabled=true`]),
       );
-      expect(grpcCallers(objects, 'inbox')).to.deep.equal(['flows', 'gateway', 'widget-api']);
+      expect(grpcCallers(objects, 'inbox')).to.deep.equal(['contacts', 'flows', 'gateway', 'widget-api']);
       expect(grpcCallers(objects, 'contacts')).to.deep.equal(['flows', 'gateway', 'webhook-ingress', 'widget-api']);
     });
     it('admit the ingress controller to public services only, and Prometheus to every pod', () => {
@@ -385,7 +388,7 @@ describe('deploy: charts/svc', function () {
           (r) => JSON.stringify(r.from).includes('prometheus') && r.ports.some((p) => p.port === 'http'),
         );
         expect(fromIngress, `${policy.metadata.name} admits the ingress controller`).to.equal(
-          policy.metadata.name === objectName('gateway'),
+          PUBLIC_SERVICES.map(objectName).includes(policy.metadata.name),
         );
         expect(fromPrometheus, `${policy.metadata.name} admits Prometheus`).to.equal(true);
       }
@@ -421,8 +424,8 @@ describe('deploy: charts/svc', function () {
     it('production: an Ingress routes /graphql to the gateway over TLS', () => {
       const objects = helmTemplate(['-f', productionValues]);
       const ingresses = objects.filter((o) => o.kind === 'Ingress');
-      expect(ingresses.map((o) => o.metadata.name)).to.deep.equal([objectName('gateway')]);
-      const spec = ingresses[0]!.spec as {
+      expect(ingresses.map((o) => o.metadata.name)).to.deep.equal(PUBLIC_SERVICES.map(objectName));
+      const spec = getObject(objects, 'Ingress', objectName('gateway')).spec as {
         tls: unknown[];
         rules: {
           host: string;

@@ -21,3 +21,6 @@ npm run build --silent
 MIGRATIONS_MYSQL_URL="${SVC_TEST_MYSQL_URL/mysql:/mariadb:}" npm run migrations:check --silent
 npm run test:unit --silent
 npm run test:e2e --silent
+
+# The Kubernetes packaging, rendered and validated with the real (pinned) helm and skaffold.
+npm run test:deploy --silent
