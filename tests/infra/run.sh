@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm run test:infra`: the same service and end-to-end suites as `npm test`, on the production parts — a real
-# MariaDB and a real Apache Kafka (KRaft) provisioned by tests/infra/up.sh — plus the MySQL-family migration check.
+# MariaDB and a real Apache Kafka (KRaft) provisioned by tests/infra/up.sh — plus the MySQL-family migration check
+# and the Kubernetes packaging rendered with the real (pinned) helm and skaffold (tests/deploy).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
