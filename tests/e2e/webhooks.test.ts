@@ -351,7 +351,17 @@ describe('Inbound webhooks (whole stack over HTTP)', function () {
       };
       await Promise.all(Array.from({ length: 10 }, client));
       expect(statuses.filter((s) => s === 202)).to.have.length(500);
-      await harness.stack.ingress.relay.flush();
+      // Every accepted request's event has left the ingress outbox (relayed to the bus) while nobody consumed it.
+      await eventually(
+        async () => {
+          const rows = (await harness.stack.ingress.dataSource.query('SELECT COUNT(*) AS n FROM outbox_events')) as {
+            n: number | string;
+          }[];
+          return Number(rows[0]?.n) === 0;
+        },
+        60_000,
+        'the ingress outbox to drain',
+      );
       expect(await runs()).to.equal(0);
       await harness.stack.flows.startConsumer();
       await eventually(async () => (await runs()) >= 500, 120_000, '500 runs');

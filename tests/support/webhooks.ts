@@ -1,3 +1,4 @@
+import { eventually } from '@svc/kit';
 import type { StackHarness, TestOrg } from './stack-harness';
 
 export interface WebhookResponse {
@@ -118,6 +119,18 @@ export class WebhookFixtures {
     );
     const contactId = data.createContactApi.id;
     const chatId = await this.org.openChat({ _id: contactId, email });
+    // Contacts learns which chats a contact owns from the inbox's `chat.opened` event: wait until it has.
+    await eventually(
+      async () => {
+        const contact = await this.call<{ contactApi: { identities: { type: string; value: string }[] } }>(
+          'query($id: ID!) { contactApi(id: $id) { identities { type value } } }',
+          { id: contactId },
+        );
+        return contact.contactApi.identities.some((i) => i.type === 'CHAT_ID' && i.value === chatId);
+      },
+      30_000,
+      'the contact to own its chat',
+    );
     return { contactId, chatId };
   }
 }

@@ -17,7 +17,8 @@ export function subscribeChatOwnership(
   logger: Logger,
 ): Promise<Subscription> {
   return bus.subscribe({
-    groupId: CHAT_OWNERSHIP_GROUP,
+    // Prefixed like the topics: installations (and test runs) sharing a cluster must not share consumer groups.
+    groupId: topicPrefix + CHAT_OWNERSHIP_GROUP,
     topics: [topicPrefix + CHATS_TOPIC],
     fromBeginning: true,
     handle: async (record: DeliveredRecord) => {

@@ -13,7 +13,8 @@ export function subscribeWebhooks(
   logger: Logger,
 ): Promise<Subscription> {
   return bus.subscribe({
-    groupId: WEBHOOK_CONSUMER_GROUP,
+    // Prefixed like the topics: installations (and test runs) sharing a cluster must not share consumer groups.
+    groupId: topicPrefix + WEBHOOK_CONSUMER_GROUP,
     topics: [topicPrefix + RECEIVED_TOPIC],
     fromBeginning: true,
     handle: async (record) => {
