@@ -1,9 +1,9 @@
-import { Kind, parse, print, visit, type DirectiveNode, type ObjectFieldNode } from 'graphql';
+import { Kind, parse, print, visit, type DirectiveNode, type ObjectFieldNode, type ObjectValueNode } from 'graphql';
 import { getComposedSchemaFromConfig } from '@graphql-mesh/compose-cli';
 import { DefaultLogger } from '@graphql-mesh/utils';
 import { loadGrpcSubgraph } from '@omnigraph/grpc';
 import { PROTO_ROOT } from '@svc/proto/protos';
-import { PRINCIPAL_HEADER, PRINCIPAL_SIGNATURE_HEADER } from '@svc/kit';
+import { GRPC_CHANNEL_OPTIONS, PRINCIPAL_HEADER, PRINCIPAL_SIGNATURE_HEADER } from '@svc/kit';
 
 /** One gRPC subgraph per service: its name, its proto file and where it listens. */
 export interface SubgraphSource {
@@ -34,15 +34,36 @@ const LOAD_DEFAULTS: ObjectFieldNode = {
   },
 };
 
-function withLoadDefaults(node: ObjectFieldNode): ObjectFieldNode | undefined {
-  if (node.name.value !== 'roots' || node.value.kind !== Kind.LIST) return undefined;
-  const values = node.value.values.map((root) =>
+/** The options object of each gRPC `@transport`: proto3 defaults per root, and the shared channel options. */
+function withTransportOptions(node: ObjectValueNode): ObjectValueNode | undefined {
+  const roots = node.fields.find((f) => f.name.value === 'roots');
+  if (!roots || roots.value.kind !== Kind.LIST) return undefined;
+  const values = roots.value.values.map((root) =>
     root.kind !== Kind.OBJECT || root.fields.some((f) => f.name.value === 'loadOptions')
       ? root
       : { ...root, fields: [...root.fields, LOAD_DEFAULTS] },
   );
-  return { ...node, value: { ...node.value, values } };
+  const fields = node.fields
+    .filter((f) => f.name.value !== 'channelOptions')
+    .map((f) => (f === roots ? { ...roots, value: { ...roots.value, values } } : f));
+  return { ...node, fields: [...fields, CHANNEL_OPTIONS] };
 }
+
+/** Channel options travel as [name, value] pairs: GraphQL field names cannot hold the dots of `grpc.*` options. */
+const CHANNEL_OPTIONS: ObjectFieldNode = {
+  kind: Kind.OBJECT_FIELD,
+  name: { kind: Kind.NAME, value: 'channelOptions' },
+  value: {
+    kind: Kind.LIST,
+    values: Object.entries(GRPC_CHANNEL_OPTIONS).map(([name, value]) => ({
+      kind: Kind.LIST,
+      values: [
+        { kind: Kind.STRING, value: name },
+        { kind: Kind.STRING, value },
+      ],
+    })),
+  },
+};
 
 const INACCESSIBLE: DirectiveNode = { kind: Kind.DIRECTIVE, name: { kind: Kind.NAME, value: 'inaccessible' } };
 
@@ -79,7 +100,7 @@ export async function composeSupergraph(
     new DefaultLogger('compose'),
   );
   const document = visit(parse(raw), {
-    ObjectField: withLoadDefaults,
+    ObjectValue: withTransportOptions,
     FieldDefinition: (node) => (isRawField(node.name.value) ? hide(node) : undefined),
     ObjectTypeDefinition: (node) => (isRawType(node.name.value) ? hide(node) : undefined),
     InputObjectTypeDefinition: (node) => (isRawType(node.name.value) ? hide(node) : undefined),

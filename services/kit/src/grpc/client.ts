@@ -51,10 +51,18 @@ export function domainErrorOf(error: ServiceError): DomainError | ServiceError {
   return ErrorClass ? new ErrorClass(error.details || error.message) : error;
 }
 
+/**
+ * Channel options for every gRPC client: `round_robin` over every address the name resolves to, so with a headless
+ * Service (`dns:///<svc>-headless:50051`) calls spread over all ready pods instead of pinning one HTTP/2 connection.
+ */
+export const GRPC_CHANNEL_OPTIONS = {
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+} as const;
+
 /** Builds a ts-proto client for a service at `host:port` over plaintext (in-cluster traffic; mTLS is the mesh's job). */
 export function grpcClient<C>(
-  Client: new (address: string, creds: ReturnType<typeof insecure>) => C,
+  Client: new (address: string, creds: ReturnType<typeof insecure>, options: Record<string, string>) => C,
   address: string,
 ): C {
-  return new Client(address, insecure());
+  return new Client(address, insecure(), GRPC_CHANNEL_OPTIONS);
 }

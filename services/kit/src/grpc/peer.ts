@@ -1,5 +1,5 @@
 import type { ChannelCredentials } from '@grpc/grpc-js';
-import { insecure } from './client';
+import { grpcClient } from './client';
 
 /**
  * A gRPC client of another service, created on first use. Co-located services (the embedded default) learn each
@@ -9,7 +9,11 @@ export class Peer<C extends { close(): void }> {
   private client: C | undefined;
 
   constructor(
-    private readonly Client: new (address: string, credentials: ChannelCredentials) => C,
+    private readonly Client: new (
+      address: string,
+      credentials: ChannelCredentials,
+      options: Record<string, string>,
+    ) => C,
     private readonly address: () => string,
   ) {}
 
@@ -17,7 +21,7 @@ export class Peer<C extends { close(): void }> {
     if (!this.client) {
       const address = this.address();
       if (!address) throw new Error(`no address configured for ${this.Client.name}`);
-      this.client = new this.Client(address, insecure());
+      this.client = grpcClient(this.Client, address);
     }
     return this.client;
   }
