@@ -2,9 +2,6 @@ import { expect } from 'chai';
 import { Server, ServerCredentials, status, type Metadata, type ServiceError } from '@grpc/grpc-js';
 import {
   ApiScope,
-  MemberRole,
-  OrgKind,
-  PrincipalKind,
   dropTestDatabase,
   eventually,
   grpcClient,
@@ -13,33 +10,13 @@ import {
   testEnv,
   unary,
   type Principal,
+  rejection,
+  apiKeyPrincipal,
 } from '@svc/kit';
 import { ContactsServiceClient, IdentifierType, type ContactInput } from '@svc/proto/contacts/v1';
 import { ChatEvent, Envelope } from '@svc/proto/events/v1';
 import { Chat, InboxServiceService } from '@svc/proto/inbox/v1';
 import { ContactsApp, contactsConfig } from '../src';
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ServiceError;
-  }
-  throw new Error('expected the call to fail');
-}
-
-function keyOf(orgId: string, scopes: ApiScope[]): Principal {
-  return {
-    kind: PrincipalKind.API_KEY,
-    orgId,
-    orgKind: OrgKind.STANDARD,
-    keyId: newId(),
-    memberId: '',
-    role: MemberRole.MEMBER_ROLE_UNSPECIFIED,
-    scopes,
-    sessionId: '',
-  };
-}
 
 const MANAGE = [ApiScope.CONTACTS_READ, ApiScope.CONTACTS_MANAGE];
 
@@ -126,7 +103,7 @@ describe('ContactsService', () => {
   describe('ContactsService.CreateContact', () => {
     it('returns the contact with a lower-cased email, an E.164 phone and their identities', async () => {
       const orgId = newId();
-      const contact = await create(keyOf(orgId, MANAGE), {
+      const contact = await create(apiKeyPrincipal(orgId, MANAGE), {
         name: 'Ada Lovelace',
         email: ' Ada@Example.com ',
         phone: '+1 (555) 010-0100',
@@ -144,28 +121,28 @@ describe('ContactsService', () => {
     });
 
     it('refuses a key without CONTACTS_MANAGE', async () => {
-      const error = await rejection(create(keyOf(newId(), [ApiScope.CONTACTS_READ]), { name: 'x' }));
+      const error = await rejection(create(apiKeyPrincipal(newId(), [ApiScope.CONTACTS_READ]), { name: 'x' }));
       expect(error.code).to.equal(status.PERMISSION_DENIED);
     });
 
     it('answers INVALID_ARGUMENT for a phone without country code and for attributes that are not an object', async () => {
-      const key = keyOf(newId(), MANAGE);
+      const key = apiKeyPrincipal(newId(), MANAGE);
       expect((await rejection(create(key, { phone: '555 0100' }))).code).to.equal(status.INVALID_ARGUMENT);
       expect((await rejection(create(key, { customAttributesJson: '[1]' }))).code).to.equal(status.INVALID_ARGUMENT);
     });
 
     it('answers ALREADY_EXISTS when another contact of the org has the email or external id', async () => {
-      const key = keyOf(newId(), MANAGE);
+      const key = apiKeyPrincipal(newId(), MANAGE);
       await create(key, { email: 'dup@example.com', externalId: 'dup' });
       expect((await rejection(create(key, { email: 'DUP@example.com' }))).code).to.equal(status.ALREADY_EXISTS);
       expect((await rejection(create(key, { externalId: 'dup' }))).code).to.equal(status.ALREADY_EXISTS);
-      await create(keyOf(newId(), MANAGE), { email: 'dup@example.com', externalId: 'dup' });
+      await create(apiKeyPrincipal(newId(), MANAGE), { email: 'dup@example.com', externalId: 'dup' });
     });
   });
 
   describe('ContactsService.UpdateContact', () => {
     it('returns the contact with merged attributes, a null attribute removed and the email identity moved', async () => {
-      const key = keyOf(newId(), MANAGE);
+      const key = apiKeyPrincipal(newId(), MANAGE);
       const created = await create(key, { email: 'old@example.com', customAttributesJson: '{"a":1,"b":2}' });
       const updated = await unary(
         client.updateContact.bind(client),
@@ -181,12 +158,12 @@ describe('ContactsService', () => {
     });
 
     it('answers NOT_FOUND for a contact of another org', async () => {
-      const created = await create(keyOf(newId(), MANAGE), { name: 'x' });
+      const created = await create(apiKeyPrincipal(newId(), MANAGE), { name: 'x' });
       const error = await rejection(
         unary(
           client.updateContact.bind(client),
           { id: created.id, input: { name: 'y', identities: [] } },
-          as(keyOf(newId(), MANAGE)),
+          as(apiKeyPrincipal(newId(), MANAGE)),
         ),
       );
       expect(error.code).to.equal(status.NOT_FOUND);
@@ -195,7 +172,7 @@ describe('ContactsService', () => {
 
   describe('ContactsService.UpsertContact', () => {
     it('creates the contact once and updates it when called again with the same external id', async () => {
-      const key = keyOf(newId(), MANAGE);
+      const key = apiKeyPrincipal(newId(), MANAGE);
       const upsert = (name: string) =>
         unary(client.upsertContact.bind(client), { input: { externalId: 'u-1', name, identities: [] } }, as(key));
       const first = await upsert('First');
@@ -205,7 +182,7 @@ describe('ContactsService', () => {
       const byExternal = await unary(
         client.getContactByExternalId.bind(client),
         { externalId: 'u-1' },
-        as(keyOf(key.orgId, [ApiScope.CONTACTS_READ])),
+        as(apiKeyPrincipal(key.orgId, [ApiScope.CONTACTS_READ])),
       );
       expect(byExternal.id).to.equal(first.id);
     });
@@ -213,7 +190,7 @@ describe('ContactsService', () => {
 
   describe('ContactsService.ListContacts', () => {
     it('pages with first/after without skipping or repeating, 20 by default', async () => {
-      const key = keyOf(newId(), MANAGE);
+      const key = apiKeyPrincipal(newId(), MANAGE);
       const ids: string[] = [];
       for (let i = 0; i < 23; i += 1) ids.push((await create(key, { name: `c${i}` })).id);
       const list = (pagination: { first?: number; after?: string }) =>
@@ -236,7 +213,7 @@ describe('ContactsService', () => {
 
   describe('ContactsService.LookupContact', () => {
     it('finds a contact by email in any case and by phone in any spelling', async () => {
-      const key = keyOf(newId(), MANAGE);
+      const key = apiKeyPrincipal(newId(), MANAGE);
       const contact = await create(key, { email: 'grace@example.com', phone: '+44 20 7946 0000' });
       expect((await lookup(key.orgId, IdentifierType.EMAIL, 'GRACE@example.com')).contactId).to.equal(contact.id);
       expect((await lookup(key.orgId, IdentifierType.PHONE_NUMBER, '0044 20-7946-0000')).contactId).to.equal(
@@ -246,7 +223,7 @@ describe('ContactsService', () => {
     });
 
     it('finds a channel user id only within its channel integration', async () => {
-      const key = keyOf(newId(), MANAGE);
+      const key = apiKeyPrincipal(newId(), MANAGE);
       const channel = newId();
       const contact = await create(key, {
         identities: [{ type: IdentifierType.CHANNEL_USER_ID, value: 'U123', channelIntegrationId: channel }],
@@ -256,7 +233,7 @@ describe('ContactsService', () => {
     });
 
     it('resolves a Chat ID through the inbox and reports the latest chat of a contact', async () => {
-      const key = keyOf(newId(), MANAGE);
+      const key = apiKeyPrincipal(newId(), MANAGE);
       const contact = await create(key, { email: 'chats@example.com' });
       const chat = await openChat(key.orgId, contact.id, false);
       const byChat = await lookup(key.orgId, IdentifierType.CHAT_ID, chat._id);
@@ -275,7 +252,7 @@ describe('ContactsService', () => {
         unary(
           client.lookupContact.bind(client),
           { identifierType: IdentifierType.EMAIL, value: 'x@example.com' },
-          as(keyOf(newId(), MANAGE)),
+          as(apiKeyPrincipal(newId(), MANAGE)),
         ),
       );
       expect(error.code).to.equal(status.PERMISSION_DENIED);

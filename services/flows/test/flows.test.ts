@@ -2,8 +2,6 @@ import { expect } from 'chai';
 import { status, type ServiceError } from '@grpc/grpc-js';
 import {
   ApiScope,
-  MemberRole,
-  OrgKind,
   PrincipalKind,
   dropTestDatabase,
   eventually,
@@ -12,24 +10,11 @@ import {
   systemPrincipal,
   testEnv,
   unary,
-  type Principal,
+  principalFor,
 } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
 import { FlowStepType, FlowTriggerType, FlowsServiceClient } from '@svc/proto/flows/v1';
 import { FlowsApp, flowsConfig, renderTemplate } from '../src';
-
-function principalOf(kind: PrincipalKind, orgId: string, scopes: ApiScope[] = []): Principal {
-  return {
-    kind,
-    orgId,
-    orgKind: OrgKind.STANDARD,
-    keyId: kind === PrincipalKind.API_KEY ? newId() : '',
-    memberId: kind === PrincipalKind.MEMBER_SESSION ? newId() : '',
-    role: kind === PrincipalKind.MEMBER_SESSION ? MemberRole.OWNER : MemberRole.MEMBER_ROLE_UNSPECIFIED,
-    scopes,
-    sessionId: '',
-  };
-}
 
 describe('FlowsService', () => {
   let app: FlowsApp;
@@ -48,7 +33,7 @@ describe('FlowsService', () => {
   });
 
   async function publishedFlow(orgId: string) {
-    const member = app.codec.metadata(principalOf(PrincipalKind.MEMBER_SESSION, orgId));
+    const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
     const flow = await unary(
       client.createFlow.bind(client),
       {
@@ -68,7 +53,7 @@ describe('FlowsService', () => {
 
   describe('FlowsService.CreateFlow', () => {
     it('refuses an API key whatever its scopes (flow authoring is dashboard only)', async () => {
-      const key = principalOf(PrincipalKind.API_KEY, newId(), [ApiScope.CONVERSATIONS_MANAGE]);
+      const key = principalFor(PrincipalKind.API_KEY, newId(), [ApiScope.CONVERSATIONS_MANAGE]);
       const error = await unary(
         client.createFlow.bind(client),
         { input: { name: 'x', steps: [], replaceSteps: false } },
@@ -127,7 +112,7 @@ describe('FlowsService', () => {
       await app.bus.publish([record]);
       await app.bus.publish([record]);
       await app.bus.publish([{ ...record, value: Buffer.from(Envelope.encode(sentinel).finish()) }]);
-      const member = app.codec.metadata(principalOf(PrincipalKind.MEMBER_SESSION, orgId));
+      const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
       const runs = await eventually(async () => {
         const page = await unary(client.listFlowRuns.bind(client), { flowId: flow._id, input: { limit: 10 } }, member);
         return page.data.some((run) => run.requestId === sentinel.webhookReceived?.requestId) ? page : undefined;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { status, type Metadata, type ServiceError } from '@grpc/grpc-js';
+import { status, type Metadata } from '@grpc/grpc-js';
 import {
   ApiScope,
   MemberRole,
@@ -11,18 +11,10 @@ import {
   testEnv,
   unary,
   type Principal,
+  rejection,
 } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { IdentityApp, identityConfig } from '../src';
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ServiceError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('IdentityService', () => {
   let app: IdentityApp;

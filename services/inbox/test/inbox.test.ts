@@ -1,10 +1,7 @@
 import { expect } from 'chai';
-import { status, type Metadata, type ServiceError } from '@grpc/grpc-js';
+import { status, type Metadata } from '@grpc/grpc-js';
 import {
   ApiScope,
-  MemberRole,
-  OrgKind,
-  PrincipalKind,
   dropTestDatabase,
   grpcClient,
   newId,
@@ -12,31 +9,11 @@ import {
   testEnv,
   unary,
   type Principal,
+  rejection,
+  apiKeyPrincipal,
 } from '@svc/kit';
 import { ChatStatus, DeliveryStatus, InboxServiceClient, type Message, type MessagePage } from '@svc/proto/inbox/v1';
 import { InboxApp, inboxConfig } from '../src';
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ServiceError;
-  }
-  throw new Error('expected the call to fail');
-}
-
-function keyOf(orgId: string, scopes: ApiScope[]): Principal {
-  return {
-    kind: PrincipalKind.API_KEY,
-    orgId,
-    orgKind: OrgKind.STANDARD,
-    keyId: newId(),
-    memberId: '',
-    role: MemberRole.MEMBER_ROLE_UNSPECIFIED,
-    scopes,
-    sessionId: '',
-  };
-}
 
 const EVERYTHING = [
   ApiScope.MESSAGES_READ,
@@ -80,7 +57,7 @@ describe('InboxService', () => {
   describe('InboxService.SendMessage', () => {
     it('returns a queued message with a 24-hex id and a millisecond UTC timestamp', async () => {
       const { orgId, chat } = await newChat();
-      const message = await send(keyOf(orgId, EVERYTHING), chat._id, 'hello');
+      const message = await send(apiKeyPrincipal(orgId, EVERYTHING), chat._id, 'hello');
       expect(message._id).to.match(/^[0-9a-f]{24}$/);
       expect(message.deliveryStatus).to.equal(DeliveryStatus.QUEUED);
       expect(message.createdAt).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -88,13 +65,13 @@ describe('InboxService', () => {
 
     it('refuses an internal note without NOTES_WRITE', async () => {
       const { orgId, chat } = await newChat();
-      const error = await rejection(send(keyOf(orgId, [ApiScope.MESSAGES_SEND]), chat._id, 'psst', true));
+      const error = await rejection(send(apiKeyPrincipal(orgId, [ApiScope.MESSAGES_SEND]), chat._id, 'psst', true));
       expect(error.code).to.equal(status.PERMISSION_DENIED);
     });
 
     it('answers INVALID_ARGUMENT for empty text and a malformed chat id, NOT_FOUND for an unknown chat', async () => {
       const { orgId, chat } = await newChat();
-      const key = keyOf(orgId, EVERYTHING);
+      const key = apiKeyPrincipal(orgId, EVERYTHING);
       expect((await rejection(send(key, chat._id, '   '))).code).to.equal(status.INVALID_ARGUMENT);
       expect((await rejection(send(key, 'nope', 'x'))).code).to.equal(status.INVALID_ARGUMENT);
       expect((await rejection(send(key, newId(), 'x'))).code).to.equal(status.NOT_FOUND);
@@ -104,7 +81,7 @@ describe('InboxService', () => {
   describe('InboxService.GetMessages', () => {
     it('pages forward and backward over the same messages without skipping or repeating', async () => {
       const { orgId, chat } = await newChat();
-      const key = keyOf(orgId, EVERYTHING);
+      const key = apiKeyPrincipal(orgId, EVERYTHING);
       const sent: Message[] = [];
       for (let i = 0; i < 23; i += 1) sent.push(await send(key, chat._id, `m${i}`));
       const forward: string[] = [];
@@ -129,7 +106,7 @@ describe('InboxService', () => {
 
     it('picks up messages sent after the last page from its nextCursor', async () => {
       const { orgId, chat } = await newChat();
-      const key = keyOf(orgId, EVERYTHING);
+      const key = apiKeyPrincipal(orgId, EVERYTHING);
       await send(key, chat._id, 'first');
       const last = await page(key, chat._id, { limit: 10 });
       expect(last.hasNext).to.equal(false);
@@ -140,11 +117,11 @@ describe('InboxService', () => {
 
     it('hides internal notes from a reader without NOTES_WRITE, not even counting them', async () => {
       const { orgId, chat } = await newChat();
-      const writer = keyOf(orgId, EVERYTHING);
+      const writer = apiKeyPrincipal(orgId, EVERYTHING);
       await send(writer, chat._id, 'visible 1');
       await send(writer, chat._id, 'secret note', true);
       await send(writer, chat._id, 'visible 2');
-      const reader = keyOf(orgId, [ApiScope.MESSAGES_READ]);
+      const reader = apiKeyPrincipal(orgId, [ApiScope.MESSAGES_READ]);
       const first = await page(reader, chat._id, { limit: 2 });
       expect(first.data.map((m) => m.text)).to.deep.equal(['visible 1', 'visible 2']);
       expect(first.hasNext).to.equal(false);
@@ -154,7 +131,7 @@ describe('InboxService', () => {
 
     it('answers INVALID_ARGUMENT for a limit out of range or a forged cursor', async () => {
       const { orgId, chat } = await newChat();
-      const key = keyOf(orgId, EVERYTHING);
+      const key = apiKeyPrincipal(orgId, EVERYTHING);
       expect((await rejection(page(key, chat._id, { limit: 1000 }))).code).to.equal(status.INVALID_ARGUMENT);
       expect((await rejection(page(key, chat._id, { cursor: 'garbage', limit: 5 }))).code).to.equal(
         status.INVALID_ARGUMENT,
@@ -163,7 +140,7 @@ describe('InboxService', () => {
 
     it("does not show one org's chat to another org", async () => {
       const { chat } = await newChat();
-      const stranger = keyOf(newId(), EVERYTHING);
+      const stranger = apiKeyPrincipal(newId(), EVERYTHING);
       expect((await rejection(page(stranger, chat._id, { limit: 5 }))).code).to.equal(status.NOT_FOUND);
     });
   });
@@ -171,13 +148,13 @@ describe('InboxService', () => {
   describe('InboxService.CloseChat', () => {
     it('closes and reopens, and needs CONVERSATIONS_MANAGE', async () => {
       const { orgId, chat } = await newChat();
-      const manager = keyOf(orgId, EVERYTHING);
+      const manager = apiKeyPrincipal(orgId, EVERYTHING);
       const closed = await unary(client.closeChat.bind(client), { chatId: chat._id }, as(manager));
       expect(closed.status).to.equal(ChatStatus.CLOSED);
       expect(closed.closedAt).to.be.a('string');
       const reopened = await unary(client.reopenChat.bind(client), { chatId: chat._id }, as(manager));
       expect(reopened.status).to.equal(ChatStatus.OPEN);
-      const reader = keyOf(orgId, [ApiScope.MESSAGES_READ]);
+      const reader = apiKeyPrincipal(orgId, [ApiScope.MESSAGES_READ]);
       expect((await rejection(unary(client.closeChat.bind(client), { chatId: chat._id }, as(reader)))).code).to.equal(
         status.PERMISSION_DENIED,
       );
@@ -189,7 +166,7 @@ describe('InboxService', () => {
       const orgId = newId();
       const a = await newChat(orgId, 'Grace Hopper');
       const b = await newChat(orgId, 'Alan Turing');
-      const key = keyOf(orgId, EVERYTHING);
+      const key = apiKeyPrincipal(orgId, EVERYTHING);
       await unary(client.closeChat.bind(client), { chatId: a.chat._id }, as(key));
       const all = await unary(client.searchChats.bind(client), { input: { limit: 10 } }, as(key));
       expect(all.data.map((c) => c._id)).to.deep.equal([b.chat._id, a.chat._id]);
@@ -201,7 +178,7 @@ describe('InboxService', () => {
       expect(open.data.map((c) => c._id)).to.deep.equal([b.chat._id]);
       const byName = await unary(client.searchChats.bind(client), { query: 'hopper', input: { limit: 10 } }, as(key));
       expect(byName.data.map((c) => c._id)).to.deep.equal([a.chat._id]);
-      const withoutPii = keyOf(orgId, [ApiScope.MESSAGES_READ]);
+      const withoutPii = apiKeyPrincipal(orgId, [ApiScope.MESSAGES_READ]);
       const error = await rejection(
         unary(client.searchChats.bind(client), { query: 'hopper', input: { limit: 10 } }, as(withoutPii)),
       );

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { ServiceError } from '@grpc/grpc-js';
 import { DataSource } from 'typeorm';
+import { type ApiScope, MemberRole, OrgKind, PrincipalKind, type Principal } from '@svc/proto/common/v1';
+import { newId } from './ids';
 import { parseDbUrl } from './db/data-source';
 
 /**
@@ -62,4 +65,32 @@ export async function eventually<T>(
     if (Date.now() > until) throw new Error(`${what} not reached within ${deadlineMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** The gRPC error a call failed with; fails the test if the call succeeded. */
+export async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as ServiceError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** A principal as the gateway would sign it, for service tests that call RPCs directly. */
+export function principalFor(kind: PrincipalKind, orgId: string, scopes: ApiScope[] = []): Principal {
+  return {
+    kind,
+    orgId,
+    orgKind: OrgKind.STANDARD,
+    keyId: kind === PrincipalKind.API_KEY ? newId() : '',
+    memberId: kind === PrincipalKind.MEMBER_SESSION ? newId() : '',
+    role: kind === PrincipalKind.MEMBER_SESSION ? MemberRole.OWNER : MemberRole.MEMBER_ROLE_UNSPECIFIED,
+    scopes,
+    sessionId: '',
+  };
+}
+
+export function apiKeyPrincipal(orgId: string, scopes: ApiScope[]): Principal {
+  return principalFor(PrincipalKind.API_KEY, orgId, scopes);
 }
