@@ -12,6 +12,13 @@ export const gatewayConfigSchema = baseConfigSchema
     GATEWAY_INTROSPECTION: z.stringbool().default(true),
     /** Seconds an authenticated credential stays cached; revocations through any gateway evict at once. */
     GATEWAY_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+    /** Largest uploaded file (createMedia, uploadMultipleMedia); keep it equal to the inbox's MEDIA_MAX_BYTES. */
+    UPLOAD_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(16 * 1024 * 1024),
+    UPLOAD_MAX_FILES: z.coerce.number().int().positive().default(10),
   });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -5,6 +5,7 @@ import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-fi
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { print } from 'graphql';
+import { createFetch } from '@whatwg-node/fetch';
 import { PrincipalCodec, type EventBus, type Logger, type ReadinessCheck } from '@svc/kit';
 import { Authenticator } from './auth/authenticator';
 import { loadOperationsTable } from './auth/operations-table';
@@ -27,7 +28,16 @@ export interface GatewayOptions {
   introspection?: boolean;
   graphqlEndpoint?: string;
   authCacheTtlMs?: number;
+  /** Multipart uploads (createMedia, uploadMultipleMedia): bytes per file and files per request. */
+  uploads?: UploadLimits;
 }
+
+export interface UploadLimits {
+  maxBytes: number;
+  maxFiles: number;
+}
+
+export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { maxBytes: 16 * 1024 * 1024, maxFiles: 10 };
 
 export interface Gateway {
   handleNode(req: IncomingMessage, res: ServerResponse): Promise<void>;
@@ -60,6 +70,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     additionalTypeDefs: print(document),
     additionalResolvers: buildResolvers(supergraph.raw, publicSchema(document), authenticator),
     transports: { grpc: import('@graphql-mesh/transport-grpc') },
+    // GraphQL multipart requests (createMedia, uploadMultipleMedia); Hive Gateway has them off by default.
+    multipart: true,
+    // Multipart parsing stops at the limits (413 REQUEST_ENTITY_TOO_LARGE) instead of buffering any size; the inbox
+    // checks again, as it trusts no caller.
+    fetchAPI: createFetch({ formDataLimits: uploadFormLimits(options.uploads ?? DEFAULT_UPLOAD_LIMITS) }),
     graphqlEndpoint,
     logging: false,
     landingPage: false,
@@ -92,4 +107,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await authenticator.stop();
     },
   };
+}
+
+function uploadFormLimits(limits: UploadLimits) {
+  return { fileSize: limits.maxBytes, files: limits.maxFiles, fields: 16, fieldSize: 1024 * 1024 };
 }

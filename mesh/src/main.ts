@@ -18,6 +18,7 @@ async function main(): Promise<void> {
     logger,
     introspection: config.GATEWAY_INTROSPECTION,
     authCacheTtlMs: config.GATEWAY_AUTH_CACHE_SECONDS * 1000,
+    uploads: { maxBytes: config.UPLOAD_MAX_BYTES, maxFiles: config.UPLOAD_MAX_FILES },
   });
   const app = new Koa();
   const ops = opsRouter({ ...gateway.readinessChecks(), 'gateway.bus': () => bus.healthy() }, metricsRegistry);

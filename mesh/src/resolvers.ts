@@ -21,7 +21,7 @@ const toCamel = (key: string) =>
 /** Proto messages speak snake_case through Mesh's gRPC transport; the public schema speaks camelCase. */
 export function renameKeys(value: unknown, rename: (key: string) => string): unknown {
   if (Array.isArray(value)) return value.map((item) => renameKeys(item, rename));
-  if (value && typeof value === 'object' && !(value instanceof Error)) {
+  if (value && typeof value === 'object' && !(value instanceof Error) && !(value instanceof Uint8Array)) {
     const out: Json = {};
     for (const [key, inner] of Object.entries(value))
       if (inner !== undefined && inner !== null) out[rename(key)] = renameKeys(inner, rename);
@@ -84,7 +84,7 @@ export function buildResolvers(
         const sdk = (context as unknown as Record<string, Record<string, Record<string, SubgraphCall>>>)[route.service];
         const call = sdk?.[rootType]?.[rawField];
         if (!call) throw new Error(`no in-context SDK for ${route.service}.${rootType}.${rawField}`);
-        const input = renameKeys(route.request ? route.request(args) : args, toSnake) as Json;
+        const input = renameKeys(route.request ? await route.request(args) : args, toSnake) as Json;
         const result = await call({ root, args: { input }, context, info, selectionSet });
         if (result instanceof Error) throw result;
         const camel = renameKeys(result ?? {}, toCamel) as Json;

@@ -45,6 +45,7 @@ export const SUBGRAPHS: Subgraph[] = [
     grpcService: 'svc.inbox.v1.CollectionService',
   },
   { name: 'inboxSearch', app: 'inbox', proto: 'svc/inbox/v1/search.proto', grpcService: 'svc.inbox.v1.SearchService' },
+  { name: 'inboxMedia', app: 'inbox', proto: 'svc/inbox/v1/media.proto', grpcService: 'svc.inbox.v1.MediaService' },
 ];
 
 /** The root-field name Mesh's gRPC loader gives a method: `svc_inbox_v1_InboxService_SendMessage`. */

@@ -5,6 +5,8 @@ import * as path from 'node:path';
 import { eventually } from '@svc/kit';
 
 export interface StackProcess {
+  /** The server's process id (e.g. to read its CPU time). */
+  pid: number;
   url: string;
   dataDir: string;
   grpc: Record<string, number>;
@@ -13,14 +15,22 @@ export interface StackProcess {
   stop(): Promise<void>;
 }
 
+export interface StackProcessOptions {
+  /** Extra arguments for node itself, e.g. `['--cpu-prof', '--cpu-prof-dir', dir]` to profile the server. */
+  nodeArgs?: string[];
+}
+
 /**
  * Runs `npm start`'s entry point in its own process (as in production, the server does not share an event loop
  * with the load generator) on a fresh data dir, and waits until it has seeded the demo org.
  */
-export async function startStackProcess(env: Record<string, string> = {}): Promise<StackProcess> {
+export async function startStackProcess(
+  env: Record<string, string> = {},
+  options: StackProcessOptions = {},
+): Promise<StackProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
   const main = path.resolve(__dirname, '../../../services/stack/dist/src/main.js');
-  const child: ChildProcess = spawn(process.execPath, [main], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), main], {
     env: {
       ...process.env,
       PORT: '0',
@@ -39,6 +49,7 @@ export async function startStackProcess(env: Record<string, string> = {}): Promi
   };
   const demoText = await eventually(async () => read('demo.env'), 60_000, 'the stack to seed its demo org');
   const runtime = JSON.parse((await eventually(async () => read('stack.json'), 10_000, 'stack.json')) as string) as {
+    pid: number;
     url: string;
     grpc: Record<string, number>;
   };
@@ -49,6 +60,7 @@ export async function startStackProcess(env: Record<string, string> = {}): Promi
       .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
   );
   return {
+    pid: runtime.pid,
     url: runtime.url.replace('localhost', '127.0.0.1'),
     dataDir,
     grpc: runtime.grpc,

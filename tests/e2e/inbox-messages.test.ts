@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { newId } from '@svc/kit';
+import { SAMPLES } from '../support/media-samples';
 import { ALL_SCOPES_BUT_PARTNER, StackHarness, type TestOrg } from '../support/stack-harness';
 import { ChannelSimulator, MESSAGE_FIELDS, PAGE, dataOf, expectError, type Page } from './inbox-fixtures';
 
@@ -45,7 +45,13 @@ describe('Inbox messages, labels and collections (whole stack over HTTP)', funct
   describe('Inbox.sendMessage (every type)', () => {
     it('sends text, media, location, contact card and buttons messages', async () => {
       const { _id: chatId } = await channels.openChat();
-      const media = [newId()];
+      const uploaded = await harness.upload<{ createMedia: { _id: string } }>(
+        'mutation($f: File!) { createMedia(file: $f) { _id } }',
+        { f: null },
+        { 'variables.f': { bytes: SAMPLES.png, name: 'photo.png' } },
+        key,
+      );
+      const media = [dataOf(uploaded).createMedia._id];
       expect(dataOf(await send(chatId, { text: 'hi' })).sendMessage.type).to.equal('TEXT');
       expect(
         dataOf(await send(chatId, { type: 'MEDIA', mediaIds: media, text: 'look' })).sendMessage.mediaIds,

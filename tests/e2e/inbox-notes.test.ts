@@ -128,6 +128,15 @@ describe('Inbox internal notes (whole stack over HTTP)', function () {
         ],
         [`{ searchConversations(query: "secret") { data { _id unreadCount } totalCount hasNext } }`, {}],
         ['{ inboxCounts { total open unread openUnread byAssignee { assigneeId open } } }', {}],
+        // Notes are text only (no media), so the media reads cannot reach one either.
+        [`query($c: String!) { getChatMedia(chatId: $c) ${PAGE('_id messageId')} }`, { c: chatId }],
+        [
+          `query($c: String!) { conversationMedia(conversationId: $c) ${PAGE('_id messageId')} }`,
+          { c: conversationId },
+        ],
+        ['query($c: String!) { getChatMediaCounts(chatId: $c) { total } }', { c: chatId }],
+        ['query($c: String!) { conversationMediaCounts(conversationId: $c) { total } }', { c: conversationId }],
+        [`{ allMedia ${PAGE('_id messageId')} }`, {}],
       ];
       for (const [query, variables] of reads) {
         const body = JSON.stringify(dataOf(await harness.graphql(query, variables, key)));

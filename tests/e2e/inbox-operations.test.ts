@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ApiScope, newId } from '@svc/kit';
+import { SAMPLES } from '../support/media-samples';
 import { ALL_SCOPES_BUT_PARTNER, StackHarness, type TestOrg } from '../support/stack-harness';
 import { ChannelSimulator, dataOf, expectError } from './inbox-fixtures';
 
@@ -10,6 +11,7 @@ interface World {
   messageId: string;
   labelId: string;
   collectionId: string;
+  mediaId: string;
 }
 
 type Vars = Record<string, unknown>;
@@ -401,6 +403,50 @@ const CASES: OperationCase[] = [
     vars: (w) => ({ collectionId: w.collectionId }),
     isolation: 'not-found',
   },
+  // Media (uploads themselves are multipart requests: tests/e2e/inbox-media.test.ts covers their scope and input).
+  {
+    op: 'conversationMedia',
+    scope: R,
+    query: `query($conversationId: String!) { conversationMedia(conversationId: $conversationId) ${P} }`,
+    vars: (w) => ({ conversationId: w.conversationId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'getChatMedia',
+    scope: R,
+    query: `query($chatId: String!) { getChatMedia(chatId: $chatId) ${P} }`,
+    vars: (w) => ({ chatId: w.chatId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'conversationMediaCounts',
+    scope: R,
+    query: 'query($conversationId: String!) { conversationMediaCounts(conversationId: $conversationId) { total } }',
+    vars: (w) => ({ conversationId: w.conversationId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'getChatMediaCounts',
+    scope: R,
+    query: 'query($chatId: String!) { getChatMediaCounts(chatId: $chatId) { total } }',
+    vars: (w) => ({ chatId: w.chatId }),
+    isolation: 'not-found',
+  },
+  {
+    op: 'allMedia',
+    scope: R,
+    query: `query($limit: Int!) { allMedia(input: { limit: $limit }) ${P} }`,
+    vars: () => ({ limit: 100 }),
+    isolation: 'no-leak',
+    bad: { limit: 101 },
+  },
+  {
+    op: 'deleteMedia',
+    scope: S,
+    query: 'mutation($mediaId: String!) { deleteMedia(mediaId: $mediaId) { mediaId } }',
+    vars: (w) => ({ mediaId: w.mediaId }),
+    isolation: 'not-found',
+  },
 ];
 
 function malformed(vars: Vars): Vars {
@@ -445,7 +491,21 @@ describe('Inbox operations: scopes, org isolation, bad input (whole stack over H
         fullKey,
       ),
     ).apiCreateChatCollection;
+    const media = dataOf(
+      await harness.upload<{ createMedia: { _id: string } }>(
+        'mutation($f: File!) { createMedia(file: $f) { _id } }',
+        { f: null },
+        { 'variables.f': { bytes: SAMPLES.png, name: 'logo.png' } },
+        fullKey,
+      ),
+    ).createMedia;
+    await harness.graphql(
+      'mutation($chatId: String!, $ids: [String!]!) { sendMessage(chatId: $chatId, input: { type: MEDIA, mediaIds: $ids, text: "" }) { _id } }',
+      { chatId: chat._id, ids: [media._id] },
+      fullKey,
+    );
     world = {
+      mediaId: media._id,
       chatId: chat._id,
       conversationId: chat.conversationId,
       messageId: message._id,

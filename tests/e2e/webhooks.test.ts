@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { ApiScope, eventually, newId } from '@svc/kit';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
 import {
@@ -143,6 +145,50 @@ describe('Inbound webhooks (whole stack over HTTP)', function () {
       });
     });
   }
+
+  describe('provider signing secrets at rest', () => {
+    const rowOf = async (id: string) =>
+      (
+        (await harness.stack.ingress.dataSource.query('SELECT * FROM inbound_connections WHERE id = ?', [id])) as {
+          signing_secret: string | null;
+          signing_secret_sealed: string | null;
+        }[]
+      )[0];
+
+    it('stores the secret sealed, never in plain text, and verifies with it; an update replaces it at once', async () => {
+      const mode = 'PAYMENTS_PROVIDER';
+      const secret = signingSecretFor(mode);
+      const { connection, body } = await ready(connectionInputFor(mode, secret));
+      const row = await rowOf(connection._id);
+      expect(row?.signing_secret).to.equal(null);
+      expect(row?.signing_secret_sealed).to.match(/^v1:[\w-]+:[\w-]+:[\w-]+$/);
+      expect(JSON.stringify(row)).not.to.include(secret);
+      expect(JSON.stringify(row)).not.to.include(secret.replace(/^whsec_/, ''));
+      const post = (headers: Record<string, string>) => postWebhook(harness, connection._id, body, headers);
+      expect((await post(SIGNERS[mode]!(body, secret))).status).to.equal(202);
+
+      const replaced = signingSecretFor(mode);
+      const updated = await harness.graphql<{ updateInboundConnection: { hasSigningSecret: boolean } }>(
+        'mutation($id: String!, $s: String!) { updateInboundConnection(id: $id, input: { signingSecret: $s }) { hasSigningSecret } }',
+        { id: connection._id, s: replaced },
+        org.sessionToken,
+      );
+      expect(updated.body.data?.updateInboundConnection.hasSigningSecret, JSON.stringify(updated.body)).to.equal(true);
+      expect(JSON.stringify(await rowOf(connection._id))).not.to.include(replaced);
+      expect((await post(SIGNERS[mode]!(body, secret))).status).to.equal(401);
+      expect((await post(SIGNERS[mode]!(body, replaced))).status).to.equal(202);
+
+      // On the embedded default, not even the database files (WAL included) hold either secret in plain text.
+      const file = harness.stack.ingress.config.DB_URL.replace(/^sqlite:/, '');
+      if (file !== harness.stack.ingress.config.DB_URL) {
+        const bytes = Buffer.concat(
+          [file, `${file}-wal`].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)),
+        );
+        for (const plain of [secret, replaced]) expect(bytes.includes(Buffer.from(plain)), plain).to.equal(false);
+        expect(fs.existsSync(path.join(path.dirname(file), 'webhook-secrets.key'))).to.equal(true);
+      }
+    });
+  });
 
   describe('outcomes of spec 7.2, each with its history row', () => {
     it('writes one row per request with outcome, status, echoed x-request-id and scrubbed secrets', async () => {

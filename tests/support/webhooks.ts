@@ -1,5 +1,25 @@
 import { eventually } from '@svc/kit';
-import type { StackHarness, TestOrg } from './stack-harness';
+import type { GraphQLResponse } from './stack-harness';
+
+/**
+ * A stack reachable over HTTP: the in-process `StackHarness` of the e2e suites, or a stack in another process (the
+ * benchmark's).
+ */
+export interface HttpStack {
+  readonly url: string;
+  graphql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string,
+    headers?: Record<string, string>,
+  ): Promise<GraphQLResponse<T>>;
+}
+
+/** An org with its owner's dashboard session, able to open a chat as a channel would (`TestOrg` is one). */
+export interface FixtureOrg {
+  readonly sessionToken: string;
+  openChat(contact?: { _id?: string; name?: string; email?: string; phone?: string }): Promise<string>;
+}
 
 export interface WebhookResponse {
   status: number;
@@ -8,7 +28,7 @@ export interface WebhookResponse {
 }
 
 export async function postWebhook(
-  harness: StackHarness,
+  harness: Pick<HttpStack, 'url'>,
   connectionId: string,
   body: string,
   headers: Record<string, string> = {},
@@ -40,8 +60,8 @@ export interface Connection {
 /** Dashboard helpers (member session) for connections, flows and contacts. */
 export class WebhookFixtures {
   constructor(
-    readonly harness: StackHarness,
-    readonly org: TestOrg,
+    readonly harness: HttpStack,
+    readonly org: FixtureOrg,
   ) {}
 
   private async call<T>(query: string, variables: Record<string, unknown>, token = this.org.sessionToken): Promise<T> {

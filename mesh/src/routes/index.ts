@@ -4,6 +4,7 @@ import { identityRoutes } from './identity';
 import { inboxRoutes } from './inbox';
 import { inboxCollectionRoutes } from './inbox-collections';
 import { inboxLabelRoutes } from './inbox-labels';
+import { inboxMediaRoutes } from './inbox-media';
 import { inboxSearchRoutes } from './inbox-search';
 import type { Route } from './route';
 import { webhookRoutes } from './webhooks';
@@ -17,6 +18,7 @@ export const ROUTES: Record<string, Route> = {
   ...inboxLabelRoutes,
   ...inboxCollectionRoutes,
   ...inboxSearchRoutes,
+  ...inboxMediaRoutes,
   ...contactsRoutes,
   ...webhookRoutes,
   ...flowRoutes,

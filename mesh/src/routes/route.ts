@@ -8,7 +8,8 @@ export interface Route {
   service: string;
   /** The gRPC method name as in the .proto. */
   method: string;
-  request?: (args: Record<string, unknown>) => Record<string, unknown>;
+  /** May be async, e.g. to read an uploaded file. */
+  request?: (args: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
   response?: (result: Record<string, unknown>) => unknown;
   /** Runs after success, e.g. to evict a revoked credential from the gateway's cache at once. */
   effect?: 'evict-key' | 'evict-session';

@@ -10,7 +10,12 @@ import {
 import type { ServiceError } from '@grpc/grpc-js';
 import { ContactsServiceClient } from '@svc/proto/contacts/v1';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
-import { AssignChatRequest, CreateCombinedMessageInput, InboxServiceClient } from '@svc/proto/inbox/v1';
+import {
+  AddChatLabelRequest,
+  AssignChatRequest,
+  CreateCombinedMessageInput,
+  InboxServiceClient,
+} from '@svc/proto/inbox/v1';
 import type { FlowsConfig } from './config';
 import { flowsData } from './data';
 import { Flows } from './domain/flows';
@@ -75,6 +80,12 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
           AssignChatRequest.fromPartial({ chatId, operatorId }),
           this.as(orgId),
         ),
+      );
+    },
+    addLabel: async (orgId, chatId, labelId) => {
+      const inbox = this.inbox.get();
+      await call(
+        unary(inbox.addChatLabel.bind(inbox), AddChatLabelRequest.fromPartial({ chatId, labelId }), this.as(orgId)),
       );
     },
     setContactAttribute: async (orgId, contactId, key, value) => {

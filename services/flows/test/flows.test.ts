@@ -61,6 +61,29 @@ describe('FlowsService', () => {
       ).catch((e: ServiceError) => e);
       expect((error as ServiceError).code).to.equal(status.PERMISSION_DENIED);
     });
+
+    it('answers INVALID_ARGUMENT for an add-a-label step that names no label id, and keeps one that does', async () => {
+      const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, newId()));
+      const create = (label: string | undefined) =>
+        unary(
+          client.createFlow.bind(client),
+          {
+            input: {
+              name: 'label it',
+              trigger: { type: FlowTriggerType.STARTED_FOR_CHAT },
+              steps: [{ type: FlowStepType.ADD_LABEL, label }],
+              replaceSteps: false,
+            },
+          },
+          member,
+        );
+      for (const label of [undefined, 'vip', `${newId()}0`]) {
+        const error = await create(label).catch((e: ServiceError) => e);
+        expect((error as ServiceError).code, String(label)).to.equal(status.INVALID_ARGUMENT);
+      }
+      const labelId = newId();
+      expect((await create(labelId)).steps[0]).to.include({ type: FlowStepType.ADD_LABEL, label: labelId });
+    });
   });
 
   describe('FlowsService.ListWebhookFlows', () => {

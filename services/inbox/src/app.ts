@@ -1,16 +1,24 @@
-import { ServiceApp, type ServiceAppDeps } from '@svc/kit';
+import * as path from 'node:path';
+import type Router from '@koa/router';
+import { ServiceApp, type ReadinessCheck, type ServiceAppDeps } from '@svc/kit';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
 import { CollectionServiceService } from '@svc/proto/inbox/v1/collections';
 import { LabelServiceService } from '@svc/proto/inbox/v1/labels';
+import { MediaServiceService } from '@svc/proto/inbox/v1/media';
 import { SearchServiceService } from '@svc/proto/inbox/v1/search';
 import type { InboxConfig } from './config';
 import { inboxData } from './data';
 import { inboxDomain } from './domain';
 import { CHATS_TOPIC, MESSAGES_TOPIC } from './domain/events';
+import { MediaLinks, mediaLinkSecret } from './domain/media-links';
 import { collectionService } from './grpc/collection-handlers';
 import { inboxService } from './grpc/inbox-handlers';
 import { labelService } from './grpc/label-handlers';
+import { mediaService } from './grpc/media-handlers';
 import { searchService } from './grpc/search-handlers';
+import { mediaRouter } from './http/media-router';
+import type { BlobStore } from './storage/blob-store';
+import { LocalDiskBlobStore } from './storage/local-disk-blob-store';
 
 /** The gRPC services this deployable serves; each is a subgraph of the gateway (mesh/src/subgraphs.ts). */
 export const INBOX_GRPC_SERVICES = [
@@ -18,9 +26,18 @@ export const INBOX_GRPC_SERVICES = [
   'svc.inbox.v1.LabelService',
   'svc.inbox.v1.CollectionService',
   'svc.inbox.v1.SearchService',
+  'svc.inbox.v1.MediaService',
 ] as const;
 
+/** Room for a whole uploadMultipleMedia call in one gRPC message, plus framing. */
+const grpcMessageLimit = (config: InboxConfig) => config.MEDIA_MAX_BYTES * config.MEDIA_MAX_FILES + 1024 * 1024;
+
 export class InboxApp extends ServiceApp<InboxConfig> {
+  readonly blobs: BlobStore;
+  readonly mediaLinks: MediaLinks;
+  /** `GET /media/:id` (signed links); the embedded stack mounts it on its public port. */
+  router: Router | undefined;
+
   constructor(config: InboxConfig, deps: ServiceAppDeps = {}) {
     super(
       {
@@ -28,14 +45,30 @@ export class InboxApp extends ServiceApp<InboxConfig> {
         grpcServices: [...INBOX_GRPC_SERVICES],
         data: inboxData,
         publishes: [MESSAGES_TOPIC, CHATS_TOPIC],
+        grpcMaxReceiveBytes: grpcMessageLimit(config),
       },
       config,
       deps,
     );
+    this.blobs = new LocalDiskBlobStore(path.resolve(config.MEDIA_DIR));
+    this.mediaLinks = new MediaLinks({
+      secret: mediaLinkSecret(config.MEDIA_URL_SECRET, config.SVC_INTERNAL_SECRET),
+      ttlSeconds: config.MEDIA_URL_TTL_SECONDS,
+      publicUrl: config.MEDIA_PUBLIC_URL,
+    });
+  }
+
+  override readinessChecks(): Record<string, ReadinessCheck> {
+    return { ...super.readinessChecks(), 'inbox.media': () => this.blobs.healthy() };
   }
 
   protected register(): void {
-    const domain = inboxDomain(this.dataSource, () => this.relay);
+    const domain = inboxDomain(this.dataSource, () => this.relay, {
+      blobs: this.blobs,
+      links: this.mediaLinks,
+      limits: { maxBytes: this.config.MEDIA_MAX_BYTES, maxFiles: this.config.MEDIA_MAX_FILES },
+      logger: this.logger.child({ component: 'media' }),
+    });
     const deps = { codec: this.codec, logger: this.logger };
     this.grpc.add(InboxServiceService, inboxService(domain, deps), 'svc.inbox.v1.InboxService');
     this.grpc.add(LabelServiceService, labelService(domain.labels, deps), 'svc.inbox.v1.LabelService');
@@ -45,5 +78,11 @@ export class InboxApp extends ServiceApp<InboxConfig> {
       'svc.inbox.v1.CollectionService',
     );
     this.grpc.add(SearchServiceService, searchService(domain.search, deps), 'svc.inbox.v1.SearchService');
+    this.grpc.add(MediaServiceService, mediaService(domain.media, deps), 'svc.inbox.v1.MediaService');
+    this.router = mediaRouter(this.dataSource, this.blobs, this.mediaLinks);
+  }
+
+  protected override httpRouters(): Router[] {
+    return this.router ? [this.router] : [];
   }
 }

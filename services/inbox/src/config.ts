@@ -1,7 +1,24 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { baseConfigSchema, loadConfig } from '@svc/kit';
 
-export const inboxConfigSchema = baseConfigSchema;
+export const inboxConfigSchema = baseConfigSchema.extend({
+  /** Blob storage of the media library: a local directory (a mounted volume in Kubernetes). */
+  MEDIA_DIR: z.string().min(1).default('.data/media'),
+  /** Largest accepted file, in bytes. */
+  MEDIA_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024 * 1024),
+  /** Most files per uploadMultipleMedia call. */
+  MEDIA_MAX_FILES: z.coerce.number().int().positive().max(50).default(10),
+  /** A signed media link lives between this and twice this. */
+  MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).default(900),
+  /** Base URL of the public edge for signed links (https://inbox.example.com); empty: relative links. */
+  MEDIA_PUBLIC_URL: z.union([z.url(), z.literal('')]).default(''),
+  /** Key of the link signatures; unset: derived from SVC_INTERNAL_SECRET. */
+  MEDIA_URL_SECRET: z.string().min(32).optional(),
+});
 export type InboxConfig = z.infer<typeof inboxConfigSchema>;
 
 export function inboxConfig(env: NodeJS.ProcessEnv = process.env): InboxConfig {

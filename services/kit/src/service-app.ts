@@ -29,6 +29,8 @@ export interface ServiceDefinitionSpec {
   data: Omit<DataSourceSpec, 'url'>;
   /** Topics this service publishes (created at start on Kafka). */
   publishes: string[];
+  /** Largest gRPC request accepted, when a service takes more than the default 8 MiB (media uploads). */
+  grpcMaxReceiveBytes?: number;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface ServiceDefinitionSpec {
 export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
   readonly logger: Logger;
   readonly codec: PrincipalCodec;
-  readonly grpc = new GrpcServer();
+  readonly grpc: GrpcServer;
   dataSource!: DataSource;
   bus!: EventBus;
   relay!: OutboxRelay;
@@ -53,6 +55,7 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
   ) {
     this.logger = deps.logger ?? createLogger(spec.name, config.LOG_LEVEL);
     this.codec = new PrincipalCodec(config.SVC_INTERNAL_SECRET);
+    this.grpc = new GrpcServer(spec.grpcMaxReceiveBytes);
   }
 
   /** Adds the service's gRPC implementations to `this.grpc`. */

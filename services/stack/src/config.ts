@@ -20,6 +20,8 @@ export const stackConfigSchema = z.object({
   /** The URL printed for the demo and written to demo.env. */
   SVC_PUBLIC_URL: z.string().optional(),
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(11),
+  /** Keys sealing provider signing secrets (docs/decisions/0014); unset: one generated into SVC_DATA_DIR. */
+  WEBHOOK_SECRETS_KEYS: z.string().optional(),
 });
 
 export type StackConfig = z.infer<typeof stackConfigSchema>;

@@ -68,10 +68,19 @@ export class Stack {
       ...deps,
       logger: createLogger('identity', config.LOG_LEVEL),
     });
-    this.inbox = new InboxApp(inboxConfigSchema.parse({ ...base, DB_URL: dbUrl('inbox') }), {
-      ...deps,
-      logger: createLogger('inbox', config.LOG_LEVEL),
-    });
+    this.inbox = new InboxApp(
+      inboxConfigSchema.parse({
+        ...base,
+        DB_URL: dbUrl('inbox'),
+        MEDIA_DIR: path.join(config.SVC_DATA_DIR, 'media'),
+        // Signed media links point at this process's one port (relative when the port is picked at random).
+        MEDIA_PUBLIC_URL: config.SVC_PUBLIC_URL ?? (config.PORT ? `http://localhost:${config.PORT}` : ''),
+      }),
+      {
+        ...deps,
+        logger: createLogger('inbox', config.LOG_LEVEL),
+      },
+    );
     const address = (app: ServiceApp) => () => `127.0.0.1:${app.grpcPort}`;
     this.contacts = new ContactsApp(contactsConfigSchema.parse({ ...base, DB_URL: dbUrl('contacts') }), {
       ...deps,
@@ -84,12 +93,21 @@ export class Stack {
       inboxAddress: address(this.inbox),
       contactsAddress: address(this.contacts),
     });
-    this.ingress = new WebhookIngressApp(ingressConfigSchema.parse({ ...base, DB_URL: dbUrl('webhook-ingress') }), {
-      ...deps,
-      logger: createLogger('webhook-ingress', config.LOG_LEVEL),
-      contactsAddress: address(this.contacts),
-      flowsAddress: address(this.flows),
-    });
+    this.ingress = new WebhookIngressApp(
+      ingressConfigSchema.parse({
+        ...base,
+        DB_URL: dbUrl('webhook-ingress'),
+        // The key that seals provider signing secrets (docs/decisions/0014): generated once into the data dir.
+        WEBHOOK_SECRETS_KEYS: config.WEBHOOK_SECRETS_KEYS,
+        WEBHOOK_SECRETS_KEY_FILE: path.join(config.SVC_DATA_DIR, 'webhook-secrets.key'),
+      }),
+      {
+        ...deps,
+        logger: createLogger('webhook-ingress', config.LOG_LEVEL),
+        contactsAddress: address(this.contacts),
+        flowsAddress: address(this.flows),
+      },
+    );
     this.apps = [this.identity, this.inbox, this.contacts, this.flows, this.ingress];
   }
 
@@ -122,8 +140,10 @@ export class Stack {
       ctx.respond = false;
       await this.gateway.handleNode(ctx.req, ctx.res);
     });
-    // The public inbound webhook endpoint, at the path an ingress routes to webhook-ingress in Kubernetes.
+    // The public inbound webhook endpoint and the signed media links, at the paths an ingress routes to
+    // webhook-ingress and inbox in Kubernetes.
     app.use(router.routes()).use(gatewayRoutes.routes()).use(this.ingress.router.routes());
+    if (this.inbox.router) app.use(this.inbox.router.routes());
     this.server = app.listen(this.config.PORT, this.config.HOST);
     await new Promise<void>((resolve, reject) => {
       this.server?.once('listening', () => resolve());

@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
-import { Peer, ServiceApp, systemPrincipal, unary, type ServiceAppDeps } from '@svc/kit';
+import type { DataSource } from 'typeorm';
+import { Peer, ServiceApp, openDataSource, systemPrincipal, unary, type ServiceAppDeps } from '@svc/kit';
 import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
 import { FlowsServiceClient } from '@svc/proto/flows/v1';
 import { WebhookIngressServiceService, type InboundIdentifierType } from '@svc/proto/webhooks/v1';
@@ -8,10 +9,15 @@ import type { IngressConfig } from './config';
 import { ingressData } from './data';
 import { Connections } from './domain/connections';
 import { RECEIVED_TOPIC } from './domain/events';
+import { GroupCommit } from './domain/group-commit';
+import { LookupCache } from './domain/lookup-cache';
 import { InboundPipeline, type Resolvers } from './domain/pipeline';
 import { scheduleRetention } from './domain/retention';
 import { ingressService } from './grpc/ingress-handlers';
 import { ingressRouter } from './http/ingress-router';
+import { loadKeyring, type LoadedKeyring } from './secrets/key-source';
+import type { SecretKeyring } from './secrets/keyring';
+import { SigningSecrets, resealSigningSecrets } from './secrets/signing-secrets';
 
 export interface IngressDeps extends ServiceAppDeps {
   /** Where contacts and flows listen, read at first use (the embedded stack knows them only after start). */
@@ -27,6 +33,10 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
   private readonly contacts: Peer<ContactsServiceClient>;
   private readonly flows: Peer<FlowsServiceClient>;
   private readonly sharedSecrets: SharedSecretVerifier;
+  private keys: LoadedKeyring | undefined;
+  private readonly contactCache: LookupCache<{ contactId: string; latestChatId: string } | undefined>;
+  private readonly flowsCache: LookupCache<{ flowId: string; name: string }[]>;
+  private commits: GroupCommit | undefined;
   private pipeline: InboundPipeline | undefined;
   private stopRetention: (() => void) | undefined;
   /** The public route; valid once started. */
@@ -49,39 +59,55 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
     this.contacts = new Peer(ContactsServiceClient, deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL));
     this.flows = new Peer(FlowsServiceClient, deps.flowsAddress ?? (() => config.FLOWS_GRPC_URL));
     this.sharedSecrets = new SharedSecretVerifier(config.INGRESS_BCRYPT_CONCURRENCY);
+    // Positive answers only (docs/decisions/0015): an unknown contact or a connection without a published flow is
+    // asked again on the next request, so a contact created or a flow published just now takes effect at once.
+    this.contactCache = new LookupCache(config.INGRESS_CONTACT_CACHE_MS, (found) => found !== undefined);
+    this.flowsCache = new LookupCache(config.INGRESS_FLOWS_CACHE_MS, (flows) => flows.length > 0);
   }
 
   private readonly resolvers: Resolvers = {
-    lookupContact: async (orgId, type: InboundIdentifierType, value, channelIntegrationId) => {
-      const client = this.contacts.get();
-      const found = await unary(
-        client.lookupContact.bind(client),
-        {
-          identifierType: IdentifierType[type as keyof typeof IdentifierType],
-          value,
-          channelIntegrationId: channelIntegrationId ?? undefined,
-        },
-        this.codec.metadata(systemPrincipal(orgId)),
-      );
-      return found.found ? { contactId: found.contactId, latestChatId: found.latestChatId } : undefined;
-    },
-    webhookFlows: async (orgId, connectionId) => {
-      const client = this.flows.get();
-      const response = await unary(
-        client.listWebhookFlows.bind(client),
-        { connectionId },
-        this.codec.metadata(systemPrincipal(orgId)),
-      );
-      return response.flows;
-    },
+    lookupContact: (orgId, type: InboundIdentifierType, value, channelIntegrationId) =>
+      this.contactCache.get(`${orgId}\u0000${type}\u0000${channelIntegrationId ?? ''}\u0000${value}`, async () => {
+        const client = this.contacts.get();
+        const found = await unary(
+          client.lookupContact.bind(client),
+          {
+            identifierType: IdentifierType[type as keyof typeof IdentifierType],
+            value,
+            channelIntegrationId: channelIntegrationId ?? undefined,
+          },
+          this.codec.metadata(systemPrincipal(orgId)),
+        );
+        return found.found ? { contactId: found.contactId, latestChatId: found.latestChatId } : undefined;
+      }),
+    webhookFlows: (orgId, connectionId) =>
+      this.flowsCache.get(`${orgId}\u0000${connectionId}`, async () => {
+        const client = this.flows.get();
+        const response = await unary(
+          client.listWebhookFlows.bind(client),
+          { connectionId },
+          this.codec.metadata(systemPrincipal(orgId)),
+        );
+        return response.flows;
+      }),
   };
 
   protected register(): void {
-    const connections = new Connections(this.dataSource, this.config.BCRYPT_COST);
+    // Loaded when serving, not at construction: the migration Job may run without keys (docs/decisions/0014).
+    this.keys = loadKeyring(this.config);
+    const signingSecrets = new SigningSecrets(this.keys.keyring);
+    const connections = new Connections(this.dataSource, this.config.BCRYPT_COST, signingSecrets);
+    this.commits = new GroupCommit(
+      this.dataSource,
+      this.config.INGRESS_COMMIT_BATCH,
+      () => this.relay.nudge(),
+      this.logger.child({ component: 'group-commit' }),
+    );
     this.pipeline = new InboundPipeline(
       this.dataSource,
-      () => this.relay,
+      this.commits,
       this.sharedSecrets,
+      signingSecrets,
       this.resolvers,
       this.logger.child({ component: 'inbound' }),
     );
@@ -97,12 +123,48 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
   }
 
   protected override async startWorkers(): Promise<void> {
+    if (this.keys) {
+      const { keyring, source } = this.keys;
+      this.logger.info({ keys: keyring.keyIds, source }, 'webhook secrets keyring loaded');
+      await this.reseal(this.dataSource, keyring);
+    }
     this.stopRetention = scheduleRetention(this.dataSource, this.config.INGRESS_RETENTION_INTERVAL_MS, this.logger);
   }
 
   protected override async stopWorkers(): Promise<void> {
     this.stopRetention?.();
+    await this.commits?.flush();
     this.contacts.close();
     this.flows.close();
+  }
+
+  /**
+   * The migration Job (`main.js migrate`): the schema migrations, then — when the Job has the keys — sealing of
+   * plaintext signing secrets and re-sealing under the active key. Without keys the serving pods do it at start.
+   */
+  override async migrate(): Promise<void> {
+    await super.migrate();
+    if (!this.config.WEBHOOK_SECRETS_KEYS) {
+      this.logger.info('WEBHOOK_SECRETS_KEYS not set for the migration: signing secrets are sealed at start-up');
+      return;
+    }
+    const dataSource = await openDataSource({ ...this.spec.data, url: this.config.DB_URL }, { migrate: false });
+    try {
+      await this.reseal(dataSource, loadKeyring(this.config).keyring);
+    } finally {
+      await dataSource.destroy();
+    }
+  }
+
+  /** Seals plaintext signing secrets left from before 0014 and re-seals others under the active key (idempotent). */
+  private async reseal(dataSource: DataSource, keyring: SecretKeyring): Promise<void> {
+    const report = await resealSigningSecrets(dataSource, keyring);
+    if (report.sealed || report.rewrapped)
+      this.logger.info(
+        { sealed: report.sealed, rewrapped: report.rewrapped, activeKey: keyring.activeKeyId },
+        'signing secrets sealed under the active key',
+      );
+    for (const { connectionId, error } of report.unreadable)
+      this.logger.error({ connectionId }, `signing secret cannot be opened: ${error}`);
   }
 }

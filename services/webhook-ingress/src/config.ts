@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { baseConfigSchema, loadConfig } from '@svc/kit';
+import { parseKeys } from './secrets/keyring';
 
-export const ingressConfigSchema = baseConfigSchema.extend({
+const KEYS_FORMAT = 'comma-separated <keyId>:<base64 of 32 random bytes>, the first one encrypts';
+
+/** Every setting; `ingressConfigSchema` adds the rules a serving production process must meet. */
+export const ingressSettingsSchema = baseConfigSchema.extend({
   /** The contacts service (identifier lookups), host:port. */
   CONTACTS_GRPC_URL: z.string().default(''),
   /** The flows service (published flows bound to a connection), host:port. */
@@ -12,9 +16,47 @@ export const ingressConfigSchema = baseConfigSchema.extend({
   INGRESS_BCRYPT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** How often the retention job runs. */
   INGRESS_RETENTION_INTERVAL_MS: z.coerce.number().int().min(1000).default(3_600_000),
+  /**
+   * Key-encryption keys of the provider signing secrets (docs/decisions/0014): `<keyId>:<base64 32 bytes>,…`; the
+   * first seals, all open. Required in production; without it a development install keeps a generated key in a file.
+   */
+  WEBHOOK_SECRETS_KEYS: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (!value) return;
+      try {
+        parseKeys(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `${(error as Error).message} (${KEYS_FORMAT})` });
+      }
+    }),
+  /**
+   * Where a development install keeps its generated key when WEBHOOK_SECRETS_KEYS is unset. Default: next to the
+   * SQLite file of DB_URL, else `.data/webhook-secrets.key`.
+   */
+  WEBHOOK_SECRETS_KEY_FILE: z.string().optional(),
+  /** How long a positive contact lookup is reused (ms; 0 = ask contacts on every request). */
+  INGRESS_CONTACT_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /** How long a connection's non-empty list of published flows is reused (ms; 0 = ask flows on every request). */
+  INGRESS_FLOWS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /** Most requests committed by one shared transaction (group commit of history rows and events). */
+  INGRESS_COMMIT_BATCH: z.coerce.number().int().min(1).max(1000).default(200),
 });
-export type IngressConfig = z.infer<typeof ingressConfigSchema>;
 
-export function ingressConfig(env: NodeJS.ProcessEnv = process.env): IngressConfig {
-  return loadConfig(ingressConfigSchema, env);
+export const ingressConfigSchema = ingressSettingsSchema.refine(
+  (config) => config.NODE_ENV !== 'production' || !!config.WEBHOOK_SECRETS_KEYS,
+  {
+    path: ['WEBHOOK_SECRETS_KEYS'],
+    message: `required in production to encrypt provider signing secrets (${KEYS_FORMAT})`,
+  },
+);
+export type IngressConfig = z.infer<typeof ingressSettingsSchema>;
+
+/**
+ * The service's settings from the environment. `migrating` (the `main.js migrate` Job) does not need the keys: the
+ * schema migration runs without them and the serving pods seal what is left (docs/decisions/0014).
+ */
+export function ingressConfig(env: NodeJS.ProcessEnv = process.env, { migrating = false } = {}): IngressConfig {
+  return loadConfig(migrating ? ingressSettingsSchema : ingressConfigSchema, env);
 }

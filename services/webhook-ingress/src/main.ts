@@ -1,5 +1,18 @@
 import { runService } from '@svc/kit';
 import { WebhookIngressApp } from './app';
+import { secretsCli } from './cli/secrets';
 import { ingressConfig } from './config';
 
-runService(() => new WebhookIngressApp(ingressConfig()));
+const [command, ...rest] = process.argv.slice(2);
+if (command === 'secrets') {
+  // `main.js secrets status|reseal|new-key`: the signing-secret key commands (docs/decisions/0014).
+  secretsCli(rest).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+} else {
+  runService(() => new WebhookIngressApp(ingressConfig(process.env, { migrating: command === 'migrate' })));
+}

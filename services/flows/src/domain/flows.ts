@@ -38,7 +38,7 @@ function validStep(step: FlowStep, index: number): FlowStep {
       need(step.attributeKey, 'attributeKey');
       break;
     case FlowStepType.ADD_LABEL:
-      need(step.label, 'label');
+      if (!isId(step.label)) throw new InvalidArgument(`${field} needs a label id`, { field });
       break;
     case FlowStepType.ASSIGN:
       if (!isId(step.assigneeId)) throw new InvalidArgument(`${field} needs an assigneeId`, { field });

@@ -108,7 +108,6 @@ export class Runner {
       if (!step) break;
       try {
         const result = await runStep(step, context, this.actions);
-        if (result.kind === 'skipped') log.warn({ step: index, reason: result.reason }, 'flow step skipped');
         if (result.kind === 'wait') {
           await this.save(run.id, {
             status: FlowRunStatus.WAITING,

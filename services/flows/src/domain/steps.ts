@@ -1,3 +1,4 @@
+import { isId } from '@svc/kit';
 import { FlowStepType, type FlowStep } from '@svc/proto/flows/v1';
 import { renderTemplate } from './template';
 
@@ -6,6 +7,8 @@ export interface StepActions {
   sendMessage(orgId: string, chatId: string, text: string, internal: boolean): Promise<void>;
   closeChat(orgId: string, chatId: string): Promise<void>;
   assign(orgId: string, chatId: string, operatorId: string): Promise<void>;
+  /** Adds a label of the org to the thread (idempotent). */
+  addLabel(orgId: string, chatId: string, labelId: string): Promise<void>;
   setContactAttribute(orgId: string, contactId: string, key: string, value: string): Promise<void>;
 }
 
@@ -16,7 +19,7 @@ export interface RunContext {
   payload: unknown;
 }
 
-export type StepResult = { kind: 'next' } | { kind: 'wait'; seconds: number } | { kind: 'skipped'; reason: string };
+export type StepResult = { kind: 'next' } | { kind: 'wait'; seconds: number };
 
 export class StepError extends Error {}
 
@@ -53,8 +56,10 @@ export async function runStep(step: FlowStep, context: RunContext, actions: Step
     case FlowStepType.WAIT:
       return { kind: 'wait', seconds: step.waitSeconds ?? 1 };
     case FlowStepType.ADD_LABEL:
-      // The inbox labels messages, not chats, and has no RPC to label a chat yet (see services/flows/README.md).
-      return { kind: 'skipped', reason: 'chat labels are not available in the inbox yet' };
+      // Authoring checks the form; a run snapshotted before that check may still hold a label name.
+      if (!isId(step.label)) throw new StepError('the step names no label id');
+      await actions.addLabel(context.orgId, needChat(context), step.label);
+      return { kind: 'next' };
     default:
       throw new StepError(`unknown step type ${String(step.type)}`);
   }

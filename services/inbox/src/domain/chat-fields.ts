@@ -1,5 +1,6 @@
-import { InvalidArgument } from '@svc/kit';
+import { InvalidArgument, isId } from '@svc/kit';
 import { ChatField, ChatPriority, ChatStatus } from '@svc/proto/inbox/v1';
+import { MAX_LABELS_PER_CHAT } from './chat-labels';
 
 /** A validated `updateChatField` change: the field and its typed value (null clears an optional field). */
 export type ChatFieldChange =
@@ -7,7 +8,8 @@ export type ChatFieldChange =
   | { field: ChatField.PRIORITY; value: ChatPriority }
   | { field: ChatField.CATEGORY; value: string | null }
   | { field: ChatField.SUBJECT; value: string | null }
-  | { field: ChatField.COLLECTION; value: string | null };
+  | { field: ChatField.COLLECTION; value: string | null }
+  | { field: ChatField.LABELS; value: string[] };
 
 const PRIORITIES = [ChatPriority.LOW, ChatPriority.NORMAL, ChatPriority.HIGH, ChatPriority.URGENT] as string[];
 
@@ -21,6 +23,16 @@ function optionalText(value: unknown, max: number, name: string): string | null 
   const text = value.trim();
   if (text.length > max) bad(`${name} must be at most ${max} characters`);
   return text || null;
+}
+
+/** The thread's whole new set of labels: distinct label ids (a repeated id counts once), at most 20. */
+function labelIds(value: unknown): string[] {
+  if (!Array.isArray(value) || !value.every((id): id is string => typeof id === 'string'))
+    bad('labels must be an array of label ids');
+  const ids = [...new Set(value)];
+  if (!ids.every((id) => isId(id))) bad('labels must be 24-character hex label ids');
+  if (ids.length > MAX_LABELS_PER_CHAT) bad(`a thread carries at most ${MAX_LABELS_PER_CHAT} labels`);
+  return ids;
 }
 
 /** Parses and type-checks the JSON value sent for a chat field. */
@@ -46,8 +58,10 @@ export function parseChatFieldChange(field: ChatField, valueJson: string): ChatF
     case ChatField.COLLECTION:
       if (value !== null && typeof value !== 'string') bad('collection must be a collection id or null');
       return { field, value };
+    case ChatField.LABELS:
+      return { field, value: labelIds(value) };
     default:
-      throw new InvalidArgument('field must be one of STATUS, PRIORITY, CATEGORY, SUBJECT, COLLECTION', {
+      throw new InvalidArgument('field must be one of STATUS, PRIORITY, CATEGORY, SUBJECT, COLLECTION, LABELS', {
         field: 'input.field',
       });
   }

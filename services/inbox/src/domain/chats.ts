@@ -26,6 +26,7 @@ import {
 import { ChatRow, ConversationRow } from '../entities';
 import { readerOf } from './actor';
 import { parseChatFieldChange } from './chat-fields';
+import { addChatLabel, replaceChatLabels } from './chat-labels';
 import { chatPage, chatViewOf } from './chat-views';
 import { chatEvent, conversationEvent } from './events';
 import { applyFilter, validFilter } from './search-filters';
@@ -133,7 +134,10 @@ export class Chats {
     });
   }
 
-  /** Sets one typed chat field; the value is validated for the field (and a collection must exist in the org). */
+  /**
+   * Sets one typed chat field; the value is validated for the field (a collection, or labels, must be the org's).
+   * LABELS replaces the thread's whole set of labels.
+   */
   async updateField(principal: Principal, chatId: string, field: ChatField, valueJson: string): Promise<Chat> {
     const change = parseChatFieldChange(field, valueJson);
     if (change.field === ChatField.STATUS) {
@@ -159,8 +163,19 @@ export class Chats {
           if (row.collectionId === change.value) return undefined;
           row.collectionId = change.value;
           return { changes: { collectionId: change.value }, event: 'chat.updated' };
+        case ChatField.LABELS:
+          return labelsChange(await replaceChatLabels(manager, row, change.value, 'input.value'));
       }
     });
+  }
+
+  /** Adds one label to the thread (SYSTEM callers: a flow's "add a label" step); adding it again changes nothing. */
+  async addLabel(principal: Principal, chatId: string, labelId: string): Promise<Chat> {
+    requireSystem(principal);
+    requireId(labelId, 'labelId');
+    return this.change(principal, chatId, async (row, manager) =>
+      labelsChange(await addChatLabel(manager, row, labelId, 'labelId')),
+    );
   }
 
   /** Finds the contact's open chat on the channel or opens a new one (SYSTEM callers: widget-api, channels, seed). */
@@ -241,7 +256,7 @@ export class Chats {
       const at = now();
       row.updatedAt = at;
       await manager.update(ChatRow, { id: row.id, orgId }, { ...change.changes, updatedAt: at });
-      await enqueueEvents(manager, [chatEvent(change.event, row)], at);
+      await enqueueEvents(manager, [chatEvent(change.event, row, undefined, change.labelIds)], at);
       return row;
     });
     this.relay().nudge();
@@ -253,5 +268,12 @@ interface ChatChange {
   changes: Partial<
     Pick<ChatRow, 'status' | 'closedAt' | 'assigneeId' | 'priority' | 'category' | 'subject' | 'collectionId'>
   >;
-  event: 'chat.closed' | 'chat.reopened' | 'chat.assigned' | 'chat.unassigned' | 'chat.updated';
+  event: 'chat.closed' | 'chat.reopened' | 'chat.assigned' | 'chat.unassigned' | 'chat.updated' | 'chat.labels_set';
+  /** `chat.labels_set`: the thread's labels after the change. */
+  labelIds?: string[];
+}
+
+/** The labels live in their own table: the chat row only gets its `updatedAt`. */
+function labelsChange(labelIds: string[] | undefined): ChatChange | undefined {
+  return labelIds && { changes: {}, event: 'chat.labels_set', labelIds };
 }

@@ -3,6 +3,7 @@ import { enqueueEvents, now, requireOrg, requireScope, type OutboxRelay, type Pr
 import { ApiScope } from '@svc/proto/common/v1';
 import type { DeleteChatResult, DeleteConversationResult } from '@svc/proto/inbox/v1';
 import {
+  ChatLabelRow,
   ChatRow,
   ConversationRow,
   MessageEditRow,
@@ -13,6 +14,7 @@ import {
 } from '../entities';
 import { chatEvent, conversationEvent } from './events';
 import { findChat, findConversation } from './lookups';
+import type { MediaLibrary } from './media';
 
 /** Rows that hang off a message, removed with it (a hard delete leaves nothing behind). */
 const MESSAGE_DEPENDENTS: EntityTarget<ObjectLiteral>[] = [MessageEditRow, MessageReactionRow, MessageLabelRow];
@@ -26,17 +28,21 @@ export class Deletion {
   constructor(
     private readonly dataSource: DataSource,
     private readonly relay: () => OutboxRelay,
+    private readonly media: MediaLibrary,
   ) {}
 
   async deleteChat(principal: Principal, chatId: string): Promise<DeleteChatResult> {
     requireScope(principal, ApiScope.CONVERSATIONS_DELETE);
     const orgId = requireOrg(principal);
-    await this.dataSource.transaction(async (manager) => {
+    const blobKeys = await this.dataSource.transaction(async (manager) => {
       const chat = await findChat(manager, orgId, chatId);
+      const keys = await this.media.removeWithChats(manager, orgId, [chat.id]);
       await removeChats(manager, orgId, [chat]);
       await enqueueEvents(manager, [chatEvent('chat.deleted', chat)], now());
+      return keys;
     });
     this.relay().nudge();
+    await this.media.discardBlobs(blobKeys);
     return { chatId };
   }
 
@@ -52,9 +58,14 @@ export class Deletion {
     requireScope(principal, ApiScope.CONVERSATIONS_DELETE);
     if (removePeople) requireScope(principal, ApiScope.CONTACTS_ERASE);
     const orgId = requireOrg(principal);
-    const chatIds = await this.dataSource.transaction(async (manager) => {
+    const { chatIds, blobKeys } = await this.dataSource.transaction(async (manager) => {
       const conversation = await findConversation(manager, orgId, conversationId);
       const chats = await manager.findBy(ChatRow, { orgId, conversationId: conversation.id });
+      const keys = await this.media.removeWithChats(
+        manager,
+        orgId,
+        chats.map((chat) => chat.id),
+      );
       await removeChats(manager, orgId, chats);
       await manager.delete(ConversationRow, { orgId, id: conversation.id });
       const events = [
@@ -64,14 +75,18 @@ export class Deletion {
       if (removePeople)
         events.push(conversationEvent('conversation.contact_erase_requested', conversation, { removePeople }));
       await enqueueEvents(manager, events, now());
-      return chats.map((chat) => chat.id);
+      return { chatIds: chats.map((chat) => chat.id), blobKeys: keys };
     });
     this.relay().nudge();
+    await this.media.discardBlobs(blobKeys);
     return { conversationId, deletedChatIds: chatIds, contactEraseRequested: removePeople };
   }
 }
 
-/** Removes the chats with their messages, the messages' edits, reactions and labels, and the read positions. */
+/**
+ * Removes the chats with their messages, the messages' edits, reactions and labels, the read positions and the
+ * threads' labels.
+ */
 async function removeChats(manager: EntityManager, orgId: string, chats: ChatRow[]): Promise<void> {
   if (!chats.length) return;
   const chatIds = chats.map((chat) => chat.id);
@@ -89,6 +104,12 @@ async function removeChats(manager: EntityManager, orgId: string, chats: ChatRow
     .createQueryBuilder()
     .delete()
     .from(ReadStateRow)
+    .where('org_id = :orgId AND chat_id IN (:...chatIds)', { orgId, chatIds })
+    .execute();
+  await manager
+    .createQueryBuilder()
+    .delete()
+    .from(ChatLabelRow)
     .where('org_id = :orgId AND chat_id IN (:...chatIds)', { orgId, chatIds })
     .execute();
   await manager

@@ -1,5 +1,5 @@
 import { toIsoOrUndefined, type NewEvent } from '@svc/kit';
-import type { ChatRow, CollectionRow, ConversationRow, LabelRow, MessageRow } from '../entities';
+import type { ChatRow, CollectionRow, ConversationRow, LabelRow, MediaRow, MessageRow } from '../entities';
 
 export const MESSAGES_TOPIC = 'svc.inbox.messages.v1';
 export const CHATS_TOPIC = 'svc.inbox.chats.v1';
@@ -51,9 +51,16 @@ export type ChatEventType =
   | 'chat.unassigned'
   | 'chat.updated'
   | 'chat.read'
-  | 'chat.deleted';
+  | 'chat.deleted'
+  | 'chat.labels_set';
 
-export function chatEvent(type: ChatEventType, row: ChatRow, read?: { readerId: string; upTo: Date }): NewEvent {
+/** `read`: the reader's position (`chat.read`); `labelIds`: the thread's labels after the change (`chat.labels_set`). */
+export function chatEvent(
+  type: ChatEventType,
+  row: ChatRow,
+  read?: { readerId: string; upTo: Date },
+  labelIds: string[] = [],
+): NewEvent {
   return {
     topic: CHATS_TOPIC,
     key: row.id,
@@ -72,6 +79,7 @@ export function chatEvent(type: ChatEventType, row: ChatRow, read?: { readerId: 
         collectionId: row.collectionId ?? '',
         readerId: read?.readerId ?? '',
         readUpTo: read ? read.upTo.toISOString() : '',
+        labelIds,
       },
     },
   };
@@ -132,5 +140,23 @@ export function collectionEvent(
     type,
     orgId: row.orgId,
     payload: { collection: { collectionId: row.id, name: row.name, parentId: row.parentId ?? '' } },
+  };
+}
+
+export function mediaEvent(type: 'media.created' | 'media.deleted', row: MediaRow): NewEvent {
+  return {
+    topic: MESSAGES_TOPIC,
+    key: row.id,
+    type,
+    orgId: row.orgId,
+    payload: {
+      media: {
+        mediaId: row.id,
+        type: row.type,
+        contentType: row.contentType,
+        sizeBytes: row.sizeBytes,
+        sha256: row.sha256,
+      },
+    },
   };
 }

@@ -1,11 +1,16 @@
 import type { DataSource } from 'typeorm';
-import type { OutboxRelay } from '@svc/kit';
+import type { Logger, OutboxRelay } from '@svc/kit';
+import type { BlobStore } from '../storage/blob-store';
 import { Chats } from './chats';
 import { Collections } from './collections';
 import { Conversations } from './conversations';
 import { Deletion } from './deletion';
 import { InboxCountsReader } from './inbox-counts';
 import { Labels } from './labels';
+import { MediaLibrary, type MediaLimits } from './media';
+import { MediaAttachments } from './media-attachments';
+import type { MediaLinks } from './media-links';
+import { MessageReader } from './message-details';
 import { MessageChanges } from './message-changes';
 import { Messages } from './messages';
 import { Reading } from './reading';
@@ -23,19 +28,39 @@ export interface InboxDomain {
   search: Search;
   counts: InboxCountsReader;
   deletion: Deletion;
+  media: MediaLibrary;
 }
 
-export function inboxDomain(dataSource: DataSource, relay: () => OutboxRelay): InboxDomain {
+/** What the media library needs from the deployable: its blob storage, link signer and limits. */
+export interface MediaDeps {
+  blobs: BlobStore;
+  links: MediaLinks;
+  limits: MediaLimits;
+  logger: Logger;
+}
+
+export function inboxDomain(dataSource: DataSource, relay: () => OutboxRelay, mediaDeps: MediaDeps): InboxDomain {
+  const attachments = new MediaAttachments(mediaDeps.links);
+  const reader = new MessageReader(attachments);
+  const media = new MediaLibrary(
+    dataSource,
+    relay,
+    mediaDeps.blobs,
+    mediaDeps.links,
+    mediaDeps.limits,
+    mediaDeps.logger,
+  );
   return {
     chats: new Chats(dataSource, relay),
     conversations: new Conversations(dataSource, relay),
-    messages: new Messages(dataSource, relay),
-    messageChanges: new MessageChanges(dataSource, relay),
+    messages: new Messages(dataSource, relay, reader, attachments),
+    messageChanges: new MessageChanges(dataSource, relay, reader, attachments),
     reading: new Reading(dataSource, relay),
     labels: new Labels(dataSource, relay),
     collections: new Collections(dataSource, relay),
-    search: new Search(dataSource),
+    search: new Search(dataSource, reader),
     counts: new InboxCountsReader(dataSource),
-    deletion: new Deletion(dataSource, relay),
+    deletion: new Deletion(dataSource, relay, media),
+    media,
   };
 }

@@ -20,7 +20,8 @@ import { LabelRow, MessageEditRow, MessageLabelRow, MessageReactionRow, MessageR
 import { authorOf } from './actor';
 import { messageEvent } from './events';
 import { findMessage, requireId } from './lookups';
-import { messageViewOf } from './message-details';
+import type { MediaAttachments } from './media-attachments';
+import type { MessageReader } from './message-details';
 import { MAX_TEXT_LENGTH, validText } from './message-input';
 
 export const MAX_LABELS_PER_MESSAGE = 20;
@@ -38,6 +39,8 @@ export class MessageChanges {
   constructor(
     private readonly dataSource: DataSource,
     private readonly relay: () => OutboxRelay,
+    private readonly reader: MessageReader,
+    private readonly attachments: MediaAttachments,
   ) {}
 
   /** Edits the text of an outbound message; the previous text goes into the edit history. */
@@ -74,6 +77,8 @@ export class MessageChanges {
       row.deletedAt = at;
       await manager.update(MessageRow, { id: row.id }, { deletedAt: at });
       await manager.delete(MessageEditRow, { orgId: row.orgId, messageId: row.id });
+      // The media stays in the library; the deleted message no longer shows it in chat media reads and counts.
+      await this.attachments.detachMessages(manager, row.orgId, [row.id]);
       return [messageEvent('message.deleted', row)];
     });
   }
@@ -173,6 +178,6 @@ export class MessageChanges {
       return message;
     });
     this.relay().nudge();
-    return messageViewOf(this.dataSource.manager, row);
+    return this.reader.viewOf(this.dataSource.manager, row);
   }
 }

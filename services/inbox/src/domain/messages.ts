@@ -29,7 +29,8 @@ import { ChatRow, ConversationRow, MessageRow } from '../entities';
 import { authorOf } from './actor';
 import { chatEvent, messageEvent } from './events';
 import { findChat, findConversation } from './lookups';
-import { messagePage, messageViewOf } from './message-details';
+import type { MediaAttachments } from './media-attachments';
+import type { MessageReader } from './message-details';
 import { validMessage, validText, type ValidMessage } from './message-input';
 
 export { MAX_TEXT_LENGTH } from './message-input';
@@ -41,9 +42,8 @@ export class Messages {
   constructor(
     private readonly dataSource: DataSource,
     private readonly relay: () => OutboxRelay,
-    /** Checks that media ids belong to the org (the media library); absent until media is wired. */
-    private readonly checkMedia: (manager: EntityManager, orgId: string, mediaIds: string[]) => Promise<void> = () =>
-      Promise.resolve(),
+    private readonly reader: MessageReader,
+    private readonly attachments: MediaAttachments,
   ) {}
 
   /** Sends into a chat; `internal: true` posts an internal note, which needs NOTES_WRITE and is never delivered. */
@@ -54,11 +54,12 @@ export class Messages {
     const valid = validMessage(input);
     const row = await this.dataSource.transaction(async (manager) => {
       const chat = await findChat(manager, orgId, chatId);
-      if (valid.content?.mediaIds) await this.checkMedia(manager, orgId, valid.content.mediaIds);
-      return this.insertOutbound(manager, principal, chat, valid, input.internal);
+      const message = await this.insertOutbound(manager, principal, chat, valid, input.internal);
+      if (valid.content?.mediaIds) await this.attachments.attach(manager, message, valid.content.mediaIds);
+      return message;
     });
     this.relay().nudge();
-    return messageViewOf(this.dataSource.manager, row);
+    return this.reader.viewOf(this.dataSource.manager, row);
   }
 
   /** Posts an internal note on a conversation, into its most recent thread. */
@@ -78,7 +79,7 @@ export class Messages {
       return this.insertOutbound(manager, principal, chat, valid, true);
     });
     this.relay().nudge();
-    return messageViewOf(this.dataSource.manager, row);
+    return this.reader.viewOf(this.dataSource.manager, row);
   }
 
   /** A message the contact sent (SYSTEM callers); it reopens a closed chat unless the contact is blocked. */
@@ -125,7 +126,7 @@ export class Messages {
       return message;
     });
     this.relay().nudge();
-    return messageViewOf(this.dataSource.manager, row);
+    return this.reader.viewOf(this.dataSource.manager, row);
   }
 
   /** Oldest first; internal notes are filtered in the query, so without NOTES_WRITE they are not even counted. */
@@ -191,7 +192,7 @@ export class Messages {
       (row) => ({ at: row.createdAt, id: row.id }),
       page,
     );
-    return messagePage(this.dataSource.manager, orgId, rows);
+    return this.reader.page(this.dataSource.manager, orgId, rows);
   }
 
   private async insertOutbound(

@@ -63,8 +63,9 @@ function threadConditions(filter: ValidFilter, t: string): { sql: string[]; para
 
 /**
  * Adds the filter to a query over chats (alias `c`), conversations (`cv`) or messages (`m`), already scoped to
- * `:orgId`. A conversation matches when one of its threads meets every thread condition; a label needs a message
- * carrying it that the caller may see (`includeNotes` false: not an internal note).
+ * `:orgId`. A conversation matches when one of its threads meets every thread condition. A label matches a thread
+ * that carries it or has a message carrying it that the caller may see (`includeNotes` false: not an internal note);
+ * a conversation through one of its threads; a message that carries it or whose thread does.
  */
 export function applyFilter<T extends ObjectLiteral>(
   query: SelectQueryBuilder<T>,
@@ -85,17 +86,28 @@ export function applyFilter<T extends ObjectLiteral>(
     }
   }
   if (filter.labelId) {
-    const link = {
+    const messageLink = {
       chat: `fm.chat_id = ${alias}.id`,
       conversation: `fm.conversation_id = ${alias}.id`,
       message: `fm.id = ${alias}.id`,
     }[subject];
     const visible = includeNotes ? '' : ' AND fm.internal = :filterInternal';
-    query.andWhere(
+    const labelledMessage =
       `EXISTS (SELECT 1 FROM message_labels fl INNER JOIN messages fm ON fm.id = fl.message_id` +
-        ` WHERE fl.org_id = :orgId AND fl.label_id = :filterLabel AND ${link}${visible})`,
-      { filterLabel: filter.labelId, filterInternal: false },
-    );
+      ` WHERE fl.org_id = :orgId AND fl.label_id = :filterLabel AND ${messageLink}${visible})`;
+    const threadLink = {
+      chat: `fcl.chat_id = ${alias}.id`,
+      conversation: `fc.conversation_id = ${alias}.id`,
+      message: `fcl.chat_id = ${alias}.chatId`,
+    }[subject];
+    const threadJoin = subject === 'conversation' ? ' INNER JOIN chats fc ON fc.id = fcl.chat_id' : '';
+    const labelledThread =
+      `EXISTS (SELECT 1 FROM chat_labels fcl${threadJoin}` +
+      ` WHERE fcl.org_id = :orgId AND fcl.label_id = :filterLabel AND ${threadLink})`;
+    query.andWhere(`(${labelledThread} OR ${labelledMessage})`, {
+      filterLabel: filter.labelId,
+      filterInternal: false,
+    });
   }
   const at = subject === 'message' ? `${alias}.createdAt` : `${alias}.lastMessageAt`;
   if (filter.from) query.andWhere(`${at} >= :filterFrom`, { filterFrom: filter.from });

@@ -7,7 +7,7 @@ import { ConversationRow, MessageRow } from '../entities';
 import { readerOf } from './actor';
 import { conversationPage } from './conversation-views';
 import { findChat } from './lookups';
-import { messagePage } from './message-details';
+import type { MessageReader } from './message-details';
 import { applyFilter, validFilter } from './search-filters';
 import { fullTextCondition, fullTextDialectOf, searchWords } from './search-terms';
 
@@ -16,7 +16,10 @@ import { fullTextCondition, fullTextDialectOf, searchWords } from './search-term
  * so it cannot order pages that must not skip or repeat). Internal notes never match without NOTES_WRITE.
  */
 export class Search {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly reader: MessageReader,
+  ) {}
 
   /** Conversations with a visible message containing every word of `query`; no query: all the filter lets through. */
   async conversations(
@@ -104,6 +107,6 @@ export class Search {
       page,
       'descending',
     );
-    return messagePage(this.dataSource.manager, orgId, rows);
+    return this.reader.page(this.dataSource.manager, orgId, rows);
   }
 }

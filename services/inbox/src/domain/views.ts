@@ -1,8 +1,9 @@
 import { toIso, toIsoOrUndefined } from '@svc/kit';
-import { ChatPriority, MessageType, type Chat, type Conversation, type Message } from '@svc/proto/inbox/v1';
+import { ChatPriority, MessageType, type Chat, type Conversation, type Media, type Message } from '@svc/proto/inbox/v1';
 import type { ChatRow, ConversationRow, MessageEditRow, MessageReactionRow, MessageRow } from '../entities';
 
-export function chatView(row: ChatRow, unreadCount = 0): Chat {
+/** `unreadCount` is the caller's; `labelIds` the thread's labels (both loaded per page: chat-views.ts). */
+export function chatView(row: ChatRow, unreadCount: number, labelIds: string[]): Chat {
   return {
     _id: row.id,
     channelId: row.channelId,
@@ -24,6 +25,7 @@ export function chatView(row: ChatRow, unreadCount = 0): Chat {
     subject: row.subject ?? undefined,
     collectionId: row.collectionId ?? undefined,
     unreadCount,
+    labelIds,
   };
 }
 
@@ -59,9 +61,11 @@ export interface MessageDetails {
   edits: MessageEditRow[];
   reactions: MessageReactionRow[];
   labelIds: string[];
+  /** Attached library media with signed links (MEDIA messages). */
+  media: Media[];
 }
 
-const NO_DETAILS: MessageDetails = { edits: [], reactions: [], labelIds: [] };
+const NO_DETAILS: MessageDetails = { edits: [], reactions: [], labelIds: [], media: [] };
 
 /** A deleted message keeps its place in the thread but shows nothing of what it said. */
 export function messageView(row: MessageRow, details: MessageDetails = NO_DETAILS): Message {
@@ -79,7 +83,7 @@ export function messageView(row: MessageRow, details: MessageDetails = NO_DETAIL
     internal: row.internal,
     deliveryStatus: row.deliveryStatus,
     createdAt: toIso(row.createdAt),
-    mediaIds: content?.mediaIds ?? [],
+    mediaIds: deleted ? [] : details.media.map((m) => m._id),
     location: content?.location,
     contactCard: content?.contactCard,
     buttons: content?.buttons ?? [],
@@ -96,5 +100,6 @@ export function messageView(row: MessageRow, details: MessageDetails = NO_DETAIL
       createdAt: toIso(r.createdAt),
     })),
     labelIds: details.labelIds,
+    media: deleted ? [] : details.media,
   };
 }

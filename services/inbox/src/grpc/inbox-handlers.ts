@@ -42,6 +42,7 @@ export function inboxService(domain: InboxDomain, deps: { codec: PrincipalCodec;
     sendConversationNote: (r, { principal }) => messages.sendConversationNote(principal, r.conversationId, r.text),
     openChat: (r, { principal }) => chats.open(principal, r.channelId, r.contact ?? { _id: '' }),
     receiveMessage: (r, { principal }) => messages.receive(principal, r.chatId, r.text),
+    addChatLabel: (r, { principal }) => chats.addLabel(principal, r.chatId, r.labelId),
   };
   return implement('inbox', InboxServiceService, handlers, deps);
 }

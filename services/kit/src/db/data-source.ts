@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import { DataSource, type DataSourceOptions, type EntityManager, type MixedList, type EntitySchema } from 'typeorm';
 
 /** The two database families the same entities run on; each has its own generated migrations. */
 export type DbFamily = 'mysql' | 'sqlite';
@@ -110,7 +110,30 @@ export async function openDataSource(spec: DataSourceSpec, options: { migrate: b
   const dataSource = new DataSource(dataSourceOptions(spec));
   await dataSource.initialize();
   if (options.migrate) await dataSource.runMigrations({ transaction: 'each' });
+  serializeSqliteTransactions(dataSource);
   return dataSource;
+}
+
+/**
+ * TypeORM's better-sqlite3 driver runs every statement of a DataSource on one connection, and concurrent
+ * `transaction()` calls interleave on it: the second BEGIN fails ("cannot start a transaction within a transaction")
+ * and the first one's COMMIT then finds no transaction, so both fail — or, worse, a later ROLLBACK undoes work already
+ * reported as committed. On SQLite (the embedded default) a data source's transactions therefore run one at a time
+ * (reproduced in services/kit/test/data-source.test.ts). MySQL-family pools give each transaction its own connection
+ * and are left alone. A `dataSource.transaction()` call from inside a transaction callback would wait for itself:
+ * nested work uses the callback's EntityManager.
+ */
+export function serializeSqliteTransactions(dataSource: DataSource): void {
+  if (familyOf(dataSource) !== 'sqlite') return;
+  const manager = dataSource.manager;
+  const transaction = manager.transaction.bind(manager) as (...args: unknown[]) => Promise<unknown>;
+  let tail: Promise<unknown> = Promise.resolve();
+  const serialized = (...args: unknown[]): Promise<unknown> => {
+    const run = tail.then(() => transaction(...args));
+    tail = run.catch(() => undefined);
+    return run;
+  };
+  manager.transaction = serialized as EntityManager['transaction'];
 }
 
 export function familyOf(dataSource: DataSource): DbFamily {

@@ -90,11 +90,13 @@ function toServiceError(error: unknown, logger: Logger): Partial<ServiceError> &
 
 /** A grpc-js server that always serves the standard `grpc.health.v1.Health` service. */
 export class GrpcServer {
-  readonly server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  readonly server: Server;
   readonly health = new HealthImplementation({ '': 'NOT_SERVING' });
   private boundPort = 0;
 
-  constructor() {
+  /** `maxReceiveBytes`: the largest request message accepted (8 MiB unless a service takes uploads). */
+  constructor(maxReceiveBytes = 8 * 1024 * 1024) {
+    this.server = new Server({ 'grpc.max_receive_message_length': maxReceiveBytes });
     this.health.addToServer(this.server);
   }
 

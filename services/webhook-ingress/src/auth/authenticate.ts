@@ -23,12 +23,14 @@ const PROVIDERS: Partial<Record<InboundAuthMode, Verifier>> = {
 /**
  * Step 1 of the pipeline. `body` is undefined when it was too large to read: then only what the headers alone can
  * prove is checked (the secret, or a well-formed fresh signature header), and the caller answers 413.
+ * `signingSecret` is the provider mode's secret, already opened (it is sealed at rest: secrets/signing-secrets.ts).
  */
 export async function authenticate(
   connection: ConnectionRow,
   headers: HeaderReader,
   body: Buffer | undefined,
   sharedSecrets: SharedSecretVerifier,
+  signingSecret: string | undefined,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): Promise<boolean> {
   if (connection.authMode === InboundAuthMode.SHARED_SECRET) {
@@ -40,7 +42,7 @@ export async function authenticate(
       headers('x-webhook-secret'),
     );
   }
-  const secret = connection.signingSecret;
+  const secret = signingSecret;
   if (!secret) return false;
   if (connection.authMode === InboundAuthMode.GENERIC_HMAC_SHA256) {
     if (!connection.hmacHeader || !connection.hmacEncoding) return false;

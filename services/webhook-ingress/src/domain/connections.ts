@@ -26,6 +26,7 @@ import {
 import { GENERIC_PRESETS } from '../auth/provider-modes';
 import { generateSharedSecret, hashSharedSecret } from '../auth/shared-secret';
 import { ConnectionRow, RequestLogRow } from '../entities';
+import type { SigningSecrets } from '../secrets/signing-secrets';
 import { inferSchema } from './schema-inference';
 
 /** Spec 8: the capture tunnel stays open 5 minutes. */
@@ -77,6 +78,7 @@ export class Connections {
   constructor(
     private readonly dataSource: DataSource,
     private readonly bcryptCost: number,
+    private readonly signingSecrets: SigningSecrets,
   ) {}
 
   private scope(principal: Principal): string {
@@ -102,14 +104,17 @@ export class Connections {
       });
     const shared = authMode === InboundAuthMode.SHARED_SECRET;
     const secret = shared ? generateSharedSecret() : undefined;
+    const signingSecret = shared ? undefined : validSigningSecret(input.signingSecret);
     const at = now();
+    const id = newId(at);
     const row: ConnectionRow = {
-      id: newId(at),
+      id,
       orgId,
       name,
       authMode,
       secretHash: secret ? await hashSharedSecret(secret, this.bcryptCost) : null,
-      signingSecret: shared ? null : validSigningSecret(input.signingSecret),
+      signingSecretSealed: signingSecret ? this.signingSecrets.seal(signingSecret, { orgId, id }) : null,
+      legacySigningSecret: null,
       secretVersion: 1,
       identifierType,
       identifierPath: validIdentifierPath(input.identifierPath),
@@ -160,7 +165,8 @@ export class Connections {
           throw new InvalidArgument('a Shared Secret is generated: use rotateInboundConnectionSecret', {
             field: 'signingSecret',
           });
-        row.signingSecret = validSigningSecret(input.signingSecret);
+        row.signingSecretSealed = this.signingSecrets.seal(validSigningSecret(input.signingSecret), row);
+        row.legacySigningSecret = null;
         row.secretVersion += 1;
       }
       if (input.genericHmac && row.authMode === InboundAuthMode.GENERIC_HMAC_SHA256)

@@ -1,15 +1,23 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { JSONPath } from 'jsonpath-plus';
-import { enqueueEvents, isDuplicateKeyError, isId, newId, now, type Logger, type OutboxRelay } from '@svc/kit';
-import { InboundConnectionStatus, type InboundIdentifierType, InboundOutcome } from '@svc/proto/webhooks/v1';
+import { isId, newId, now, type Logger } from '@svc/kit';
+import {
+  InboundAuthMode,
+  InboundConnectionStatus,
+  type InboundIdentifierType,
+  InboundOutcome,
+} from '@svc/proto/webhooks/v1';
 import { authenticate, providerIdempotencyKey } from '../auth/authenticate';
 import type { HeaderReader } from '../auth/hmac';
 import type { SharedSecretVerifier } from '../auth/shared-secret';
-import { ConnectionRow, IdempotencyKeyRow, RequestLogRow } from '../entities';
+import { selectById } from '../db/sql';
+import { ConnectionRow, IdempotencyKeyRow, type RequestLogRow } from '../entities';
+import type { SigningSecrets } from '../secrets/signing-secrets';
 import { applyCapture } from './connections';
 import { webhookReceivedEvent } from './events';
+import type { GroupCommit } from './group-commit';
 import { scrubHeaders } from './scrub';
 
 /** Spec 8: at most 100 KB. */
@@ -91,13 +99,15 @@ function idempotencyId(connectionId: string, key: string): string {
  * The public endpoint's pipeline in spec 4.5 order — route → verify → size → parse → capture → resolve → triggers →
  * dispatch — writing exactly one history row per request. Accepted requests commit their history row, their
  * idempotency record and their `webhook.received` event in one transaction (the outbox relays it with acks from all
- * replicas), so nothing accepted is lost and a concurrent duplicate key never dispatches twice.
+ * replicas) before they are answered, so nothing accepted is lost and a concurrent duplicate key never dispatches
+ * twice. Transactions are shared by concurrent requests (group commit, docs/decisions/0015).
  */
 export class InboundPipeline {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly relay: () => OutboxRelay,
+    private readonly commits: GroupCommit,
     private readonly sharedSecrets: SharedSecretVerifier,
+    private readonly signingSecrets: SigningSecrets,
     private readonly resolvers: Resolvers,
     private readonly logger: Logger,
   ) {}
@@ -108,13 +118,15 @@ export class InboundPipeline {
       const value = request.headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     };
-    const connection = isId(request.connectionId)
-      ? await this.dataSource.manager.findOneBy(ConnectionRow, { id: request.connectionId })
-      : null;
-    const explicitKey = header('x-idempotency-key')?.slice(0, 255) || undefined;
-    const key = explicitKey ?? (connection ? providerIdempotencyKey(connection, header) : undefined);
+    let connection: ConnectionRow | null = null;
+    let key: string | undefined;
     let result: Outcome;
     try {
+      connection = isId(request.connectionId)
+        ? await selectById(this.dataSource.manager, ConnectionRow, request.connectionId)
+        : null;
+      const explicitKey = header('x-idempotency-key')?.slice(0, 255) || undefined;
+      key = explicitKey ?? (connection ? providerIdempotencyKey(connection, header) : undefined);
       result = await this.decide(request, connection, header, requestLogId, key);
     } catch (error) {
       this.logger.error({ err: error, connectionId: request.connectionId }, 'inbound webhook failed');
@@ -126,16 +138,9 @@ export class InboundPipeline {
       ? (JSON.parse(replay.responseBody) as Record<string, unknown>)
       : responseBody(requestLogId, result);
     if (!result.logged) {
-      await this.writeLog(
-        this.dataSource.manager,
-        requestLogId,
-        request,
-        connection,
-        header,
-        key,
-        result,
-        status,
-      ).catch((error: unknown) => this.logger.error({ err: error }, 'could not write the inbound history row'));
+      await this.commits
+        .commit({ log: logRow(requestLogId, request, connection, header, key, result, status) })
+        .catch((error: unknown) => this.logger.error({ err: error }, 'could not write the inbound history row'));
     }
     return { status, body };
   }
@@ -152,21 +157,23 @@ export class InboundPipeline {
         outcome: InboundOutcome.TRIGGER_NOT_FOUND,
         detail: connection ? 'connection is paused' : 'no such connection',
       };
-    if (!(await authenticate(connection, header, request.body, this.sharedSecrets)))
+    // A secret no configured key opens throws: a server-side fault (500 ERROR, logged), not the sender's (401).
+    const signingSecret =
+      connection.authMode === InboundAuthMode.SHARED_SECRET ? undefined : this.signingSecrets.reveal(connection);
+    if (!(await authenticate(connection, header, request.body, this.sharedSecrets, signingSecret)))
       return { outcome: InboundOutcome.UNAUTHORIZED };
     if (!request.body) return { outcome: InboundOutcome.PAYLOAD_TOO_LARGE };
     if (key) {
-      const cached = await this.dataSource.manager.findOneBy(IdempotencyKeyRow, {
-        id: idempotencyId(connection.id, key),
-      });
+      const cached = await selectById(this.dataSource.manager, IdempotencyKeyRow, idempotencyId(connection.id, key));
       if (cached) return { outcome: cached.outcome, replayOf: cached, detail: 'idempotent replay' };
     }
     const contentType = header('content-type')?.split(';')[0]?.trim().toLowerCase();
     if (contentType !== 'application/json')
       return { outcome: InboundOutcome.INVALID_JSON, detail: 'Content-Type must be application/json' };
     let payload: unknown;
+    const payloadJson = request.body.toString('utf8');
     try {
-      payload = JSON.parse(request.body.toString('utf8'));
+      payload = JSON.parse(payloadJson);
     } catch {
       return { outcome: InboundOutcome.INVALID_JSON };
     }
@@ -204,7 +211,7 @@ export class InboundPipeline {
       requestLogId,
       key,
       { outcome: InboundOutcome.ACCEPTED, contactId: contact.contactId, flows },
-      { chatId: contact.latestChatId, payloadJson: request.body.toString('utf8') },
+      { chatId: contact.latestChatId, payloadJson },
     );
   }
 
@@ -229,8 +236,9 @@ export class InboundPipeline {
   }
 
   /**
-   * Commits an accepted or captured request: history row, idempotency record and (accepted) the event, together.
-   * A duplicate idempotency key means a concurrent twin committed first: replay its response instead.
+   * Commits an accepted or captured request: history row, idempotency record and (accepted) the event, together,
+   * and returns once they are durable. If a concurrent twin committed the same idempotency key first, this one wrote
+   * nothing and replays the twin's response instead.
    */
   private async commit(
     connection: ConnectionRow,
@@ -242,74 +250,66 @@ export class InboundPipeline {
     dispatch: { chatId: string; payloadJson: string } | undefined,
   ): Promise<Outcome> {
     const status = STATUS_OF[outcome.outcome];
-    try {
-      await this.dataSource.transaction(async (manager) => {
-        const at = now();
-        if (key)
-          await manager.insert(IdempotencyKeyRow, {
+    const at = now();
+    const result = await this.commits.commit({
+      log: logRow(requestLogId, request, connection, header, key, outcome, status, at),
+      idempotency: key
+        ? {
             id: idempotencyId(connection.id, key),
             connectionId: connection.id,
             outcome: outcome.outcome,
             httpStatus: status,
             responseBody: JSON.stringify(responseBody(requestLogId, outcome)),
             createdAt: at,
-          });
-        await this.writeLog(manager, requestLogId, request, connection, header, key, outcome, status);
-        if (dispatch && outcome.contactId && outcome.flows)
-          await enqueueEvents(
-            manager,
-            [
-              webhookReceivedEvent({
-                orgId: connection.orgId,
-                requestId: requestLogId,
-                connectionId: connection.id,
-                contactId: outcome.contactId,
-                chatId: dispatch.chatId,
-                payloadJson: dispatch.payloadJson,
-                flowIds: outcome.flows.map((f) => f.flowId),
-              }),
-            ],
-            at,
-          );
-      });
-    } catch (error) {
-      if (!key || !isDuplicateKeyError(error)) throw error;
-      const winner = await this.dataSource.manager.findOneBy(IdempotencyKeyRow, {
-        id: idempotencyId(connection.id, key),
-      });
-      if (!winner) throw error;
-      return { outcome: winner.outcome, replayOf: winner, detail: 'idempotent replay (concurrent)' };
-    }
-    if (dispatch) this.relay().nudge();
-    return { ...outcome, logged: true };
-  }
-
-  private async writeLog(
-    manager: EntityManager,
-    id: string,
-    request: InboundHttpRequest,
-    connection: ConnectionRow | null,
-    header: HeaderReader,
-    key: string | undefined,
-    result: Outcome,
-    status: number,
-  ): Promise<void> {
-    await manager.insert(RequestLogRow, {
-      id,
-      orgId: connection?.orgId ?? '',
-      connectionId: isId(request.connectionId) ? request.connectionId : '',
-      requestId: header('x-request-id')?.slice(0, 128) ?? null,
-      idempotencyKey: key ?? null,
-      outcome: result.outcome,
-      httpStatus: status,
-      headers: JSON.stringify(scrubHeaders(request.headers, connection?.hmacHeader ?? null)),
-      contactId: result.contactId ?? null,
-      flowIds: JSON.stringify(result.replayOf ? [] : (result.flows ?? []).map((f) => f.flowId)),
-      replay: result.replayOf !== undefined,
-      detail: result.detail?.slice(0, 500) ?? null,
-      createdAt: now(),
+          }
+        : undefined,
+      event:
+        dispatch && outcome.contactId && outcome.flows
+          ? webhookReceivedEvent({
+              orgId: connection.orgId,
+              requestId: requestLogId,
+              connectionId: connection.id,
+              contactId: outcome.contactId,
+              chatId: dispatch.chatId,
+              payloadJson: dispatch.payloadJson,
+              flowIds: outcome.flows.map((f) => f.flowId),
+            })
+          : undefined,
     });
+    if (result === 'committed') return { ...outcome, logged: true };
+    const winner = key
+      ? await selectById(this.dataSource.manager, IdempotencyKeyRow, idempotencyId(connection.id, key))
+      : null;
+    if (!winner) throw new Error('idempotency key reported as taken but not found');
+    return { outcome: winner.outcome, replayOf: winner, detail: 'idempotent replay (concurrent)' };
   }
+}
+
+function logRow(
+  id: string,
+  request: InboundHttpRequest,
+  connection: ConnectionRow | null,
+  header: HeaderReader,
+  key: string | undefined,
+  result: Outcome,
+  status: number,
+  at = now(),
+): RequestLogRow {
+  return {
+    id,
+    orgId: connection?.orgId ?? '',
+    connectionId: isId(request.connectionId) ? request.connectionId : '',
+    requestId: header('x-request-id')?.slice(0, 128) ?? null,
+    idempotencyKey: key ?? null,
+    outcome: result.outcome,
+    httpStatus: status,
+    headers: JSON.stringify(scrubHeaders(request.headers, connection?.hmacHeader ?? null)),
+    contactId: result.contactId ?? null,
+    flowIds: JSON.stringify(result.replayOf ? [] : (result.flows ?? []).map((f) => f.flowId)),
+    replay: result.replayOf !== undefined,
+    detail: result.detail?.slice(0, 500) ?? null,
+    createdAt: at,
+  };
 }
 
 function responseBody(requestLogId: string, result: Outcome): Record<string, unknown> {

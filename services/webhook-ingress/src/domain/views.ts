@@ -18,7 +18,10 @@ export function connectionView(row: ConnectionRow, secret?: string): InboundConn
     name: row.name,
     authMode: row.authMode,
     secret,
-    hasSigningSecret: row.authMode === InboundAuthMode.SHARED_SECRET ? !!row.secretHash : !!row.signingSecret,
+    hasSigningSecret:
+      row.authMode === InboundAuthMode.SHARED_SECRET
+        ? !!row.secretHash
+        : !!(row.signingSecretSealed ?? row.legacySigningSecret),
     identifierType: row.identifierType,
     identifierPath: row.identifierPath,
     channelIntegrationId: row.channelIntegrationId ?? undefined,

@@ -24,8 +24,16 @@ export class ConnectionRow {
   authMode!: InboundAuthMode;
   /** bcrypt hash of the generated Shared Secret. */
   @TextColumn(100, { name: 'secret_hash', nullable: true }) secretHash!: string | null;
-  /** The provider's signing secret (HMAC needs the key itself); never returned by the API. */
-  @TextColumn(500, { name: 'signing_secret', nullable: true }) signingSecret!: string | null;
+  /**
+   * The provider's signing secret, sealed (AES-256-GCM, `v1:<keyId>:<iv>:<ciphertext+tag>`, docs/decisions/0014):
+   * HMAC needs the key itself, so it cannot be hashed. Never returned by the API.
+   */
+  @LongTextColumn({ name: 'signing_secret_sealed', nullable: true }) signingSecretSealed!: string | null;
+  /**
+   * Plaintext signing secrets written before 0014; sealed into `signingSecretSealed` and cleared at start-up (and by
+   * `cli/secrets.js reseal`), so always null afterwards. Dropped by a later release.
+   */
+  @TextColumn(500, { name: 'signing_secret', nullable: true }) legacySigningSecret!: string | null;
   /** Bumped on every rotation: verified-secret cache entries of older versions no longer match. */
   @Column({ type: 'int', name: 'secret_version' }) secretVersion!: number;
   @EnumColumn(

@@ -26,6 +26,7 @@ export interface Envelope {
   conversation?: ConversationEvent | undefined;
   label?: LabelEvent | undefined;
   collection?: CollectionEvent | undefined;
+  media?: MediaEvent | undefined;
 }
 
 /** message.created, message.updated, message.deleted, message.status_changed on svc.inbox.messages.v1. */
@@ -61,6 +62,8 @@ export interface ChatEvent {
   /** chat.read: the reader (member or key id) and the position read up to. */
   readerId: string;
   readUpTo: string;
+  /** chat.labels_set: the thread's labels after the change. */
+  labelIds: string[];
 }
 
 /**
@@ -93,6 +96,15 @@ export interface CollectionEvent {
   collectionId: string;
   name: string;
   parentId: string;
+}
+
+/** media.created, media.deleted on svc.inbox.messages.v1 (the bytes are never in an event). */
+export interface MediaEvent {
+  mediaId: string;
+  type: string;
+  contentType: string;
+  sizeBytes: number;
+  sha256: string;
 }
 
 /** apikey.revoked on svc.identity.keys.v1: gateways evict the key from their authentication caches. */
@@ -132,6 +144,7 @@ function createBaseEnvelope(): Envelope {
     conversation: undefined,
     label: undefined,
     collection: undefined,
+    media: undefined,
   };
 }
 
@@ -172,6 +185,9 @@ export const Envelope: MessageFns<Envelope> = {
     }
     if (message.collection !== undefined) {
       CollectionEvent.encode(message.collection, writer.uint32(258).fork()).join();
+    }
+    if (message.media !== undefined) {
+      MediaEvent.encode(message.media, writer.uint32(266).fork()).join();
     }
     return writer;
   },
@@ -285,6 +301,14 @@ export const Envelope: MessageFns<Envelope> = {
             message.collection = CollectionEvent.decode(reader, reader.uint32());
             continue;
           }
+          case 33: {
+            if (tag !== 266) {
+              break;
+            }
+
+            message.media = MediaEvent.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -327,6 +351,7 @@ export const Envelope: MessageFns<Envelope> = {
       conversation: isSet(object.conversation) ? ConversationEvent.fromJSON(object.conversation) : undefined,
       label: isSet(object.label) ? LabelEvent.fromJSON(object.label) : undefined,
       collection: isSet(object.collection) ? CollectionEvent.fromJSON(object.collection) : undefined,
+      media: isSet(object.media) ? MediaEvent.fromJSON(object.media) : undefined,
     };
   },
 
@@ -368,6 +393,9 @@ export const Envelope: MessageFns<Envelope> = {
     if (message.collection !== undefined) {
       obj.collection = CollectionEvent.toJSON(message.collection);
     }
+    if (message.media !== undefined) {
+      obj.media = MediaEvent.toJSON(message.media);
+    }
     return obj;
   },
 
@@ -401,6 +429,9 @@ export const Envelope: MessageFns<Envelope> = {
       : undefined;
     message.collection = (object.collection !== undefined && object.collection !== null)
       ? CollectionEvent.fromPartial(object.collection)
+      : undefined;
+    message.media = (object.media !== undefined && object.media !== null)
+      ? MediaEvent.fromPartial(object.media)
       : undefined;
     return message;
   },
@@ -743,6 +774,7 @@ function createBaseChatEvent(): ChatEvent {
     collectionId: "",
     readerId: "",
     readUpTo: "",
+    labelIds: [],
   };
 }
 
@@ -780,6 +812,9 @@ export const ChatEvent: MessageFns<ChatEvent> = {
     }
     if (message.readUpTo !== "") {
       writer.uint32(90).string(message.readUpTo);
+    }
+    for (const v of message.labelIds) {
+      writer.uint32(98).string(v!);
     }
     return writer;
   },
@@ -885,6 +920,14 @@ export const ChatEvent: MessageFns<ChatEvent> = {
             message.readUpTo = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.labelIds.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -942,6 +985,11 @@ export const ChatEvent: MessageFns<ChatEvent> = {
         : isSet(object.read_up_to)
         ? globalThis.String(object.read_up_to)
         : "",
+      labelIds: globalThis.Array.isArray(object?.labelIds)
+        ? object.labelIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.label_ids)
+        ? object.label_ids.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -980,6 +1028,9 @@ export const ChatEvent: MessageFns<ChatEvent> = {
     if (message.readUpTo !== "") {
       obj.readUpTo = message.readUpTo;
     }
+    if (message.labelIds?.length) {
+      obj.labelIds = message.labelIds;
+    }
     return obj;
   },
 
@@ -999,6 +1050,7 @@ export const ChatEvent: MessageFns<ChatEvent> = {
     message.collectionId = object.collectionId ?? "";
     message.readerId = object.readerId ?? "";
     message.readUpTo = object.readUpTo ?? "";
+    message.labelIds = object.labelIds?.map((e) => e) || [];
     return message;
   },
 };
@@ -1398,6 +1450,151 @@ export const CollectionEvent: MessageFns<CollectionEvent> = {
     message.collectionId = object.collectionId ?? "";
     message.name = object.name ?? "";
     message.parentId = object.parentId ?? "";
+    return message;
+  },
+};
+
+function createBaseMediaEvent(): MediaEvent {
+  return { mediaId: "", type: "", contentType: "", sizeBytes: 0, sha256: "" };
+}
+
+export const MediaEvent: MessageFns<MediaEvent> = {
+  encode(message: MediaEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mediaId !== "") {
+      writer.uint32(10).string(message.mediaId);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.contentType !== "") {
+      writer.uint32(26).string(message.contentType);
+    }
+    if (message.sizeBytes !== 0) {
+      writer.uint32(32).int32(message.sizeBytes);
+    }
+    if (message.sha256 !== "") {
+      writer.uint32(42).string(message.sha256);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MediaEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMediaEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.mediaId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.contentType = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.sizeBytes = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sha256 = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MediaEvent {
+    return {
+      mediaId: isSet(object.mediaId)
+        ? globalThis.String(object.mediaId)
+        : isSet(object.media_id)
+        ? globalThis.String(object.media_id)
+        : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : "",
+      sizeBytes: isSet(object.sizeBytes)
+        ? globalThis.Number(object.sizeBytes)
+        : isSet(object.size_bytes)
+        ? globalThis.Number(object.size_bytes)
+        : 0,
+      sha256: isSet(object.sha256) ? globalThis.String(object.sha256) : "",
+    };
+  },
+
+  toJSON(message: MediaEvent): unknown {
+    const obj: any = {};
+    if (message.mediaId !== "") {
+      obj.mediaId = message.mediaId;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.contentType !== "") {
+      obj.contentType = message.contentType;
+    }
+    if (message.sizeBytes !== 0) {
+      obj.sizeBytes = Math.round(message.sizeBytes);
+    }
+    if (message.sha256 !== "") {
+      obj.sha256 = message.sha256;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MediaEvent>, I>>(base?: I): MediaEvent {
+    return MediaEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MediaEvent>, I>>(object: I): MediaEvent {
+    const message = createBaseMediaEvent();
+    message.mediaId = object.mediaId ?? "";
+    message.type = object.type ?? "";
+    message.contentType = object.contentType ?? "";
+    message.sizeBytes = object.sizeBytes ?? 0;
+    message.sha256 = object.sha256 ?? "";
     return message;
   },
 };

@@ -228,6 +228,8 @@ export enum ChatField {
   CATEGORY = "CATEGORY",
   SUBJECT = "SUBJECT",
   COLLECTION = "COLLECTION",
+  /** LABELS - A JSON array of label ids: replaces the thread's labels. */
+  LABELS = "LABELS",
   UNRECOGNIZED = "UNRECOGNIZED",
 }
 
@@ -251,6 +253,9 @@ export function chatFieldFromJSON(object: any): ChatField {
     case 5:
     case "COLLECTION":
       return ChatField.COLLECTION;
+    case 6:
+    case "LABELS":
+      return ChatField.LABELS;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -272,6 +277,8 @@ export function chatFieldToJSON(object: ChatField): string {
       return "SUBJECT";
     case ChatField.COLLECTION:
       return "COLLECTION";
+    case ChatField.LABELS:
+      return "LABELS";
     case ChatField.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -292,6 +299,8 @@ export function chatFieldToNumber(object: ChatField): number {
       return 4;
     case ChatField.COLLECTION:
       return 5;
+    case ChatField.LABELS:
+      return 6;
     case ChatField.UNRECOGNIZED:
     default:
       return -1;
@@ -507,6 +516,76 @@ export function authorTypeToNumber(object: AuthorType): number {
   }
 }
 
+/** A file of the org's media library (svc.inbox.v1.MediaService, docs/decisions/0021-inbox-media.md). */
+export enum MediaType {
+  MEDIA_TYPE_UNSPECIFIED = "MEDIA_TYPE_UNSPECIFIED",
+  IMAGE = "IMAGE",
+  VIDEO = "VIDEO",
+  AUDIO = "AUDIO",
+  DOCUMENT = "DOCUMENT",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function mediaTypeFromJSON(object: any): MediaType {
+  switch (object) {
+    case 0:
+    case "MEDIA_TYPE_UNSPECIFIED":
+      return MediaType.MEDIA_TYPE_UNSPECIFIED;
+    case 1:
+    case "IMAGE":
+      return MediaType.IMAGE;
+    case 2:
+    case "VIDEO":
+      return MediaType.VIDEO;
+    case 3:
+    case "AUDIO":
+      return MediaType.AUDIO;
+    case 4:
+    case "DOCUMENT":
+      return MediaType.DOCUMENT;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return MediaType.UNRECOGNIZED;
+  }
+}
+
+export function mediaTypeToJSON(object: MediaType): string {
+  switch (object) {
+    case MediaType.MEDIA_TYPE_UNSPECIFIED:
+      return "MEDIA_TYPE_UNSPECIFIED";
+    case MediaType.IMAGE:
+      return "IMAGE";
+    case MediaType.VIDEO:
+      return "VIDEO";
+    case MediaType.AUDIO:
+      return "AUDIO";
+    case MediaType.DOCUMENT:
+      return "DOCUMENT";
+    case MediaType.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function mediaTypeToNumber(object: MediaType): number {
+  switch (object) {
+    case MediaType.MEDIA_TYPE_UNSPECIFIED:
+      return 0;
+    case MediaType.IMAGE:
+      return 1;
+    case MediaType.VIDEO:
+      return 2;
+    case MediaType.AUDIO:
+      return 3;
+    case MediaType.DOCUMENT:
+      return 4;
+    case MediaType.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 /** The contact a chat belongs to, as the inbox shows it. Name, email and phone are personal data. */
 export interface ChatContact {
   _id: string;
@@ -534,6 +613,8 @@ export interface Chat {
     | undefined;
   /** Inbound messages newer than the caller's read position. */
   unreadCount: number;
+  /** Labels on the whole thread (updateChatField LABELS, or a flow's "add a label" step). */
+  labelIds: string[];
 }
 
 /** One contact's relationship with the org: every thread (chat) of that contact on any channel. */
@@ -607,6 +688,30 @@ export interface Message {
   deletedAt?: string | undefined;
   reactions: MessageReaction[];
   labelIds: string[];
+  /** The media attached (MEDIA messages), with signed links; deleted media is gone from here. */
+  media: Media[];
+}
+
+export interface Media {
+  _id: string;
+  type: MediaType;
+  /** Sniffed from the bytes. */
+  contentType: string;
+  fileName: string;
+  sizeBytes: number;
+  /** Hex SHA-256 of the bytes. */
+  sha256: string;
+  /** A signed link to the bytes, valid until url_expires_at. */
+  url: string;
+  urlExpiresAt: string;
+  caption?: string | undefined;
+  uploaderType: AuthorType;
+  uploaderId: string;
+  createdAt: string;
+  /** Set in chat and conversation reads: the message the media is attached to. */
+  messageId?: string | undefined;
+  chatId?: string | undefined;
+  attachedAt?: string | undefined;
 }
 
 /** Everything but text and internal is optional, so callers that send plain text need not name the rest. */
@@ -761,6 +866,11 @@ export interface ChatPage {
 export interface OpenChatRequest {
   channelId: string;
   contact: ChatContact | undefined;
+}
+
+export interface AddChatLabelRequest {
+  chatId: string;
+  labelId: string;
 }
 
 export interface ReceiveMessageRequest {
@@ -950,6 +1060,7 @@ function createBaseChat(): Chat {
     subject: undefined,
     collectionId: undefined,
     unreadCount: 0,
+    labelIds: [],
   };
 }
 
@@ -999,6 +1110,9 @@ export const Chat: MessageFns<Chat> = {
     }
     if (message.unreadCount !== 0) {
       writer.uint32(120).int32(message.unreadCount);
+    }
+    for (const v of message.labelIds) {
+      writer.uint32(130).string(v!);
     }
     return writer;
   },
@@ -1136,6 +1250,14 @@ export const Chat: MessageFns<Chat> = {
             message.unreadCount = reader.int32();
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.labelIds.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1201,6 +1323,11 @@ export const Chat: MessageFns<Chat> = {
         : isSet(object.unread_count)
         ? globalThis.Number(object.unread_count)
         : 0,
+      labelIds: globalThis.Array.isArray(object?.labelIds)
+        ? object.labelIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.label_ids)
+        ? object.label_ids.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1251,6 +1378,9 @@ export const Chat: MessageFns<Chat> = {
     if (message.unreadCount !== 0) {
       obj.unreadCount = Math.round(message.unreadCount);
     }
+    if (message.labelIds?.length) {
+      obj.labelIds = message.labelIds;
+    }
     return obj;
   },
 
@@ -1276,6 +1406,7 @@ export const Chat: MessageFns<Chat> = {
     message.subject = object.subject ?? undefined;
     message.collectionId = object.collectionId ?? undefined;
     message.unreadCount = object.unreadCount ?? 0;
+    message.labelIds = object.labelIds?.map((e) => e) || [];
     return message;
   },
 };
@@ -2114,6 +2245,7 @@ function createBaseMessage(): Message {
     deletedAt: undefined,
     reactions: [],
     labelIds: [],
+    media: [],
   };
 }
 
@@ -2181,6 +2313,9 @@ export const Message: MessageFns<Message> = {
     }
     for (const v of message.labelIds) {
       writer.uint32(170).string(v!);
+    }
+    for (const v of message.media) {
+      Media.encode(v!, writer.uint32(178).fork()).join();
     }
     return writer;
   },
@@ -2366,6 +2501,14 @@ export const Message: MessageFns<Message> = {
             message.labelIds.push(reader.string());
             continue;
           }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.media.push(Media.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2453,6 +2596,9 @@ export const Message: MessageFns<Message> = {
         : globalThis.Array.isArray(object?.label_ids)
         ? object.label_ids.map((e: any) => globalThis.String(e))
         : [],
+      media: globalThis.Array.isArray(object?.media)
+        ? object.media.map((e: any) => Media.fromJSON(e))
+        : [],
     };
   },
 
@@ -2521,6 +2667,9 @@ export const Message: MessageFns<Message> = {
     if (message.labelIds?.length) {
       obj.labelIds = message.labelIds;
     }
+    if (message.media?.length) {
+      obj.media = message.media.map((e) => Media.toJSON(e));
+    }
     return obj;
   },
 
@@ -2554,6 +2703,356 @@ export const Message: MessageFns<Message> = {
     message.deletedAt = object.deletedAt ?? undefined;
     message.reactions = object.reactions?.map((e) => MessageReaction.fromPartial(e)) || [];
     message.labelIds = object.labelIds?.map((e) => e) || [];
+    message.media = object.media?.map((e) => Media.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseMedia(): Media {
+  return {
+    _id: "",
+    type: MediaType.MEDIA_TYPE_UNSPECIFIED,
+    contentType: "",
+    fileName: "",
+    sizeBytes: 0,
+    sha256: "",
+    url: "",
+    urlExpiresAt: "",
+    caption: undefined,
+    uploaderType: AuthorType.AUTHOR_TYPE_UNSPECIFIED,
+    uploaderId: "",
+    createdAt: "",
+    messageId: undefined,
+    chatId: undefined,
+    attachedAt: undefined,
+  };
+}
+
+export const Media: MessageFns<Media> = {
+  encode(message: Media, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message._id !== "") {
+      writer.uint32(10).string(message._id);
+    }
+    if (message.type !== MediaType.MEDIA_TYPE_UNSPECIFIED) {
+      writer.uint32(16).int32(mediaTypeToNumber(message.type));
+    }
+    if (message.contentType !== "") {
+      writer.uint32(26).string(message.contentType);
+    }
+    if (message.fileName !== "") {
+      writer.uint32(34).string(message.fileName);
+    }
+    if (message.sizeBytes !== 0) {
+      writer.uint32(40).int32(message.sizeBytes);
+    }
+    if (message.sha256 !== "") {
+      writer.uint32(50).string(message.sha256);
+    }
+    if (message.url !== "") {
+      writer.uint32(58).string(message.url);
+    }
+    if (message.urlExpiresAt !== "") {
+      writer.uint32(66).string(message.urlExpiresAt);
+    }
+    if (message.caption !== undefined) {
+      writer.uint32(74).string(message.caption);
+    }
+    if (message.uploaderType !== AuthorType.AUTHOR_TYPE_UNSPECIFIED) {
+      writer.uint32(80).int32(authorTypeToNumber(message.uploaderType));
+    }
+    if (message.uploaderId !== "") {
+      writer.uint32(90).string(message.uploaderId);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(98).string(message.createdAt);
+    }
+    if (message.messageId !== undefined) {
+      writer.uint32(106).string(message.messageId);
+    }
+    if (message.chatId !== undefined) {
+      writer.uint32(114).string(message.chatId);
+    }
+    if (message.attachedAt !== undefined) {
+      writer.uint32(122).string(message.attachedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Media {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMedia();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message._id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.type = mediaTypeFromJSON(reader.int32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.contentType = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.fileName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.sizeBytes = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.sha256 = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.urlExpiresAt = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.caption = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.uploaderType = authorTypeFromJSON(reader.int32());
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.uploaderId = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.messageId = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.chatId = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.attachedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Media {
+    return {
+      _id: isSet(object._id) ? globalThis.String(object._id) : "",
+      type: isSet(object.type) ? mediaTypeFromJSON(object.type) : MediaType.MEDIA_TYPE_UNSPECIFIED,
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : "",
+      fileName: isSet(object.fileName)
+        ? globalThis.String(object.fileName)
+        : isSet(object.file_name)
+        ? globalThis.String(object.file_name)
+        : "",
+      sizeBytes: isSet(object.sizeBytes)
+        ? globalThis.Number(object.sizeBytes)
+        : isSet(object.size_bytes)
+        ? globalThis.Number(object.size_bytes)
+        : 0,
+      sha256: isSet(object.sha256) ? globalThis.String(object.sha256) : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : "",
+      urlExpiresAt: isSet(object.urlExpiresAt)
+        ? globalThis.String(object.urlExpiresAt)
+        : isSet(object.url_expires_at)
+        ? globalThis.String(object.url_expires_at)
+        : "",
+      caption: isSet(object.caption) ? globalThis.String(object.caption) : undefined,
+      uploaderType: isSet(object.uploaderType)
+        ? authorTypeFromJSON(object.uploaderType)
+        : isSet(object.uploader_type)
+        ? authorTypeFromJSON(object.uploader_type)
+        : AuthorType.AUTHOR_TYPE_UNSPECIFIED,
+      uploaderId: isSet(object.uploaderId)
+        ? globalThis.String(object.uploaderId)
+        : isSet(object.uploader_id)
+        ? globalThis.String(object.uploader_id)
+        : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      messageId: isSet(object.messageId)
+        ? globalThis.String(object.messageId)
+        : isSet(object.message_id)
+        ? globalThis.String(object.message_id)
+        : undefined,
+      chatId: isSet(object.chatId)
+        ? globalThis.String(object.chatId)
+        : isSet(object.chat_id)
+        ? globalThis.String(object.chat_id)
+        : undefined,
+      attachedAt: isSet(object.attachedAt)
+        ? globalThis.String(object.attachedAt)
+        : isSet(object.attached_at)
+        ? globalThis.String(object.attached_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Media): unknown {
+    const obj: any = {};
+    if (message._id !== "") {
+      obj._id = message._id;
+    }
+    if (message.type !== MediaType.MEDIA_TYPE_UNSPECIFIED) {
+      obj.type = mediaTypeToJSON(message.type);
+    }
+    if (message.contentType !== "") {
+      obj.contentType = message.contentType;
+    }
+    if (message.fileName !== "") {
+      obj.fileName = message.fileName;
+    }
+    if (message.sizeBytes !== 0) {
+      obj.sizeBytes = Math.round(message.sizeBytes);
+    }
+    if (message.sha256 !== "") {
+      obj.sha256 = message.sha256;
+    }
+    if (message.url !== "") {
+      obj.url = message.url;
+    }
+    if (message.urlExpiresAt !== "") {
+      obj.urlExpiresAt = message.urlExpiresAt;
+    }
+    if (message.caption !== undefined) {
+      obj.caption = message.caption;
+    }
+    if (message.uploaderType !== AuthorType.AUTHOR_TYPE_UNSPECIFIED) {
+      obj.uploaderType = authorTypeToJSON(message.uploaderType);
+    }
+    if (message.uploaderId !== "") {
+      obj.uploaderId = message.uploaderId;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    if (message.messageId !== undefined) {
+      obj.messageId = message.messageId;
+    }
+    if (message.chatId !== undefined) {
+      obj.chatId = message.chatId;
+    }
+    if (message.attachedAt !== undefined) {
+      obj.attachedAt = message.attachedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Media>, I>>(base?: I): Media {
+    return Media.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Media>, I>>(object: I): Media {
+    const message = createBaseMedia();
+    message._id = object._id ?? "";
+    message.type = object.type ?? MediaType.MEDIA_TYPE_UNSPECIFIED;
+    message.contentType = object.contentType ?? "";
+    message.fileName = object.fileName ?? "";
+    message.sizeBytes = object.sizeBytes ?? 0;
+    message.sha256 = object.sha256 ?? "";
+    message.url = object.url ?? "";
+    message.urlExpiresAt = object.urlExpiresAt ?? "";
+    message.caption = object.caption ?? undefined;
+    message.uploaderType = object.uploaderType ?? AuthorType.AUTHOR_TYPE_UNSPECIFIED;
+    message.uploaderId = object.uploaderId ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.messageId = object.messageId ?? undefined;
+    message.chatId = object.chatId ?? undefined;
+    message.attachedAt = object.attachedAt ?? undefined;
     return message;
   },
 };
@@ -5153,6 +5652,99 @@ export const OpenChatRequest: MessageFns<OpenChatRequest> = {
   },
 };
 
+function createBaseAddChatLabelRequest(): AddChatLabelRequest {
+  return { chatId: "", labelId: "" };
+}
+
+export const AddChatLabelRequest: MessageFns<AddChatLabelRequest> = {
+  encode(message: AddChatLabelRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chatId !== "") {
+      writer.uint32(10).string(message.chatId);
+    }
+    if (message.labelId !== "") {
+      writer.uint32(18).string(message.labelId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AddChatLabelRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAddChatLabelRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.labelId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AddChatLabelRequest {
+    return {
+      chatId: isSet(object.chatId)
+        ? globalThis.String(object.chatId)
+        : isSet(object.chat_id)
+        ? globalThis.String(object.chat_id)
+        : "",
+      labelId: isSet(object.labelId)
+        ? globalThis.String(object.labelId)
+        : isSet(object.label_id)
+        ? globalThis.String(object.label_id)
+        : "",
+    };
+  },
+
+  toJSON(message: AddChatLabelRequest): unknown {
+    const obj: any = {};
+    if (message.chatId !== "") {
+      obj.chatId = message.chatId;
+    }
+    if (message.labelId !== "") {
+      obj.labelId = message.labelId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AddChatLabelRequest>, I>>(base?: I): AddChatLabelRequest {
+    return AddChatLabelRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AddChatLabelRequest>, I>>(object: I): AddChatLabelRequest {
+    const message = createBaseAddChatLabelRequest();
+    message.chatId = object.chatId ?? "";
+    message.labelId = object.labelId ?? "";
+    return message;
+  },
+};
+
 function createBaseReceiveMessageRequest(): ReceiveMessageRequest {
   return { chatId: "", text: "" };
 }
@@ -6310,6 +6902,16 @@ export const InboxServiceService = {
     responseSerialize: (value: Message): Buffer => Buffer.from(Message.encode(value).finish()),
     responseDeserialize: (value: Buffer): Message => Message.decode(value),
   },
+  /** Called by flows with a SYSTEM principal: adds one active label to a thread (idempotent). */
+  addChatLabel: {
+    path: "/svc.inbox.v1.InboxService/AddChatLabel" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AddChatLabelRequest): Buffer => Buffer.from(AddChatLabelRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AddChatLabelRequest => AddChatLabelRequest.decode(value),
+    responseSerialize: (value: Chat): Buffer => Buffer.from(Chat.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Chat => Chat.decode(value),
+  },
 } as const;
 
 export interface InboxServiceServer extends UntypedServiceImplementation {
@@ -6352,6 +6954,8 @@ export interface InboxServiceServer extends UntypedServiceImplementation {
   openChat: handleUnaryCall<OpenChatRequest, Chat>;
   /** Called by other services with a SYSTEM principal: records a message the contact sent. */
   receiveMessage: handleUnaryCall<ReceiveMessageRequest, Message>;
+  /** Called by flows with a SYSTEM principal: adds one active label to a thread (idempotent). */
+  addChatLabel: handleUnaryCall<AddChatLabelRequest, Chat>;
 }
 
 export interface InboxServiceClient extends Client {
@@ -6812,6 +7416,22 @@ export interface InboxServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  /** Called by flows with a SYSTEM principal: adds one active label to a thread (idempotent). */
+  addChatLabel(
+    request: AddChatLabelRequest,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  addChatLabel(
+    request: AddChatLabelRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  addChatLabel(
+    request: AddChatLabelRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Chat) => void,
   ): ClientUnaryCall;
 }
 

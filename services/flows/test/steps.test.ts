@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { newId } from '@svc/kit';
+import { FlowStepType } from '@svc/proto/flows/v1';
+import { runStep, StepError, type RunContext, type StepActions } from '../src/domain/steps';
+
+/** Records what a step asked of the other services. */
+function recordingActions() {
+  const calls: { action: string; args: unknown[] }[] = [];
+  const record =
+    (action: string) =>
+    async (...args: unknown[]) => {
+      calls.push({ action, args });
+    };
+  const actions: StepActions = {
+    sendMessage: record('sendMessage'),
+    closeChat: record('closeChat'),
+    assign: record('assign'),
+    addLabel: record('addLabel'),
+    setContactAttribute: record('setContactAttribute'),
+  };
+  return { actions, calls };
+}
+
+describe('runStep', () => {
+  const context = (chatId: string | null = newId()): RunContext => ({
+    orgId: newId(),
+    chatId,
+    contactId: newId(),
+    payload: {},
+  });
+
+  describe('runStep ADD_LABEL', () => {
+    it("returns next after adding the label to the run's chat in the run's org", async () => {
+      const { actions, calls } = recordingActions();
+      const run = context();
+      const label = newId();
+      expect(await runStep({ type: FlowStepType.ADD_LABEL, label }, run, actions)).to.deep.equal({ kind: 'next' });
+      expect(calls).to.deep.equal([{ action: 'addLabel', args: [run.orgId, run.chatId, label] }]);
+    });
+
+    it('fails the step when the run has no chat', async () => {
+      const { actions, calls } = recordingActions();
+      const error = await runStep({ type: FlowStepType.ADD_LABEL, label: newId() }, context(null), actions).catch(
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(StepError);
+      expect(calls).to.deep.equal([]);
+    });
+
+    it('fails the step when it names no label id (a run snapshotted before authoring checked the form)', async () => {
+      const { actions, calls } = recordingActions();
+      const error = await runStep({ type: FlowStepType.ADD_LABEL, label: 'vip' }, context(), actions).catch(
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(StepError);
+      expect((error as StepError).message).to.equal('the step names no label id');
+      expect(calls).to.deep.equal([]);
+    });
+
+    it('passes a downstream failure on to the runner', async () => {
+      const { actions } = recordingActions();
+      const refused = new Error('an archived label cannot be applied');
+      actions.addLabel = () => Promise.reject(refused);
+      const error = await runStep({ type: FlowStepType.ADD_LABEL, label: newId() }, context(), actions).catch(
+        (e: unknown) => e,
+      );
+      expect(error).to.equal(refused);
+    });
+  });
+});

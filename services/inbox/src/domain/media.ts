@@ -1,0 +1,278 @@
+import { In, type DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import {
+  InvalidArgument,
+  NotFound,
+  enqueueEvents,
+  hasScope,
+  keysetPage,
+  newId,
+  now,
+  requireOrg,
+  requireScope,
+  type Logger,
+  type NewEvent,
+  type OutboxRelay,
+  type PageRequest,
+  type Principal,
+} from '@svc/kit';
+import { ApiScope } from '@svc/proto/common/v1';
+import { MediaType, type Media } from '@svc/proto/inbox/v1';
+import type { DeleteMediaResult, MediaCounts, MediaPage, MediaUpload } from '@svc/proto/inbox/v1/media';
+import { MediaRow, MessageMediaRow } from '../entities';
+import type { BlobStore } from '../storage/blob-store';
+import { authorOf } from './actor';
+import { mediaEvent } from './events';
+import { findChat, findConversation, requireId } from './lookups';
+import { validUpload, type MediaLimits, type ValidUpload } from './media-input';
+import type { MediaLinks } from './media-links';
+import { mediaView } from './media-views';
+
+export type { MediaLimits } from './media-input';
+
+/** Where the chat and conversation reads look: the attachments of one thread, or of every thread of a contact. */
+type Scope = { chatId: string } | { conversationId: string };
+
+/**
+ * The org's media library (docs/decisions/0021-inbox-media.md): uploads are checked whole before anything is stored,
+ * bytes go to blob storage before the row commits (a failed commit removes them), and a delete removes the row with
+ * its attachments in one transaction before the bytes.
+ */
+export class MediaLibrary {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly relay: () => OutboxRelay,
+    private readonly blobs: BlobStore,
+    private readonly links: MediaLinks,
+    private readonly limits: MediaLimits,
+    private readonly logger: Logger,
+  ) {}
+
+  async create(principal: Principal, upload: MediaUpload | undefined): Promise<Media> {
+    if (!upload) throw new InvalidArgument('file is required', { field: 'file' });
+    const [created] = await this.store(principal, [upload], () => 'file');
+    if (!created) throw new Error('unreachable: one upload gives one media');
+    return created;
+  }
+
+  /** All or nothing: one refused file refuses the call, naming it (`files.<index>`). */
+  async createMany(principal: Principal, uploads: MediaUpload[]): Promise<Media[]> {
+    if (!uploads.length) throw new InvalidArgument('files must name at least one file', { field: 'files' });
+    if (uploads.length > this.limits.maxFiles)
+      throw new InvalidArgument(`at most ${this.limits.maxFiles} files per call`, { field: 'files' });
+    return this.store(principal, uploads, (index) => `files.${index}`);
+  }
+
+  async delete(principal: Principal, mediaId: string): Promise<DeleteMediaResult> {
+    requireScope(principal, ApiScope.MESSAGES_SEND);
+    const orgId = requireOrg(principal);
+    requireId(mediaId, 'mediaId');
+    const { row, detached } = await this.dataSource.transaction(async (manager) => {
+      const found = await manager.findOneBy(MediaRow, { orgId, id: mediaId });
+      if (!found) throw new NotFound('media not found', { field: 'mediaId' });
+      const removed = await manager.delete(MessageMediaRow, { orgId, mediaId });
+      await manager.delete(MediaRow, { orgId, id: mediaId });
+      await enqueueEvents(manager, [mediaEvent('media.deleted', found)], now());
+      return { row: found, detached: removed.affected ?? 0 };
+    });
+    this.relay().nudge();
+    await this.discardBlobs([row.blobKey]);
+    return { mediaId, ok: true, detachedCount: detached };
+  }
+
+  async chatMedia(principal: Principal, chatId: string, type: MediaType | undefined, page: PageRequest) {
+    const orgId = this.reader(principal);
+    const chat = await findChat(this.dataSource.manager, orgId, chatId);
+    return this.attachmentPage(principal, orgId, { chatId: chat.id }, type, page);
+  }
+
+  async conversationMedia(
+    principal: Principal,
+    conversationId: string,
+    type: MediaType | undefined,
+    page: PageRequest,
+  ) {
+    const orgId = this.reader(principal);
+    const conversation = await findConversation(this.dataSource.manager, orgId, conversationId);
+    return this.attachmentPage(principal, orgId, { conversationId: conversation.id }, type, page);
+  }
+
+  async chatCounts(principal: Principal, chatId: string): Promise<MediaCounts> {
+    const orgId = this.reader(principal);
+    const chat = await findChat(this.dataSource.manager, orgId, chatId);
+    return this.counts(principal, orgId, { chatId: chat.id });
+  }
+
+  async conversationCounts(principal: Principal, conversationId: string): Promise<MediaCounts> {
+    const orgId = this.reader(principal);
+    const conversation = await findConversation(this.dataSource.manager, orgId, conversationId);
+    return this.counts(principal, orgId, { conversationId: conversation.id });
+  }
+
+  /** The whole library, newest first. Media only ever attached to internal notes stays hidden without NOTES_WRITE. */
+  async all(principal: Principal, type: MediaType | undefined, page: PageRequest): Promise<MediaPage> {
+    const orgId = this.reader(principal);
+    const query = this.dataSource
+      .getRepository(MediaRow)
+      .createQueryBuilder('md')
+      .where('md.orgId = :orgId', { orgId });
+    if (type !== undefined) query.andWhere('md.type = :type', { type: validType(type) });
+    if (!hasScope(principal, ApiScope.NOTES_WRITE))
+      query.andWhere(
+        'NOT (EXISTS (SELECT 1 FROM message_media ni WHERE ni.org_id = md.org_id AND ni.media_id = md.id AND ni.internal = :noteFlag)' +
+          ' AND NOT EXISTS (SELECT 1 FROM message_media nv WHERE nv.org_id = md.org_id AND nv.media_id = md.id AND nv.internal = :visibleFlag))',
+        { noteFlag: true, visibleFlag: false },
+      );
+    const rows = await keysetPage(
+      query,
+      { at: 'md.createdAt', id: 'md.id' },
+      (row) => ({ at: row.createdAt, id: row.id }),
+      page,
+      'descending',
+    );
+    return { ...rows, data: rows.data.map((row) => mediaView(row, this.links)) };
+  }
+
+  /**
+   * Part of a hard delete of threads (apiDeleteChat, apiDeleteConversation), inside its transaction: detaches every
+   * message of the threads and deletes the media no other thread still shows. Returns the blob keys to discard once
+   * the transaction has committed.
+   */
+  async removeWithChats(manager: EntityManager, orgId: string, chatIds: string[]): Promise<string[]> {
+    if (!chatIds.length) return [];
+    const attachments = await manager.findBy(MessageMediaRow, { orgId, chatId: In(chatIds) });
+    if (!attachments.length) return [];
+    await manager.delete(MessageMediaRow, { orgId, chatId: In(chatIds) });
+    const mediaIds = [...new Set(attachments.map((a) => a.mediaId))];
+    const stillShown = await manager.findBy(MessageMediaRow, { orgId, mediaId: In(mediaIds) });
+    const kept = new Set(stillShown.map((a) => a.mediaId));
+    const orphans = await manager.findBy(MediaRow, { orgId, id: In(mediaIds.filter((id) => !kept.has(id))) });
+    if (!orphans.length) return [];
+    await manager.delete(MediaRow, { orgId, id: In(orphans.map((row) => row.id)) });
+    await enqueueEvents(
+      manager,
+      orphans.map((row) => mediaEvent('media.deleted', row)),
+      now(),
+    );
+    return orphans.map((row) => row.blobKey);
+  }
+
+  /** Bytes whose rows are gone; a failure leaves an unreachable file, logged for the operator, never an error. */
+  async discardBlobs(keys: string[]): Promise<void> {
+    await Promise.all(
+      keys.map((key) =>
+        this.blobs
+          .delete(key)
+          .catch((error: unknown) => this.logger.warn({ err: error, key }, 'media blob not deleted')),
+      ),
+    );
+  }
+
+  private reader(principal: Principal): string {
+    requireScope(principal, ApiScope.MESSAGES_READ);
+    return requireOrg(principal);
+  }
+
+  private async store(principal: Principal, uploads: MediaUpload[], fieldOf: (index: number) => string) {
+    requireScope(principal, ApiScope.MESSAGES_SEND);
+    const orgId = requireOrg(principal);
+    const valid: ValidUpload[] = [];
+    for (const [index, upload] of uploads.entries()) valid.push(await validUpload(upload, this.limits, fieldOf(index)));
+    const at = now();
+    const author = authorOf(principal);
+    const rows = valid.map((upload) => {
+      const id = newId(at);
+      return this.dataSource.manager.create(MediaRow, {
+        id,
+        orgId,
+        type: upload.type,
+        contentType: upload.contentType,
+        declaredContentType: upload.declaredContentType,
+        fileName: upload.fileName,
+        sizeBytes: upload.bytes.length,
+        sha256: upload.sha256,
+        caption: upload.caption,
+        uploaderType: author.authorType,
+        uploaderId: author.authorId,
+        blobKey: `${orgId}/${id}`,
+        createdAt: at,
+      });
+    });
+    const keys = rows.map((row) => row.blobKey);
+    try {
+      await Promise.all(rows.map((row, index) => this.blobs.put(row.blobKey, valid[index]?.bytes ?? Buffer.alloc(0))));
+      await this.dataSource.transaction(async (manager) => {
+        await manager.insert(MediaRow, rows);
+        const events: NewEvent[] = rows.map((row) => mediaEvent('media.created', row));
+        await enqueueEvents(manager, events, at);
+      });
+    } catch (error) {
+      await this.discardBlobs(keys);
+      throw error;
+    }
+    this.relay().nudge();
+    return rows.map((row) => mediaView(row, this.links));
+  }
+
+  private attachmentPage(
+    principal: Principal,
+    orgId: string,
+    scope: Scope,
+    type: MediaType | undefined,
+    page: PageRequest,
+  ): Promise<MediaPage> {
+    const query = this.attachments(principal, orgId, scope);
+    if (type !== undefined) query.andWhere('mm.mediaType = :type', { type: validType(type) });
+    return keysetPage(
+      query,
+      { at: 'mm.createdAt', id: 'mm.id' },
+      (row) => ({ at: row.createdAt, id: row.id }),
+      page,
+    ).then(async (rows) => {
+      const media = rows.data.length
+        ? await this.dataSource.manager.findBy(MediaRow, { orgId, id: In(rows.data.map((a) => a.mediaId)) })
+        : [];
+      const byId = new Map(media.map((row) => [row.id, row]));
+      return {
+        ...rows,
+        data: rows.data.flatMap((attachment) => {
+          const row = byId.get(attachment.mediaId);
+          return row ? [mediaView(row, this.links, attachment)] : [];
+        }),
+      };
+    });
+  }
+
+  private async counts(principal: Principal, orgId: string, scope: Scope): Promise<MediaCounts> {
+    const rows = await this.attachments(principal, orgId, scope)
+      .select('mm.mediaType', 'type')
+      .addSelect('COUNT(*)', 'count')
+      .groupBy('mm.mediaType')
+      .getRawMany<{ type: MediaType; count: number | string }>();
+    const of = (type: MediaType) => Number(rows.find((row) => row.type === type)?.count ?? 0);
+    const counts = {
+      image: of(MediaType.IMAGE),
+      video: of(MediaType.VIDEO),
+      audio: of(MediaType.AUDIO),
+      document: of(MediaType.DOCUMENT),
+    };
+    return { ...counts, total: counts.image + counts.video + counts.audio + counts.document };
+  }
+
+  /** Attachments in the scope that the caller may see: on internal notes only with NOTES_WRITE. */
+  private attachments(principal: Principal, orgId: string, scope: Scope): SelectQueryBuilder<MessageMediaRow> {
+    const query = this.dataSource
+      .getRepository(MessageMediaRow)
+      .createQueryBuilder('mm')
+      .where('mm.orgId = :orgId', { orgId });
+    if ('chatId' in scope) query.andWhere('mm.chatId = :chatId', { chatId: scope.chatId });
+    else query.andWhere('mm.conversationId = :conversationId', { conversationId: scope.conversationId });
+    if (!hasScope(principal, ApiScope.NOTES_WRITE)) query.andWhere('mm.internal = :internal', { internal: false });
+    return query;
+  }
+}
+
+function validType(type: MediaType): MediaType {
+  if (![MediaType.IMAGE, MediaType.VIDEO, MediaType.AUDIO, MediaType.DOCUMENT].includes(type))
+    throw new InvalidArgument('type must be one of IMAGE, VIDEO, AUDIO, DOCUMENT', { field: 'type' });
+  return type;
+}

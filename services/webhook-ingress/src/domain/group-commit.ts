@@ -1,0 +1,132 @@
+import type { DataSource } from 'typeorm';
+import { enqueueEvents, isDuplicateKeyError, type Logger, type NewEvent } from '@svc/kit';
+import { existingIds, insertRows } from '../db/sql';
+import { IdempotencyKeyRow, RequestLogRow } from '../entities';
+
+/** What one request commits: its history row, and for an accepted or captured one its idempotency record and event. */
+export interface RequestCommit {
+  log: RequestLogRow;
+  idempotency?: IdempotencyKeyRow;
+  event?: NewEvent;
+}
+
+/** `duplicate`: another request committed the same idempotency key first; nothing of this one was written. */
+export type CommitResult = 'committed' | 'duplicate';
+
+interface Waiting extends RequestCommit {
+  resolve(result: CommitResult): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit of the public endpoint's writes (docs/decisions/0015). Every request waits until its rows are
+ * committed (an accepted request is answered 202 only then), but concurrent requests share one transaction: whatever
+ * arrived while the previous transaction ran — or, on SQLite where a transaction never yields to I/O, in the same
+ * turn of the event loop — is written by the next one with multi-row inserts, up to `maxBatch` requests. Nothing
+ * waits on a timer: a lone request is committed at once.
+ *
+ * Idempotency keys are claimed inside the transaction: a key already stored, or claimed by an earlier request of the
+ * same batch, makes that request `duplicate` (its caller replays the winner) without failing the others. If the batch
+ * fails anyway (e.g. another replica committed the same key in between), each request is retried in a transaction of
+ * its own, so one request's failure is never another's.
+ */
+export class GroupCommit {
+  private queue: Waiting[] = [];
+  private draining: Promise<void> | undefined;
+  private scheduled = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly maxBatch: number,
+    /** Called after a commit that enqueued events (nudges the outbox relay). */
+    private readonly onEvents: () => void,
+    private readonly logger: Logger,
+  ) {}
+
+  commit(request: RequestCommit): Promise<CommitResult> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ ...request, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Resolves once everything queued so far is committed (shutdown). */
+  async flush(): Promise<void> {
+    while (this.queue.length || this.draining) await (this.draining ?? this.drain());
+  }
+
+  private schedule(): void {
+    if (this.draining || this.scheduled) return;
+    this.scheduled = true;
+    // Let every request handled in this turn of the event loop join the batch.
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.drain();
+    });
+  }
+
+  private drain(): Promise<void> {
+    this.draining ??= (async () => {
+      try {
+        while (this.queue.length) await this.write(this.queue.splice(0, this.maxBatch));
+      } finally {
+        this.draining = undefined;
+      }
+    })();
+    return this.draining;
+  }
+
+  private async write(batch: Waiting[]): Promise<void> {
+    let duplicates: Set<Waiting>;
+    try {
+      duplicates = await this.transaction(batch);
+    } catch (error) {
+      if (batch.length > 1) {
+        this.logger.warn({ err: error, requests: batch.length }, 'group commit failed; committing one by one');
+        for (const request of batch) await this.write([request]);
+        return;
+      }
+      const [only] = batch as [Waiting];
+      if (only.idempotency && isDuplicateKeyError(error)) only.resolve('duplicate');
+      else only.reject(error);
+      return;
+    }
+    for (const request of batch) request.resolve(duplicates.has(request) ? 'duplicate' : 'committed');
+    if (batch.some((request) => request.event && !duplicates.has(request))) this.onEvents();
+  }
+
+  private async transaction(batch: Waiting[]): Promise<Set<Waiting>> {
+    return this.dataSource.transaction(async (manager) => {
+      const duplicates = new Set<Waiting>();
+      const keyed = batch.filter((request) => request.idempotency);
+      if (keyed.length) {
+        const claimed = new Set(
+          await existingIds(
+            manager,
+            IdempotencyKeyRow,
+            keyed.map((request) => request.idempotency?.id ?? ''),
+          ),
+        );
+        for (const request of keyed) {
+          const id = request.idempotency?.id ?? '';
+          if (claimed.has(id)) duplicates.add(request);
+          else claimed.add(id);
+        }
+      }
+      const written = duplicates.size ? batch.filter((request) => !duplicates.has(request)) : batch;
+      await insertRows(
+        manager,
+        IdempotencyKeyRow,
+        written.flatMap((request) => (request.idempotency ? [request.idempotency] : [])),
+      );
+      await insertRows(
+        manager,
+        RequestLogRow,
+        written.map((request) => request.log),
+      );
+      const events = written.flatMap((request) => (request.event ? [request.event] : []));
+      if (events.length) await enqueueEvents(manager, events);
+      return duplicates;
+    });
+  }
+}
