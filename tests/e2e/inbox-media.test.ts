@@ -196,6 +196,7 @@ describe('Inbox media (whole stack over HTTP, multipart uploads)', function () {
       );
       expectError(response, 200, 'BAD_USER_INPUT');
       expect(response.body.errors?.[0]?.message).to.contain('evil');
+      expect(response.body.errors?.[0]?.extensions?.field).to.equal('files.1');
       expect(await allIds()).to.deep.equal(before);
     });
 
@@ -226,6 +227,7 @@ describe('Inbox media (whole stack over HTTP, multipart uploads)', function () {
       for (const id of [newId(), foreign._id]) {
         const refused = await harness.graphql(SEND_MEDIA, { c: chat._id, ids: [id], t: 'x' }, key);
         expectError(refused, 200, 'NOT_FOUND');
+        expect(refused.body.errors?.[0]?.extensions?.field).to.equal('input.mediaIds');
       }
     });
 

@@ -7,6 +7,8 @@ interface GrpcErrorExtension {
   code?: number;
   status?: string;
   details?: string;
+  /** Set by services/kit on domain errors: `x-svc-error-field` names the offending argument. */
+  metadata?: Record<string, unknown>;
 }
 
 const PUBLIC_EXTENSIONS = new Set(['code', 'scope', 'field', 'retryAfterSeconds']);
@@ -38,7 +40,12 @@ export function useErrorCodes(logger: Logger): GatewayPlugin {
       const code = errorCodeOfGrpcStatus(grpcCode(grpc));
       if (code === 'INTERNAL_SERVER_ERROR') logger.error({ grpc, path: error.path }, 'service failed');
       const message = code === 'INTERNAL_SERVER_ERROR' ? 'Unexpected error.' : (grpc.details ?? error.message);
-      return new GraphQLError(message, { nodes: error.nodes, path: error.path, extensions: { code } });
+      const field = grpc.metadata?.['x-svc-error-field'];
+      return new GraphQLError(message, {
+        nodes: error.nodes,
+        path: error.path,
+        extensions: { code, ...(typeof field === 'string' && code !== 'INTERNAL_SERVER_ERROR' ? { field } : {}) },
+      });
     }
     const code = error.extensions?.code;
     const extensions = Object.fromEntries(

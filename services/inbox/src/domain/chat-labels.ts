@@ -1,6 +1,7 @@
 import { In, type EntityManager } from 'typeorm';
-import { FailedPrecondition, NotFound, now } from '@svc/kit';
-import { ChatLabelRow, LabelRow, type ChatRow } from '../entities';
+import { FailedPrecondition, now } from '@svc/kit';
+import { ChatLabelRow, type ChatRow } from '../entities';
+import { requireApplicableLabels } from './label-rules';
 
 /** A thread carries at most as many labels as a message (docs/decisions/0020-inbox-domain-model.md). */
 export const MAX_LABELS_PER_CHAT = 20;
@@ -22,9 +23,8 @@ export async function chatLabelIds(
 }
 
 /**
- * Replaces the thread's labels with `wanted` (distinct ids, their form already checked). The rules of message labels:
- * every label must be one of the org's (NOT_FOUND naming `field`, also for another org's), and an archived label may
- * stay on a thread that has it but cannot be newly applied. Returns the thread's labels after the change, or
+ * Replaces the thread's labels with `wanted` (distinct ids, their form already checked), by the rules of
+ * `requireApplicableLabels`. Returns the thread's labels after the change, or
  * undefined when it already carried exactly these.
  */
 export async function replaceChatLabels(
@@ -35,7 +35,7 @@ export async function replaceChatLabels(
 ): Promise<string[] | undefined> {
   const current = await labelsOf(manager, chat);
   const added = wanted.filter((id) => !current.includes(id));
-  await requireApplicable(manager, chat.orgId, wanted, added, field);
+  await requireApplicableLabels(manager, chat.orgId, wanted, added, field);
   const removed = current.filter((id) => !wanted.includes(id));
   if (!added.length && !removed.length) return undefined;
   if (removed.length) await manager.delete(ChatLabelRow, { orgId: chat.orgId, chatId: chat.id, labelId: In(removed) });
@@ -56,7 +56,7 @@ export async function addChatLabel(
 ): Promise<string[] | undefined> {
   const current = await labelsOf(manager, chat);
   if (current.includes(labelId)) return undefined;
-  await requireApplicable(manager, chat.orgId, [labelId], [labelId], field);
+  await requireApplicableLabels(manager, chat.orgId, [labelId], [labelId], field);
   if (current.length >= MAX_LABELS_PER_CHAT)
     throw new FailedPrecondition(`a thread carries at most ${MAX_LABELS_PER_CHAT} labels`, { field });
   await insertLabels(manager, chat, [labelId]);
@@ -65,19 +65,6 @@ export async function addChatLabel(
 
 async function labelsOf(manager: EntityManager, chat: ChatRow): Promise<string[]> {
   return (await chatLabelIds(manager, chat.orgId, [chat.id])).get(chat.id) ?? [];
-}
-
-async function requireApplicable(
-  manager: EntityManager,
-  orgId: string,
-  wanted: string[],
-  added: string[],
-  field: string,
-): Promise<void> {
-  const labels = wanted.length ? await manager.findBy(LabelRow, { orgId, id: In(wanted) }) : [];
-  if (labels.length !== wanted.length) throw new NotFound('label not found', { field });
-  if (labels.some((label) => label.archivedAt && added.includes(label.id)))
-    throw new FailedPrecondition('an archived label cannot be applied; restore it first', { field });
 }
 
 /** A row already there (the same label added concurrently) is left as it is, not an error. */

@@ -2,7 +2,6 @@ import { In, type DataSource, type EntityManager } from 'typeorm';
 import {
   FailedPrecondition,
   InvalidArgument,
-  NotFound,
   enqueueEvents,
   hasScope,
   isDuplicateKeyError,
@@ -16,9 +15,10 @@ import {
 } from '@svc/kit';
 import { ApiScope } from '@svc/proto/common/v1';
 import { MessageDirection, MessageType, type Message } from '@svc/proto/inbox/v1';
-import { LabelRow, MessageEditRow, MessageLabelRow, MessageReactionRow, MessageRow } from '../entities';
+import { MessageEditRow, MessageLabelRow, MessageReactionRow, MessageRow } from '../entities';
 import { authorOf } from './actor';
 import { messageEvent } from './events';
+import { requireApplicableLabels } from './label-rules';
 import { findMessage, requireId } from './lookups';
 import type { MediaAttachments } from './media-attachments';
 import type { MessageReader } from './message-details';
@@ -140,13 +140,10 @@ export class MessageChanges {
     if (wanted.length > MAX_LABELS_PER_MESSAGE)
       throw new InvalidArgument(`a message carries at most ${MAX_LABELS_PER_MESSAGE} labels`, { field: 'labelIds' });
     return this.change(principal, messageId, async (row, manager, at) => {
-      const labels = wanted.length ? await manager.findBy(LabelRow, { orgId: row.orgId, id: In(wanted) }) : [];
-      if (labels.length !== wanted.length) throw new NotFound('label not found', { field: 'labelIds' });
       const current = await manager.findBy(MessageLabelRow, { orgId: row.orgId, messageId: row.id });
       const had = new Set(current.map((l) => l.labelId));
-      const added = labels.filter((l) => !had.has(l.id));
-      if (added.some((l) => l.archivedAt))
-        throw new FailedPrecondition('an archived label cannot be applied; restore it first', { field: 'labelIds' });
+      const added = wanted.filter((id) => !had.has(id));
+      await requireApplicableLabels(manager, row.orgId, wanted, added, 'labelIds');
       const removed = current.filter((l) => !wanted.includes(l.labelId));
       if (!added.length && !removed.length) return [];
       if (removed.length)
@@ -154,7 +151,7 @@ export class MessageChanges {
       if (added.length)
         await manager.insert(
           MessageLabelRow,
-          added.map((l) => ({ messageId: row.id, labelId: l.id, orgId: row.orgId, createdAt: at })),
+          added.map((labelId) => ({ messageId: row.id, labelId, orgId: row.orgId, createdAt: at })),
         );
       return [messageEvent('message.labels_set', row, { labelIds: wanted })];
     });
