@@ -7,7 +7,10 @@ import { Stack, stackConfig } from '@svc/stack';
 
 export interface GraphQLResponse<T = Record<string, unknown>> {
   status: number;
-  body: { data?: T | null; errors?: { message: string; extensions?: { code?: string; scope?: string; field?: string } }[] };
+  body: {
+    data?: T | null;
+    errors?: { message: string; extensions?: { code?: string; scope?: string; field?: string } }[];
+  };
 }
 
 /**
