@@ -12,6 +12,7 @@ import {
   type Container,
   type Deployable,
   type K8sObject,
+  type PersistentVolumeClaimObject,
   type Workload,
   buildChartDependencies,
   chartDir,
@@ -49,8 +50,11 @@ const PLANNED_PUBLIC: Record<string, string> = {
   'widget-api': '/api/web',
   widget: '/widget',
 };
-/** Enabled services with public paths: the ingress controller may reach only these. */
-const PUBLIC_SERVICES = ['gateway', 'webhook-ingress'];
+/** Enabled services with public paths (in render order): the ingress controller may reach only these. */
+const PUBLIC_SERVICES = ['gateway', 'inbox', 'webhook-ingress'];
+/** Where the inbox keeps its media files (services.inbox.persistence.mountPath), exported as MEDIA_DIR. */
+const MEDIA_MOUNT = '/var/lib/svc/media';
+const BODY_SIZE = 'nginx.ingress.kubernetes.io/proxy-body-size';
 
 function container(workload: Workload): Container {
   const first = workload.spec.template.spec.containers[0];
@@ -252,6 +256,36 @@ describe('deploy: charts/svc', function () {
       ],
     },
     {
+      label: 'media on an existing claim, Gateway API and an explicit public URL',
+      args: [
+        '-f',
+        productionValues,
+        '--set',
+        'services.inbox.persistence.existingClaim=inbox-media',
+        '--set',
+        'global.publicUrl=https://chat.example.org',
+        '--set',
+        'ingress.enabled=false',
+        '--set',
+        'httpRoute.enabled=true',
+        '--set',
+        'httpRoute.parentRefs[0].name=public',
+      ],
+    },
+    {
+      label: 'persistence enabled for another service (the library block is generic)',
+      args: [
+        '--set',
+        'services.identity.persistence.enabled=true',
+        '--set',
+        'services.identity.persistence.size=1Gi',
+        '--set',
+        'services.identity.persistence.mountPath=/var/lib/svc/keys',
+        '--set',
+        'services.identity.persistence.mountPathEnv=KEYS_DIR',
+      ],
+    },
+    {
       label: 'every planned service enabled',
       args: [
         '-f',
@@ -274,8 +308,13 @@ describe('deploy: charts/svc', function () {
         expect(problems, problems.join('\n')).to.deep.equal([]);
       });
 
-      it('references only ConfigMaps, Secrets and ServiceAccounts that it renders or documents as external', () => {
-        const external = new Set(['Secret/svc-internal', 'Secret/svc-identity-db', 'Secret/svc-inbox-db']);
+      it('references only ConfigMaps, Secrets, ServiceAccounts and claims that it renders or documents as external', () => {
+        const external = new Set([
+          'Secret/svc-internal',
+          'Secret/svc-identity-db',
+          'Secret/svc-inbox-db',
+          'PersistentVolumeClaim/inbox-media',
+        ]);
         const prod = parse(fs.readFileSync(productionValues, 'utf8')) as {
           internalSecret: { existingSecret: string };
           kafka: { sasl: { existingSecret: string } };
@@ -302,6 +341,8 @@ describe('deploy: charts/svc', function () {
             for (const e of c.env ?? [])
               if (e.valueFrom?.secretKeyRef) refs.push(`Secret/${e.valueFrom.secretKeyRef.name}`);
           }
+          for (const v of spec.volumes ?? [])
+            if (v.persistentVolumeClaim) refs.push(`PersistentVolumeClaim/${v.persistentVolumeClaim.claimName}`);
           for (const ref of refs)
             if (!rendered.has(ref) && !external.has(ref)) missing.push(`${w.kind}/${w.metadata.name} -> ${ref}`);
         }
@@ -492,6 +533,208 @@ describe('deploy: charts/svc', function () {
     });
   });
 
+  describe('media library: inbox volume, /media route, gateway uploads', () => {
+    type IngressSpec = {
+      rules: {
+        host?: string;
+        http: {
+          paths: { path: string; pathType: string; backend: { service: { name: string; port: { name: string } } } }[];
+        };
+      }[];
+    };
+    type RouteSpec = {
+      rules: {
+        matches: { path: { type: string; value: string } }[];
+        backendRefs: { name: string; port: number }[];
+        timeouts?: Record<string, string>;
+      }[];
+    };
+    const gatewayApi = ['--set', 'httpRoute.enabled=true', '--set', 'httpRoute.parentRefs[0].name=public'];
+    const claim = (objects: K8sObject[], name = `${objectName('inbox')}-data`) =>
+      getObject<PersistentVolumeClaimObject>(objects, 'PersistentVolumeClaim', name);
+    const inbox = (objects: K8sObject[]) => getObject<Workload>(objects, 'Deployment', objectName('inbox'));
+
+    /** The inbox mounts claim `claimName` read-write at MEDIA_DIR, writable by its non-root user (fsGroup). */
+    function assertMediaVolume(objects: K8sObject[], claimName: string): void {
+      const deployment = inbox(objects);
+      const pod = deployment.spec.template.spec;
+      const volume = pod.volumes?.find((v) => v.persistentVolumeClaim);
+      expect(volume?.persistentVolumeClaim?.claimName, 'inbox volume claim').to.equal(claimName);
+      const mount = container(deployment).volumeMounts?.find((m) => m.name === volume!.name);
+      expect(mount?.mountPath, 'inbox media mount').to.equal(MEDIA_MOUNT);
+      expect(mount?.readOnly ?? false, 'the media volume is writable').to.equal(false);
+      expect(envValue(objects, deployment, 'MEDIA_DIR')).to.equal(MEDIA_MOUNT);
+      expect(pod.securityContext?.runAsNonRoot).to.equal(true);
+      expect(pod.securityContext?.fsGroup, 'fsGroup makes the volume writable for uid 1000').to.equal(1000);
+      expect(pod.securityContext?.fsGroupChangePolicy).to.equal('OnRootMismatch');
+      expect(container(deployment).securityContext?.readOnlyRootFilesystem).to.equal(true);
+    }
+
+    it('default: the inbox mounts a ReadWriteMany claim at MEDIA_DIR, kept on helm uninstall, and rolls without downtime', () => {
+      const objects = helmTemplate();
+      assertMediaVolume(objects, `${objectName('inbox')}-data`);
+      const pvc = claim(objects);
+      expect(pvc.metadata.annotations?.['helm.sh/resource-policy']).to.equal('keep');
+      expect(pvc.spec.accessModes).to.deep.equal(['ReadWriteMany']);
+      expect(pvc.spec.resources.requests.storage).to.equal('10Gi');
+      expect(pvc.spec.storageClassName, 'empty = the cluster default class').to.equal(undefined);
+      expect(pvc.metadata.labels?.['app.kubernetes.io/component']).to.equal('inbox');
+      expect(inbox(objects).spec.replicas).to.equal(2);
+      expect(inbox(objects).spec.strategy).to.deep.equal({
+        type: 'RollingUpdate',
+        rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 },
+      });
+      // opt-in: no other service gets a volume or a claim
+      expect(objects.filter((o) => o.kind === 'PersistentVolumeClaim').map((o) => o.metadata.name)).to.deep.equal([
+        `${objectName('inbox')}-data`,
+      ]);
+      for (const d of objects.filter((o) => o.kind === 'Deployment' && o.metadata.name !== objectName('inbox'))) {
+        const volumes = (d as Workload).spec.template.spec.volumes ?? [];
+        expect(
+          volumes.filter((v) => v.persistentVolumeClaim),
+          `${d.metadata.name} volumes`,
+        ).to.deep.equal([]);
+      }
+    });
+
+    it('production: the claim uses the configured ReadWriteMany class, size and annotations, still kept', () => {
+      const objects = helmTemplate(['-f', productionValues]);
+      assertMediaVolume(objects, `${objectName('inbox')}-data`);
+      const pvc = claim(objects);
+      expect(pvc.spec).to.deep.include({ accessModes: ['ReadWriteMany'], storageClassName: 'nfs-rwx' });
+      expect(pvc.spec.resources.requests.storage).to.equal('200Gi');
+      expect(pvc.metadata.annotations).to.deep.equal({ 'helm.sh/resource-policy': 'keep', 'k8up.io/backup': 'true' });
+      expect(getObject(objects, 'HorizontalPodAutoscaler', objectName('inbox'))).to.be.an('object');
+    });
+
+    it('dev: one replica on a ReadWriteOnce claim, rolled with Recreate (a surge pod could not attach it)', () => {
+      const objects = helmTemplate(['-f', devValues]);
+      assertMediaVolume(objects, `${objectName('inbox')}-data`);
+      expect(claim(objects).spec.accessModes).to.deep.equal(['ReadWriteOnce']);
+      expect(claim(objects).metadata.annotations?.['helm.sh/resource-policy']).to.equal('keep');
+      expect(inbox(objects).spec.replicas).to.equal(1);
+      expect(inbox(objects).spec.strategy).to.deep.equal({ type: 'Recreate' });
+    });
+
+    it('existingClaim: mounts the named claim and renders none; storageClassName "-" renders an empty class', () => {
+      const existing = helmTemplate(['--set', 'services.inbox.persistence.existingClaim=inbox-media']);
+      assertMediaVolume(existing, 'inbox-media');
+      expect(existing.filter((o) => o.kind === 'PersistentVolumeClaim')).to.deep.equal([]);
+      const classless = helmTemplate(['--set', 'services.inbox.persistence.storageClassName=-']);
+      expect(claim(classless).spec.storageClassName).to.equal('');
+    });
+
+    it('a generic block: any service can mount a volume and get its path in an env var of its choice', () => {
+      const objects = helmTemplate([
+        '--set',
+        'services.identity.persistence.enabled=true',
+        '--set',
+        'services.identity.persistence.size=1Gi',
+        '--set',
+        'services.identity.persistence.mountPath=/var/lib/svc/keys',
+        '--set',
+        'services.identity.persistence.mountPathEnv=KEYS_DIR',
+      ]);
+      const identity = getObject<Workload>(objects, 'Deployment', objectName('identity'));
+      expect(envValue(objects, identity, 'KEYS_DIR')).to.equal('/var/lib/svc/keys');
+      expect(container(identity).volumeMounts?.map((m) => m.mountPath)).to.include('/var/lib/svc/keys');
+      expect(
+        claim(objects, `${objectName('identity')}-data`).metadata.annotations?.['helm.sh/resource-policy'],
+      ).to.equal('keep');
+    });
+
+    it('routes /media to the inbox http port (Ingress and HTTPRoute) and admits the ingress controller there', () => {
+      const objects = helmTemplate(['-f', productionValues]);
+      const spec = getObject(objects, 'Ingress', objectName('inbox')).spec as IngressSpec;
+      expect(spec.rules.map((r) => r.host)).to.deep.equal(['inbox.example.com']);
+      expect(spec.rules[0]!.http.paths).to.deep.equal([
+        {
+          path: '/media',
+          pathType: 'Prefix',
+          backend: { service: { name: objectName('inbox'), port: { name: 'http' } } },
+        },
+      ]);
+      const service = getObject<K8sObject & { spec: { ports: { name: string; port: number }[] } }>(
+        objects,
+        'Service',
+        objectName('inbox'),
+      );
+      expect(service.spec.ports.find((p) => p.name === 'http')?.port).to.equal(8080);
+      const policy = getObject(objects, 'NetworkPolicy', objectName('inbox')).spec as {
+        ingress: { from: Record<string, unknown>[]; ports: { port: string }[] }[];
+      };
+      const controllerRule = policy.ingress.find((r) => JSON.stringify(r.from).includes('ingress-nginx'));
+      expect(controllerRule?.ports, 'ingress controller -> inbox').to.deep.equal([{ port: 'http', protocol: 'TCP' }]);
+
+      const routed = helmTemplate(['-f', productionValues, '--set', 'ingress.enabled=false', ...gatewayApi]);
+      const rule = (getObject(routed, 'HTTPRoute', objectName('inbox')).spec as RouteSpec).rules[0]!;
+      expect(rule.matches).to.deep.equal([{ path: { type: 'PathPrefix', value: '/media' } }]);
+      expect(rule.backendRefs).to.deep.equal([{ name: objectName('inbox'), port: 8080 }]);
+      expect(rule.timeouts).to.deep.equal({ request: '300s' });
+    });
+
+    it('MEDIA_PUBLIC_URL: global.publicUrl, else the TLS host of the Ingress, else unset (relative links)', () => {
+      const url = (args: string[]) => {
+        const objects = helmTemplate(args);
+        return envValue(objects, inbox(objects), 'MEDIA_PUBLIC_URL');
+      };
+      expect(url(['-f', productionValues])).to.equal('https://inbox.example.com');
+      expect(url(['-f', productionValues, '--set', 'global.publicUrl=https://chat.example.org'])).to.equal(
+        'https://chat.example.org',
+      );
+      expect(url([])).to.equal(undefined);
+      expect(url(['--set', 'ingress.enabled=true', '--set', 'ingress.hosts[0]=inbox.example.com'])).to.equal(undefined);
+      expect(url([...gatewayApi, '--set', 'httpRoute.hostnames[0]=inbox.example.com'])).to.equal(undefined);
+      expect(url([...gatewayApi, '--set', 'global.publicUrl=https://inbox.example.com'])).to.equal(
+        'https://inbox.example.com',
+      );
+      // only the inbox asks for it
+      const objects = helmTemplate(['-f', productionValues]);
+      expect(
+        envValue(objects, getObject<Workload>(objects, 'Deployment', objectName('gateway')), 'MEDIA_PUBLIC_URL'),
+      ).to.equal(undefined);
+    });
+
+    it('inbox and gateway upload limits are values (env), equal by default', () => {
+      const objects = helmTemplate();
+      const gateway = getObject<Workload>(objects, 'Deployment', objectName('gateway'));
+      expect(envValue(objects, gateway, 'UPLOAD_MAX_BYTES')).to.equal(String(16 * 1024 * 1024));
+      expect(envValue(objects, gateway, 'UPLOAD_MAX_FILES')).to.equal('10');
+      expect(envValue(objects, inbox(objects), 'MEDIA_MAX_BYTES')).to.equal(String(16 * 1024 * 1024));
+      expect(envValue(objects, inbox(objects), 'MEDIA_MAX_FILES')).to.equal('10');
+      expect(envValue(objects, inbox(objects), 'MEDIA_URL_TTL_SECONDS')).to.equal('900');
+      const smaller = helmTemplate([
+        '--set-string',
+        'services.gateway.env.UPLOAD_MAX_BYTES=1048576',
+        '--set-string',
+        'services.gateway.env.UPLOAD_MAX_FILES=3',
+      ]);
+      const g = getObject<Workload>(smaller, 'Deployment', objectName('gateway'));
+      expect(envValue(smaller, g, 'UPLOAD_MAX_BYTES')).to.equal('1048576');
+      expect(envValue(smaller, g, 'UPLOAD_MAX_FILES')).to.equal('3');
+    });
+
+    it('gateway: the Ingress lets UPLOAD_MAX_FILES x UPLOAD_MAX_BYTES through, with long timeouts; so does the HTTPRoute', () => {
+      const objects = helmTemplate(['-f', productionValues]);
+      const annotations = getObject(objects, 'Ingress', objectName('gateway')).metadata.annotations ?? {};
+      expect(annotations).to.deep.include({
+        [BODY_SIZE]: '200m',
+        'nginx.ingress.kubernetes.io/proxy-read-timeout': '300',
+        'nginx.ingress.kubernetes.io/proxy-send-timeout': '300',
+        'cert-manager.io/cluster-issuer': 'letsencrypt',
+      });
+      expect(200 * 1024 * 1024).to.be.greaterThan(10 * 16 * 1024 * 1024);
+      // the body size is the gateway's, not every public service's
+      expect(getObject(objects, 'Ingress', objectName('inbox')).metadata.annotations?.[BODY_SIZE]).to.equal(undefined);
+      expect(getObject(objects, 'Ingress', objectName('webhook-ingress')).metadata.annotations?.[BODY_SIZE]).to.equal(
+        '256k',
+      );
+      const routed = helmTemplate(['-f', productionValues, '--set', 'ingress.enabled=false', ...gatewayApi]);
+      const rule = (getObject(routed, 'HTTPRoute', objectName('gateway')).spec as RouteSpec).rules[0]!;
+      expect(rule.timeouts).to.deep.equal({ request: '300s' });
+    });
+  });
+
   describe('NOTES.txt (rendered by helm install only)', () => {
     // helm template skips NOTES.txt: render it as the data of a ConfigMap, in a copy of the charts.
     let copy = '';
@@ -525,6 +768,8 @@ describe('deploy: charts/svc', function () {
         ]);
         const notes = (parse(out) as { data: { notes: string } }).data.notes;
         expect(notes).to.include(`${objectName('gateway')} (http :4000)`);
+        expect(notes).to.include(`${objectName('inbox')}-data`);
+        expect(notes).to.include('helm.sh/resource-policy: keep');
         if (label === 'dev values') expect(notes).to.include('DEVELOPMENT infrastructure');
         else expect(notes).to.include(`${objectName('identity')}-db (key DB_URL`);
       });
@@ -600,6 +845,93 @@ describe('deploy: charts/svc', function () {
         label: 'an HTTPRoute without parentRefs',
         args: ['--set', 'httpRoute.enabled=true'],
         message: /httpRoute\.parentRefs must name the Gateway/,
+      },
+      {
+        label: 'a ReadWriteOnce media volume with 2 replicas',
+        args: ['--set', 'services.inbox.persistence.accessModes={ReadWriteOnce}'],
+        message:
+          /services\.inbox\.persistence\.accessModes \[ReadWriteOnce\] lets only one node mount the volume, but services\.inbox runs 2 replicas.*use ReadWriteMany storage/,
+      },
+      {
+        label: 'a ReadWriteOnce media volume with dev values scaled to 2 replicas',
+        args: ['-f', devValues, '--set', 'global.replicas=2'],
+        message:
+          /services\.inbox\.persistence\.accessModes \[ReadWriteOnce\] .* runs 2 replicas \(replicas or global\.replicas\)/,
+      },
+      {
+        label: 'a ReadWriteOncePod media volume with an autoscaler above one replica',
+        args: [
+          '--set',
+          'services.inbox.persistence.accessModes={ReadWriteOncePod}',
+          '--set',
+          'global.replicas=1',
+          '--set',
+          'services.inbox.autoscaling.enabled=true',
+        ],
+        message:
+          /services\.inbox\.persistence\.accessModes \[ReadWriteOncePod\] .* services\.inbox\.autoscaling\.maxReplicas is 10/,
+      },
+      {
+        label: 'an unknown persistence key',
+        args: ['--set', 'services.inbox.persistence.storageClass=nfs'],
+        message: /at '\/services\/inbox\/persistence': additional properties 'storageClass' not allowed/,
+      },
+      {
+        label: 'a persistence size of the wrong type',
+        args: ['--set', 'services.inbox.persistence.size=true'],
+        message: /\/services\/inbox\/persistence\/size': got boolean, want number or string/,
+      },
+      {
+        label: 'an unknown access mode',
+        args: ['--set', 'services.inbox.persistence.accessModes={ReadOnlyMany}'],
+        message: /\/services\/inbox\/persistence\/accessModes\/0': value must be one of/,
+      },
+      {
+        label: 'a relative mount path',
+        args: ['--set', 'services.inbox.persistence.mountPath=media'],
+        message: /\/services\/inbox\/persistence\/mountPath': 'media' does not match pattern/,
+      },
+      {
+        label: 'a mount path over the /tmp emptyDir',
+        args: ['--set', 'services.inbox.persistence.mountPath=/tmp/media'],
+        message: /services\.inbox\.persistence\.mountPath \/tmp\/media overlaps \/tmp/,
+      },
+      {
+        label: 'an inbox without media storage',
+        args: ['--set', 'services.inbox.persistence.enabled=false'],
+        message: /services\.inbox\.persistence\.enabled is false, so the media library has no storage/,
+      },
+      {
+        label: 'a public URL with a path',
+        args: ['--set', 'global.publicUrl=https://inbox.example.com/app'],
+        message: /\/global\/publicUrl': 'https:\/\/inbox\.example\.com\/app' does not match pattern/,
+      },
+      {
+        label: 'a gateway accepting larger files than the inbox stores',
+        args: ['--set-string', 'services.gateway.env.UPLOAD_MAX_BYTES=33554432'],
+        message:
+          /services\.gateway\.env\.UPLOAD_MAX_BYTES \(33554432\) exceeds services\.inbox\.env\.MEDIA_MAX_BYTES \(16777216\)/,
+      },
+      {
+        label: 'a gateway accepting more files than the inbox stores',
+        args: ['--set-string', 'services.gateway.env.UPLOAD_MAX_FILES=20'],
+        message: /services\.gateway\.env\.UPLOAD_MAX_FILES \(20\) exceeds services\.inbox\.env\.MEDIA_MAX_FILES \(10\)/,
+      },
+      {
+        label: 'an Ingress body size below the upload limits',
+        args: [
+          '--set',
+          'ingress.enabled=true',
+          '--set',
+          'services.gateway.public.ingressAnnotations.nginx\\.ingress\\.kubernetes\\.io/proxy-body-size=64m',
+        ],
+        message:
+          /proxy-body-size: 64m \(67108864 bytes\) is below UPLOAD_MAX_FILES x UPLOAD_MAX_BYTES \(167772160 bytes\)/,
+      },
+      {
+        label: 'a malformed HTTPRoute timeout',
+        args: ['--set', 'services.gateway.public.httpRouteTimeouts.request=5min'],
+        message: /\/services\/gateway\/public\/httpRouteTimeouts\/request': '5min' does not match pattern/,
       },
     ];
     for (const c of cases) {

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { parse } from 'yaml';
 import {
   type K8sObject,
+  type PersistentVolumeClaimObject,
   type Workload,
   buildChartDependencies,
   deployables,
@@ -102,6 +103,22 @@ describe('deploy: skaffold.yaml', function () {
           const deployment = getObject<Workload>(objects, 'Deployment', objectName(d.key));
           expect(deployment.spec.template.spec.containers[0]!.image).to.equal(`${artifact.image}:${TAG}`);
         }
+      });
+
+      it(`mounts the inbox media claim (${profile ? 'ReadWriteOnce, one replica, Recreate' : 'ReadWriteMany'}), kept on delete`, () => {
+        const pvc = getObject<PersistentVolumeClaimObject>(
+          objects,
+          'PersistentVolumeClaim',
+          `${objectName('inbox')}-data`,
+        );
+        expect(pvc.metadata.annotations?.['helm.sh/resource-policy']).to.equal('keep');
+        expect(pvc.spec.accessModes).to.deep.equal(profile ? ['ReadWriteOnce'] : ['ReadWriteMany']);
+        const deployment = getObject<Workload>(objects, 'Deployment', objectName('inbox'));
+        const volume = deployment.spec.template.spec.volumes?.find((v) => v.persistentVolumeClaim);
+        expect(volume?.persistentVolumeClaim?.claimName).to.equal(pvc.metadata.name);
+        const mount = deployment.spec.template.spec.containers[0]!.volumeMounts?.find((m) => m.name === volume!.name);
+        expect(mount?.mountPath).to.equal('/var/lib/svc/media');
+        expect(deployment.spec.strategy?.type).to.equal(profile ? 'Recreate' : 'RollingUpdate');
       });
 
       if (profile) {

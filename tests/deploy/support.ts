@@ -19,7 +19,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { ConfigMap, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
+import { ConfigMap, PersistentVolumeClaim, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
 
 /** tests/dist/deploy/*.js -> the repository root. */
 export const repoRoot = path.resolve(__dirname, '..', '..', '..');
@@ -230,6 +230,11 @@ const KNOWN: Record<string, Known> = {
   'v1/Secret': { model: Secret, dts: 'v1/Secret.d.ts', iface: 'ISecret' },
   'v1/Service': { model: Service, dts: 'v1/Service.d.ts', iface: 'IService' },
   'v1/ServiceAccount': { model: ServiceAccount, dts: 'v1/ServiceAccount.d.ts', iface: 'IServiceAccount' },
+  'v1/PersistentVolumeClaim': {
+    model: PersistentVolumeClaim,
+    dts: 'v1/PersistentVolumeClaim.d.ts',
+    iface: 'IPersistentVolumeClaim',
+  },
   'apps/v1/Deployment': { model: Deployment, dts: 'apps/v1/Deployment.d.ts', iface: 'IDeployment' },
   'apps/v1/StatefulSet': { model: StatefulSet, dts: 'apps/v1/StatefulSet.d.ts', iface: 'IStatefulSet' },
   'batch/v1/Job': { model: Job, dts: 'batch/v1/Job.d.ts', iface: 'IJob' },
@@ -410,19 +415,34 @@ export interface Container {
     capabilities?: { drop?: string[] };
     seccompProfile?: { type: string };
   };
-  volumeMounts?: { name: string; mountPath: string }[];
+  volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
 }
 export interface PodSpec {
   serviceAccountName?: string;
   automountServiceAccountToken?: boolean;
-  securityContext?: { runAsNonRoot?: boolean; runAsUser?: number; seccompProfile?: { type: string } };
+  securityContext?: {
+    runAsNonRoot?: boolean;
+    runAsUser?: number;
+    fsGroup?: number;
+    fsGroupChangePolicy?: string;
+    seccompProfile?: { type: string };
+  };
   containers: Container[];
-  volumes?: { name: string; emptyDir?: unknown }[];
+  volumes?: { name: string; emptyDir?: unknown; persistentVolumeClaim?: { claimName: string } }[];
 }
 export interface Workload extends K8sObject {
   spec: {
     replicas?: number;
+    strategy?: { type: string; rollingUpdate?: { maxSurge?: string | number; maxUnavailable?: string | number } };
     selector: { matchLabels: Record<string, string> };
     template: { metadata: { labels: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
+  };
+}
+export interface PersistentVolumeClaimObject extends K8sObject {
+  spec: {
+    accessModes: string[];
+    storageClassName?: string;
+    volumeMode?: string;
+    resources: { requests: { storage: string } };
   };
 }

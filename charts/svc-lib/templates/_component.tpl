@@ -19,6 +19,10 @@ Renders nothing for a disabled service. Each object starts with a document separ
 {{- end }}
 ---
 {{ include "svc-lib.service" . }}
+{{- if and (include "svc-lib.persistenceEnabled" .) (not (include "svc-lib.persistence" . | fromYaml).existingClaim) }}
+---
+{{ include "svc-lib.pvc" . }}
+{{- end }}
 ---
 {{ include "svc-lib.deployment" . }}
 {{- if .svc.autoscaling.enabled }}
@@ -72,6 +76,7 @@ Checks across values that a JSON schema cannot express (root context); each fail
 {{- if and (eq $svc.kind "grpc") (not (hasKey $svc.ports "grpc")) -}}
 {{- fail (printf "services.%s: kind grpc needs ports.grpc" $name) -}}
 {{- end -}}
+{{- include "svc-lib.validatePersistence" (dict "root" $root "name" $name "svc" $svc) -}}
 {{- range $svc.public.paths -}}
 {{- if hasKey $paths . -}}
 {{- fail (printf "public path %s is claimed by both services.%s and services.%s" . (get $paths .) $name) -}}

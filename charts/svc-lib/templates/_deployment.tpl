@@ -77,6 +77,7 @@ liveness:
 {{- $g := $root.Values.global -}}
 {{- $svc := .svc -}}
 {{- $name := include "svc-lib.name" . -}}
+{{- $persistence := include "svc-lib.persistence" . | fromYaml -}}
 {{- $probes := mergeOverwrite (include "svc-lib.defaultProbes" . | fromYaml) (deepCopy (default (dict) $svc.probes)) -}}
 apiVersion: apps/v1
 kind: Deployment
@@ -94,10 +95,15 @@ spec:
     matchLabels:
       {{- include "svc-lib.selectorLabels" . | nindent 6 }}
   strategy:
+    {{- if include "svc-lib.persistenceSingleNode" . }}
+    # the volume attaches to one node only: a surge pod elsewhere could never start, so stop the old pod first
+    type: Recreate
+    {{- else }}
     type: RollingUpdate
     rollingUpdate:
       maxSurge: 25%
       maxUnavailable: 0
+    {{- end }}
   template:
     metadata:
       labels:
@@ -219,6 +225,10 @@ spec:
               mountPath: /etc/svc/ca
               readOnly: true
             {{- end }}
+            {{- if $persistence.enabled }}
+            - name: data
+              mountPath: {{ $persistence.mountPath }}
+            {{- end }}
       volumes:
         - name: tmp
           emptyDir:
@@ -227,5 +237,10 @@ spec:
         - name: extra-ca
           secret:
             secretName: {{ . }}
+        {{- end }}
+        {{- if $persistence.enabled }}
+        - name: data
+          persistentVolumeClaim:
+            claimName: {{ include "svc-lib.claimName" . }}
         {{- end }}
 {{- end -}}

@@ -144,8 +144,27 @@ app.kubernetes.io/component: {{ .name }}
 {{- end -}}
 {{- end -}}
 
+{{/* Absolute base URL of the public edge (root context): global.publicUrl; when empty and the Ingress serves its
+     first host over TLS (the host is listed in ingress.tls), https://<that host>; else empty (the services then build
+     relative links). Services with `publicUrlEnv` receive it in that env var. */}}
+{{- define "svc-lib.publicUrl" -}}
+{{- $g := .Values.global -}}
+{{- $ing := .Values.ingress -}}
+{{- if (index $g "publicUrl") -}}
+{{- trimSuffix "/" $g.publicUrl -}}
+{{- else if and $ing.enabled $ing.hosts -}}
+{{- $host := first $ing.hosts -}}
+{{- $tlsHosts := list -}}
+{{- range $ing.tls }}{{ $tlsHosts = concat $tlsHosts (default (list) .hosts) }}{{ end -}}
+{{- if and $host (not (hasPrefix "*" $host)) (has $host $tlsHosts) -}}
+{{- printf "https://%s" $host -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
 {{/* Non-secret environment of a service as a YAML map (component context); the ConfigMap's data. Computed
-     settings first, then the service's `env` values, which win. */}}
+     settings first (including persistence.mountPath under persistence.mountPathEnv and the public base URL under
+     publicUrlEnv), then the service's `env` values, which win. */}}
 {{- define "svc-lib.envData" -}}
 {{- $root := .root -}}
 {{- $svc := .svc -}}
@@ -171,6 +190,15 @@ app.kubernetes.io/component: {{ .name }}
 {{- end -}}
 {{- if and $svc.database.enabled (include "svc-lib.migrationJobEnabled" .) -}}
 {{- $_ := set $d "DB_MIGRATE" "skip" -}}
+{{- end -}}
+{{- $p := include "svc-lib.persistence" . | fromYaml -}}
+{{- if and $p.enabled $p.mountPathEnv -}}
+{{- $_ := set $d $p.mountPathEnv $p.mountPath -}}
+{{- end -}}
+{{- with (index $svc "publicUrlEnv") -}}
+{{- with (include "svc-lib.publicUrl" $root) -}}
+{{- $_ := set $d $svc.publicUrlEnv . -}}
+{{- end -}}
 {{- end -}}
 {{- range $env, $target := $svc.upstreams -}}
 {{- $t := index $root.Values.services $target -}}

@@ -1,8 +1,8 @@
 {{/*
-Public routing of one service (component context), for services with public.paths (the gateway: /graphql; later
-widget-api: /api/web, webhook-ingress: /webhooks/in, widget: /widget). One Ingress / HTTPRoute per service, so each
-can carry its own annotations (SSE needs unbuffered, long-lived responses; webhooks a body-size cap) and a disabled
-service has no route at all. All share ingress.hosts / httpRoute.hostnames.
+Public routing of one service (component context), for services with public.paths (the gateway: /graphql, the
+inbox: /media, webhook-ingress: /webhooks/in; later widget-api: /api/web, widget: /widget). One Ingress / HTTPRoute
+per service, so each can carry its own annotations (SSE needs unbuffered, long-lived responses; webhooks a body-size
+cap; gateway uploads a large one) and a disabled service has no route at all. All share ingress.hosts / httpRoute.hostnames.
 */}}
 {{- define "svc-lib.ingress" -}}
 {{- $ing := .root.Values.ingress -}}
