@@ -14,6 +14,8 @@ import {
   type K8sObject,
   type PersistentVolumeClaimObject,
   type Workload,
+  REQUIRED_ARGS,
+  WEBHOOK_KEYS_SECRET,
   buildChartDependencies,
   chartDir,
   deployables,
@@ -29,6 +31,8 @@ import {
   runOk,
   tool,
   validateObjects,
+  workloadsReadingSecret,
+  workloadsWithEnv,
 } from './support';
 
 interface ServiceValues {
@@ -55,6 +59,10 @@ const PUBLIC_SERVICES = ['gateway', 'inbox', 'webhook-ingress'];
 /** Where the inbox keeps its media files (services.inbox.persistence.mountPath), exported as MEDIA_DIR. */
 const MEDIA_MOUNT = '/var/lib/svc/media';
 const BODY_SIZE = 'nginx.ingress.kubernetes.io/proxy-body-size';
+/** Two well-formed WEBHOOK_SECRETS_KEYS keys (base64 of 32 bytes), as webhook-ingress's keyring parses them. */
+const KEY_A = Buffer.from('0123456789abcdef0123456789abcdef').toString('base64');
+const KEY_B = Buffer.from('fedcba9876543210fedcba9876543210').toString('base64');
+const WEBHOOK_KEYS = 'WEBHOOK_SECRETS_KEYS';
 
 function container(workload: Workload): Container {
   const first = workload.spec.template.spec.containers[0];
@@ -212,7 +220,7 @@ describe('deploy: charts/svc', function () {
 
   describe('helm lint', () => {
     for (const [label, args] of [
-      ['default values', []],
+      ['default values', REQUIRED_ARGS],
       ['production values', ['-f', productionValues]],
       ['dev values', ['-f', devValues]],
     ] as const) {
@@ -228,7 +236,7 @@ describe('deploy: charts/svc', function () {
   });
 
   const scenarios: { label: string; args: string[] }[] = [
-    { label: 'default values', args: [] },
+    { label: 'default values', args: REQUIRED_ARGS },
     { label: 'production values', args: ['-f', productionValues] },
     { label: 'dev values (bundled MariaDB + Kafka)', args: ['-f', devValues] },
     {
@@ -275,6 +283,7 @@ describe('deploy: charts/svc', function () {
     {
       label: 'persistence enabled for another service (the library block is generic)',
       args: [
+        ...REQUIRED_ARGS,
         '--set',
         'services.identity.persistence.enabled=true',
         '--set',
@@ -317,11 +326,14 @@ describe('deploy: charts/svc', function () {
         ]);
         const prod = parse(fs.readFileSync(productionValues, 'utf8')) as {
           internalSecret: { existingSecret: string };
+          webhookSecretsKeys: { existingSecret: string };
           kafka: { sasl: { existingSecret: string } };
           global: { extraCACerts: { secretName: string } };
           services: Record<string, { database?: { existingSecret?: string } }>;
         };
         external.add(`Secret/${prod.internalSecret.existingSecret}`);
+        external.add(`Secret/${prod.webhookSecretsKeys.existingSecret}`);
+        external.add(`Secret/${WEBHOOK_KEYS_SECRET}`); // REQUIRED_ARGS
         external.add(`Secret/${prod.kafka.sasl.existingSecret}`);
         external.add(`Secret/${prod.global.extraCACerts.secretName}`);
         for (const v of Object.values(prod.services))
@@ -371,7 +383,7 @@ describe('deploy: charts/svc', function () {
     let byScenario: Record<string, K8sObject[]> = {};
     before(() => {
       byScenario = {
-        default: helmTemplate(),
+        default: helmTemplate(REQUIRED_ARGS),
         production: helmTemplate(['-f', productionValues]),
         dev: helmTemplate(['-f', devValues]),
       };
@@ -406,21 +418,22 @@ describe('deploy: charts/svc', function () {
 
   describe('network policies', () => {
     it('admit gRPC only from the services that name the target in their upstreams', () => {
-      const objects = helmTemplate();
+      const objects = helmTemplate(REQUIRED_ARGS);
       expect(grpcCallers(objects, 'identity')).to.deep.equal(['gateway']);
       expect(grpcCallers(objects, 'inbox')).to.deep.equal(['contacts', 'flows', 'gateway']);
       expect(grpcCallers(objects, 'contacts')).to.deep.equal(['flows', 'gateway', 'webhook-ingress']);
       expect(grpcCallers(objects, 'flows')).to.deep.equal(['gateway', 'webhook-ingress']);
     });
     it('derive callers from upstreams when planned services are enabled', () => {
-      const objects = helmTemplate(
-        Object.keys(defaults.services).flatMap((key) => ['--set', `services.${key}.enabled=true`]),
-      );
+      const objects = helmTemplate([
+        ...REQUIRED_ARGS,
+        ...Object.keys(defaults.services).flatMap((key) => ['--set', `services.${key}.enabled=true`]),
+      ]);
       expect(grpcCallers(objects, 'inbox')).to.deep.equal(['contacts', 'flows', 'gateway', 'widget-api']);
       expect(grpcCallers(objects, 'contacts')).to.deep.equal(['flows', 'gateway', 'webhook-ingress', 'widget-api']);
     });
     it('admit the ingress controller to public services only, and Prometheus to every pod', () => {
-      const objects = helmTemplate();
+      const objects = helmTemplate(REQUIRED_ARGS);
       for (const policy of objects.filter((o) => o.kind === 'NetworkPolicy')) {
         const rules = (policy.spec as { ingress: { from: Record<string, unknown>[]; ports: { port: string }[] }[] })
           .ingress;
@@ -485,10 +498,11 @@ describe('deploy: charts/svc', function () {
     });
 
     it('routes /api/web, /webhooks/in and /widget only once their services are enabled', () => {
-      const off = helmTemplate(['--set', 'ingress.enabled=true']);
+      const off = helmTemplate([...REQUIRED_ARGS, '--set', 'ingress.enabled=true']);
       const offPaths = JSON.stringify(off.filter((o) => o.kind === 'Ingress').map((o) => o.spec));
       for (const p of Object.values(PLANNED_PUBLIC)) expect(offPaths).not.to.include(p);
       const on = helmTemplate([
+        ...REQUIRED_ARGS,
         '--set',
         'ingress.enabled=true',
         '--set',
@@ -529,7 +543,9 @@ describe('deploy: charts/svc', function () {
         getObject<Workload>(objects, 'Deployment', objectName('inbox')).spec.template.metadata.annotations?.[
           'checksum/config'
         ];
-      expect(checksum(helmTemplate(['--set', 'global.logLevel=debug']))).not.to.equal(checksum(helmTemplate()));
+      expect(checksum(helmTemplate([...REQUIRED_ARGS, '--set', 'global.logLevel=debug']))).not.to.equal(
+        checksum(helmTemplate(REQUIRED_ARGS)),
+      );
     });
   });
 
@@ -571,7 +587,7 @@ describe('deploy: charts/svc', function () {
     }
 
     it('default: the inbox mounts a ReadWriteMany claim at MEDIA_DIR, kept on helm uninstall, and rolls without downtime', () => {
-      const objects = helmTemplate();
+      const objects = helmTemplate(REQUIRED_ARGS);
       assertMediaVolume(objects, `${objectName('inbox')}-data`);
       const pvc = claim(objects);
       expect(pvc.metadata.annotations?.['helm.sh/resource-policy']).to.equal('keep');
@@ -617,15 +633,20 @@ describe('deploy: charts/svc', function () {
     });
 
     it('existingClaim: mounts the named claim and renders none; storageClassName "-" renders an empty class', () => {
-      const existing = helmTemplate(['--set', 'services.inbox.persistence.existingClaim=inbox-media']);
+      const existing = helmTemplate([
+        ...REQUIRED_ARGS,
+        '--set',
+        'services.inbox.persistence.existingClaim=inbox-media',
+      ]);
       assertMediaVolume(existing, 'inbox-media');
       expect(existing.filter((o) => o.kind === 'PersistentVolumeClaim')).to.deep.equal([]);
-      const classless = helmTemplate(['--set', 'services.inbox.persistence.storageClassName=-']);
+      const classless = helmTemplate([...REQUIRED_ARGS, '--set', 'services.inbox.persistence.storageClassName=-']);
       expect(claim(classless).spec.storageClassName).to.equal('');
     });
 
     it('a generic block: any service can mount a volume and get its path in an env var of its choice', () => {
       const objects = helmTemplate([
+        ...REQUIRED_ARGS,
         '--set',
         'services.identity.persistence.enabled=true',
         '--set',
@@ -675,7 +696,7 @@ describe('deploy: charts/svc', function () {
 
     it('MEDIA_PUBLIC_URL: global.publicUrl, else the TLS host of the Ingress, else unset (relative links)', () => {
       const url = (args: string[]) => {
-        const objects = helmTemplate(args);
+        const objects = helmTemplate([...REQUIRED_ARGS, ...args]);
         return envValue(objects, inbox(objects), 'MEDIA_PUBLIC_URL');
       };
       expect(url(['-f', productionValues])).to.equal('https://inbox.example.com');
@@ -696,7 +717,7 @@ describe('deploy: charts/svc', function () {
     });
 
     it('inbox and gateway upload limits are values (env), equal by default', () => {
-      const objects = helmTemplate();
+      const objects = helmTemplate(REQUIRED_ARGS);
       const gateway = getObject<Workload>(objects, 'Deployment', objectName('gateway'));
       expect(envValue(objects, gateway, 'UPLOAD_MAX_BYTES')).to.equal(String(16 * 1024 * 1024));
       expect(envValue(objects, gateway, 'UPLOAD_MAX_FILES')).to.equal('10');
@@ -704,6 +725,7 @@ describe('deploy: charts/svc', function () {
       expect(envValue(objects, inbox(objects), 'MEDIA_MAX_FILES')).to.equal('10');
       expect(envValue(objects, inbox(objects), 'MEDIA_URL_TTL_SECONDS')).to.equal('900');
       const smaller = helmTemplate([
+        ...REQUIRED_ARGS,
         '--set-string',
         'services.gateway.env.UPLOAD_MAX_BYTES=1048576',
         '--set-string',
@@ -735,6 +757,148 @@ describe('deploy: charts/svc', function () {
     });
   });
 
+  describe('webhook-ingress: WEBHOOK_SECRETS_KEYS from webhookSecretsKeys (docs/decisions/0014)', () => {
+    type SecretObject = K8sObject & { type?: string; data?: Record<string, string> };
+    const ingress = objectName('webhook-ingress');
+    const job = `${ingress}-migrate`;
+    const decoded = (secret: SecretObject, key: string) => Buffer.from(secret.data?.[key] ?? '', 'base64').toString();
+    const keyRef = (objects: K8sObject[], kind: 'Deployment' | 'Job', name: string) =>
+      container(getObject<Workload>(objects, kind, name)).env?.find((e) => e.name === WEBHOOK_KEYS)?.valueFrom
+        ?.secretKeyRef;
+
+    /** Only webhook-ingress's Deployment (and its migration Job, when one runs) gets the keys, from no ConfigMap. */
+    function assertOnlyWebhookIngress(objects: K8sObject[], secret: string, withJob: boolean): void {
+      const expected = [`Deployment/${ingress}`, ...(withJob ? [`Job/${job}`] : [])];
+      expect(workloadsWithEnv(objects, WEBHOOK_KEYS), 'workloads with WEBHOOK_SECRETS_KEYS').to.deep.equal(expected);
+      expect(workloadsReadingSecret(objects, secret), `workloads reading Secret ${secret}`).to.deep.equal([
+        `Deployment/${ingress}`,
+      ]);
+      for (const map of objects.filter((o) => o.kind === 'ConfigMap')) {
+        expect(Object.keys((map as { data?: object }).data ?? {}), `ConfigMap ${map.metadata.name}`).not.to.include(
+          WEBHOOK_KEYS,
+        );
+      }
+      // other services' migration hook Secrets never carry it
+      for (const hook of objects.filter((o) => o.kind === 'Secret' && o.metadata.name.endsWith('-migrate'))) {
+        if (hook.metadata.name === job) continue;
+        expect(Object.keys((hook as SecretObject).data ?? {}), hook.metadata.name).not.to.include(WEBHOOK_KEYS);
+      }
+    }
+
+    it("production (existingSecret): Deployment and migration Job read the operator's Secret; the chart creates none", () => {
+      const objects = helmTemplate(['-f', productionValues]);
+      const ref = { name: WEBHOOK_KEYS_SECRET, key: WEBHOOK_KEYS };
+      expect(keyRef(objects, 'Deployment', ingress)).to.deep.equal(ref);
+      expect(keyRef(objects, 'Job', job), 'the Job seals legacy plain-text rows').to.deep.equal(ref);
+      expect(findObject(objects, 'Secret', WEBHOOK_KEYS_SECRET), 'no chart-owned Secret').to.equal(undefined);
+      expect(workloadsReadingSecret(objects, WEBHOOK_KEYS_SECRET)).to.deep.equal([
+        `Deployment/${ingress}`,
+        `Job/${job}`,
+      ]);
+      expect(workloadsWithEnv(objects, WEBHOOK_KEYS)).to.deep.equal([`Deployment/${ingress}`, `Job/${job}`]);
+      // an existingSecret wins over a value, and a different key name is followed
+      const mine = helmTemplate([
+        '-f',
+        productionValues,
+        '--set',
+        `webhookSecretsKeys.value=k1:${KEY_A}`,
+        '--set',
+        'webhookSecretsKeys.existingSecret=vault-webhook-keys',
+        '--set',
+        'webhookSecretsKeys.key=keys',
+      ]);
+      expect(keyRef(mine, 'Deployment', ingress)).to.deep.equal({ name: 'vault-webhook-keys', key: 'keys' });
+      expect(keyRef(mine, 'Job', job)).to.deep.equal({ name: 'vault-webhook-keys', key: 'keys' });
+      expect(mine.filter((o) => o.kind === 'Secret').map((o) => o.metadata.name)).not.to.include.members([
+        WEBHOOK_KEYS_SECRET,
+        job,
+      ]);
+    });
+
+    it('value: the chart owns Secret <release>-svc-webhook-secrets-keys; the Job reads its hook Secret', () => {
+      const keys = `k2:${KEY_B},k1:${KEY_A}`;
+      const objects = helmTemplate(['--set-string', `webhookSecretsKeys.value=${keys.replace(',', '\\,')}`]);
+      const secret = getObject<SecretObject>(objects, 'Secret', WEBHOOK_KEYS_SECRET);
+      expect(secret.type).to.equal('Opaque');
+      expect(Object.keys(secret.data ?? {})).to.deep.equal([WEBHOOK_KEYS]);
+      expect(decoded(secret, WEBHOOK_KEYS), 'both keys, in order (the first encrypts)').to.equal(keys);
+      expect(secret.metadata.annotations?.['helm.sh/hook'], 'a release object, not a hook').to.equal(undefined);
+      expect(keyRef(objects, 'Deployment', ingress)).to.deep.equal({ name: WEBHOOK_KEYS_SECRET, key: WEBHOOK_KEYS });
+      // hooks run before the release's Secret exists: the value reaches the Job through its own hook Secret
+      expect(keyRef(objects, 'Job', job)).to.deep.equal({ name: job, key: WEBHOOK_KEYS });
+      const hook = getObject<SecretObject>(objects, 'Secret', job);
+      expect(hook.metadata.annotations?.['helm.sh/hook']).to.equal('pre-install,pre-upgrade');
+      expect(decoded(hook, WEBHOOK_KEYS)).to.equal(keys);
+      expect(Object.keys(hook.data ?? {})).to.deep.equal([WEBHOOK_KEYS]);
+      assertOnlyWebhookIngress(objects, WEBHOOK_KEYS_SECRET, true);
+      expect(validateObjects(objects)).to.deep.equal([]);
+    });
+
+    it('dev values: the committed dev key, in a chart-owned Secret (no migration Job with the bundled infra)', () => {
+      const objects = helmTemplate(['-f', devValues]);
+      const dev = (parse(fs.readFileSync(devValues, 'utf8')) as { webhookSecretsKeys: { value: string } })
+        .webhookSecretsKeys.value;
+      expect(dev).to.match(/^dev:[A-Za-z0-9+/]{43}=$/);
+      expect(Buffer.from(dev.slice('dev:'.length), 'base64')).to.have.length(32);
+      expect(decoded(getObject<SecretObject>(objects, 'Secret', WEBHOOK_KEYS_SECRET), WEBHOOK_KEYS)).to.equal(dev);
+      expect(keyRef(objects, 'Deployment', ingress)).to.deep.equal({ name: WEBHOOK_KEYS_SECRET, key: WEBHOOK_KEYS });
+      assertOnlyWebhookIngress(objects, WEBHOOK_KEYS_SECRET, false);
+    });
+
+    it('no other workload gets it, whatever is enabled', () => {
+      for (const args of [
+        REQUIRED_ARGS,
+        ['-f', productionValues],
+        [
+          '-f',
+          productionValues,
+          ...Object.keys(defaults.services).flatMap((key) => ['--set', `services.${key}.enabled=true`]),
+        ],
+      ]) {
+        const objects = helmTemplate(args);
+        expect(workloadsWithEnv(objects, WEBHOOK_KEYS), args.join(' ')).to.deep.equal([
+          `Deployment/${ingress}`,
+          `Job/${job}`,
+        ]);
+        expect(workloadsReadingSecret(objects, WEBHOOK_KEYS_SECRET), args.join(' ')).to.deep.equal([
+          `Deployment/${ingress}`,
+          `Job/${job}`,
+        ]);
+      }
+    });
+
+    it('a changed value rolls webhook-ingress (checksum/secret), and only webhook-ingress', () => {
+      const checksums = (key: string) => {
+        const objects = helmTemplate(['--set', `webhookSecretsKeys.value=k1:${key}`]);
+        return Object.fromEntries(
+          (objects.filter((o) => o.kind === 'Deployment') as Workload[]).map((d) => [
+            d.metadata.name,
+            d.spec.template.metadata.annotations?.['checksum/secret'],
+          ]),
+        );
+      };
+      const a = checksums(KEY_A);
+      const b = checksums(KEY_B);
+      for (const name of Object.keys(a)) {
+        if (name === ingress) expect(a[name], name).not.to.equal(b[name]);
+        else expect(a[name], name).to.equal(b[name]);
+      }
+    });
+
+    it('needs no key while webhook-ingress is disabled, and then renders none', () => {
+      const objects = helmTemplate(['--set', 'services.webhook-ingress.enabled=false']);
+      expect(findObject(objects, 'Deployment', ingress)).to.equal(undefined);
+      expect(workloadsWithEnv(objects, WEBHOOK_KEYS)).to.deep.equal([]);
+      const withValue = helmTemplate([
+        '--set',
+        'services.webhook-ingress.enabled=false',
+        '--set',
+        `webhookSecretsKeys.value=k1:${KEY_A}`,
+      ]);
+      expect(findObject(withValue, 'Secret', WEBHOOK_KEYS_SECRET), 'no Secret nobody reads').to.equal(undefined);
+    });
+  });
+
   describe('NOTES.txt (rendered by helm install only)', () => {
     // helm template skips NOTES.txt: render it as the data of a ConfigMap, in a copy of the charts.
     let copy = '';
@@ -752,7 +916,7 @@ describe('deploy: charts/svc', function () {
     after(() => fs.rmSync(copy, { recursive: true, force: true }));
 
     for (const [label, args] of [
-      ['default values', []],
+      ['default values', REQUIRED_ARGS],
       ['production values', ['-f', productionValues]],
       ['dev values', ['-f', devValues]],
     ] as const) {
@@ -771,13 +935,17 @@ describe('deploy: charts/svc', function () {
         expect(notes).to.include(`${objectName('inbox')}-data`);
         expect(notes).to.include('helm.sh/resource-policy: keep');
         if (label === 'dev values') expect(notes).to.include('DEVELOPMENT infrastructure');
-        else expect(notes).to.include(`${objectName('identity')}-db (key DB_URL`);
+        else {
+          expect(notes).to.include(`${objectName('identity')}-db (key DB_URL`);
+          expect(notes).to.include(`${WEBHOOK_KEYS_SECRET} (key WEBHOOK_SECRETS_KEYS: comma-separated <keyId>:`);
+        }
       });
     }
   });
 
   describe('values.schema.json and the chart checks reject wrong values with a clear message', () => {
-    const cases: { label: string; args: string[]; message: RegExp }[] = [
+    /** Renders without a values file get REQUIRED_ARGS (so each fails for its own reason only), but for `bare`. */
+    const cases: { label: string; args: string[]; message: RegExp; bare?: boolean }[] = [
       {
         label: 'replicas: "two"',
         args: ['--set-string', 'services.identity.replicas=two'],
@@ -933,10 +1101,75 @@ describe('deploy: charts/svc', function () {
         args: ['--set', 'services.gateway.public.httpRouteTimeouts.request=5min'],
         message: /\/services\/gateway\/public\/httpRouteTimeouts\/request': '5min' does not match pattern/,
       },
+      {
+        label: 'no WEBHOOK_SECRETS_KEYS source while webhook-ingress is enabled (and says how to make a key)',
+        args: [],
+        bare: true,
+        message: new RegExp(
+          [
+            /webhookSecretsKeys: services\.webhook-ingress needs WEBHOOK_SECRETS_KEYS/,
+            /Set webhookSecretsKeys\.existingSecret to a Secret you manage/,
+            /kubectl -n default create secret generic svc-webhook-secrets-keys --from-literal=WEBHOOK_SECRETS_KEYS=/,
+            /or webhookSecretsKeys\.value for a throwaway install/,
+            /node -e "console\.log\('k1:'\+require\('crypto'\)\.randomBytes\(32\)\.toString\('base64'\)\)"/,
+            /openssl rand -base64 32/,
+          ]
+            .map((r) => r.source)
+            .join('.*'),
+        ),
+      },
+      {
+        label: 'no WEBHOOK_SECRETS_KEYS source with production values but for the existingSecret',
+        args: ['-f', productionValues, '--set', 'webhookSecretsKeys.existingSecret='],
+        message: /webhookSecretsKeys: services\.webhook-ingress needs WEBHOOK_SECRETS_KEYS/,
+      },
+      {
+        label: 'a WEBHOOK_SECRETS_KEYS value that is not <keyId>:<base64 key>',
+        args: ['--set', 'webhookSecretsKeys.value=k1:not-a-key'],
+        message: /\/webhookSecretsKeys\/value': 'k1:not-a-key' does not match pattern/,
+      },
+      {
+        label: 'a WEBHOOK_SECRETS_KEYS key without its key id',
+        args: ['--set', `webhookSecretsKeys.value=${KEY_A}`],
+        message: /\/webhookSecretsKeys\/value': '[^']+' does not match pattern/,
+      },
+      {
+        label: 'a WEBHOOK_SECRETS_KEYS key of 16 bytes (AES-256 needs 32)',
+        args: ['--set', `webhookSecretsKeys.value=k1:${Buffer.alloc(16, 7).toString('base64')}`],
+        message: /\/webhookSecretsKeys\/value': 'k1:[^']+' does not match pattern/,
+      },
+      {
+        label: 'a malformed second WEBHOOK_SECRETS_KEYS entry',
+        args: ['--set-string', `webhookSecretsKeys.value=k2:${KEY_B}\\,k1`],
+        message: /\/webhookSecretsKeys\/value': 'k2:[^']+,k1' does not match pattern/,
+      },
+      {
+        label: 'a WEBHOOK_SECRETS_KEYS key id listed twice',
+        args: ['--set-string', `webhookSecretsKeys.value=k1:${KEY_A}\\,k1:${KEY_B}`],
+        // an existingSecret (REQUIRED_ARGS) would win: the value is only checked when the chart uses it
+        bare: true,
+        message: /webhookSecretsKeys\.value: key id "k1" appears twice/,
+      },
+      {
+        label: 'an unknown key under webhookSecretsKeys',
+        args: ['--set', 'webhookSecretsKeys.secretName=x'],
+        message: /at '\/webhookSecretsKeys': additional properties 'secretName' not allowed/,
+      },
+      {
+        label: 'a secretEnv entry reading a block that is not a secret block',
+        args: ['--set', 'services.identity.secretEnv[0].name=X', '--set', 'services.identity.secretEnv[0].from=kafka'],
+        message: /\/services\/identity\/secretEnv\/0\/from': value must be 'webhookSecretsKeys'/,
+      },
+      {
+        label: 'webhook-ingress without its WEBHOOK_SECRETS_KEYS entry',
+        args: ['--set', 'services.webhook-ingress.secretEnv=null'],
+        message: /services\.webhook-ingress is enabled but gets no WEBHOOK_SECRETS_KEYS/,
+      },
     ];
     for (const c of cases) {
       it(`fails on ${c.label}`, () => {
-        const result = run(tool('helm'), ['template', releaseName, chartDir, ...c.args]);
+        const args = c.bare || c.args.includes('-f') ? c.args : [...REQUIRED_ARGS, ...c.args];
+        const result = run(tool('helm'), ['template', releaseName, chartDir, ...args]);
         expect(result.status, 'helm template should fail').not.to.equal(0);
         expect(result.stderr).to.match(c.message);
       });

@@ -3,6 +3,7 @@
  * `skaffold render --offline` (no cluster, no registry, no Docker: --digest-source=tag with a fixed tag) renders
  * valid manifests for the default, dev and ci profiles.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'yaml';
@@ -10,6 +11,7 @@ import {
   type K8sObject,
   type PersistentVolumeClaimObject,
   type Workload,
+  WEBHOOK_KEYS_SECRET,
   buildChartDependencies,
   deployables,
   getObject,
@@ -20,6 +22,7 @@ import {
   runOk,
   tool,
   validateObjects,
+  workloadsWithEnv,
 } from './support';
 
 interface Artifact {
@@ -119,6 +122,31 @@ describe('deploy: skaffold.yaml', function () {
         const mount = deployment.spec.template.spec.containers[0]!.volumeMounts?.find((m) => m.name === volume!.name);
         expect(mount?.mountPath).to.equal('/var/lib/svc/media');
         expect(deployment.spec.strategy?.type).to.equal(profile ? 'Recreate' : 'RollingUpdate');
+      });
+
+      it(`gives webhook-ingress WEBHOOK_SECRETS_KEYS (${profile ? 'the dev key of values-dev.yaml' : 'from a Secret you create'}), and no other workload`, () => {
+        const ingress = objectName('webhook-ingress');
+        const deployment = getObject<Workload>(objects, 'Deployment', ingress);
+        const ref = deployment.spec.template.spec.containers[0]!.env?.find((e) => e.name === 'WEBHOOK_SECRETS_KEYS')
+          ?.valueFrom?.secretKeyRef;
+        expect(ref).to.deep.equal({ name: WEBHOOK_KEYS_SECRET, key: 'WEBHOOK_SECRETS_KEYS' });
+        const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === WEBHOOK_KEYS_SECRET) as
+          (K8sObject & { data: Record<string, string> }) | undefined;
+        if (profile) {
+          const dev = parse(fs.readFileSync(path.join(repoRoot, 'charts/svc/values-dev.yaml'), 'utf8')) as {
+            webhookSecretsKeys: { value: string };
+          };
+          expect(Buffer.from(secret?.data.WEBHOOK_SECRETS_KEYS ?? '', 'base64').toString()).to.equal(
+            dev.webhookSecretsKeys.value,
+          );
+          expect(workloadsWithEnv(objects, 'WEBHOOK_SECRETS_KEYS')).to.deep.equal([`Deployment/${ingress}`]);
+        } else {
+          expect(secret, 'the chart creates no Secret for an existingSecret').to.equal(undefined);
+          expect(workloadsWithEnv(objects, 'WEBHOOK_SECRETS_KEYS')).to.deep.equal([
+            `Deployment/${ingress}`,
+            `Job/${ingress}-migrate`,
+          ]);
+        }
       });
 
       if (profile) {

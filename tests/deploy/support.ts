@@ -205,6 +205,17 @@ export function getObject<T = K8sObject>(objects: K8sObject[], kind: string, nam
   return found as T;
 }
 
+/** The Secret holding webhook-ingress's WEBHOOK_SECRETS_KEYS: the chart's own name for it (<release>-svc-webhook-secrets-keys,
+ * from webhookSecretsKeys.value), and the existingSecret of ci/production-values.yaml and of skaffold's default. */
+export const WEBHOOK_KEYS_SECRET = `${releaseName}-webhook-secrets-keys`;
+
+/**
+ * What every install adds to values.yaml: the chart refuses to render without a source of webhook-ingress's
+ * WEBHOOK_SECRETS_KEYS (webhookSecretsKeys.existingSecret or .value). Renders "with default values" pass these; the
+ * values files of charts/svc (production, dev) carry their own.
+ */
+export const REQUIRED_ARGS = ['--set', `webhookSecretsKeys.existingSecret=${WEBHOOK_KEYS_SECRET}`];
+
 /** Object name of a service's Deployment, Service, ... for the release the suite renders. */
 export function objectName(key: string): string {
   return `${releaseName}-${key}`;
@@ -438,6 +449,33 @@ export interface Workload extends K8sObject {
     template: { metadata: { labels: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
   };
 }
+/** Kind/name of the workloads (Deployment, StatefulSet, Job) any of whose containers has env var `name`, sorted. */
+export function workloadsWithEnv(objects: K8sObject[], name: string): string[] {
+  return (objects.filter((o) => ['Deployment', 'StatefulSet', 'Job'].includes(o.kind)) as Workload[])
+    .filter((w) => w.spec.template.spec.containers.some((c) => (c.env ?? []).some((e) => e.name === name)))
+    .map((w) => `${w.kind}/${w.metadata.name}`)
+    .sort();
+}
+
+/** Kind/name of the workloads that reference Secret `secret` (secretKeyRef, envFrom or volume), sorted. */
+export function workloadsReadingSecret(objects: K8sObject[], secret: string): string[] {
+  return (objects.filter((o) => ['Deployment', 'StatefulSet', 'Job'].includes(o.kind)) as Workload[])
+    .filter((w) => {
+      const spec = w.spec.template.spec;
+      const fromEnv = spec.containers.some(
+        (c) =>
+          (c.env ?? []).some((e) => e.valueFrom?.secretKeyRef?.name === secret) ||
+          (c.envFrom ?? []).some((e) => e.secretRef?.name === secret),
+      );
+      const fromVolume = (spec.volumes ?? []).some(
+        (v) => (v as { secret?: { secretName?: string } }).secret?.secretName === secret,
+      );
+      return fromEnv || fromVolume;
+    })
+    .map((w) => `${w.kind}/${w.metadata.name}`)
+    .sort();
+}
+
 export interface PersistentVolumeClaimObject extends K8sObject {
   spec: {
     accessModes: string[];

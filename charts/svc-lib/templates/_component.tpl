@@ -77,6 +77,17 @@ Checks across values that a JSON schema cannot express (root context); each fail
 {{- fail (printf "services.%s: kind grpc needs ports.grpc" $name) -}}
 {{- end -}}
 {{- include "svc-lib.validatePersistence" (dict "root" $root "name" $name "svc" $svc) -}}
+{{- $secretEnvNames := dict -}}
+{{- range $i, $e := (default (list) (index $svc "secretEnv")) -}}
+{{- $block := index $root.Values $e.from -}}
+{{- if not (and (kindIs "map" $block) (hasKey $block "existingSecret") (hasKey $block "key") (hasKey $block "value")) -}}
+{{- fail (printf "services.%s.secretEnv[%d].from: %q is not a top-level values block with existingSecret, key and value" $name $i $e.from) -}}
+{{- end -}}
+{{- if hasKey $secretEnvNames $e.name -}}
+{{- fail (printf "services.%s.secretEnv: %s is listed twice" $name $e.name) -}}
+{{- end -}}
+{{- $_ := set $secretEnvNames $e.name true -}}
+{{- end -}}
 {{- range $svc.public.paths -}}
 {{- if hasKey $paths . -}}
 {{- fail (printf "public path %s is claimed by both services.%s and services.%s" . (get $paths .) $name) -}}

@@ -26,8 +26,9 @@ data:
   {{ .svc.database.secretKey }}: {{ include "svc-lib.managedDbUrl" . | b64enc | quote }}
 {{- end -}}
 
-{{/* Release-wide Secrets the chart owns (root context): the internal principal-signing secret and the Kafka SASL
-     password, each only when given as a value rather than as an existingSecret. */}}
+{{/* Release-wide Secrets the chart owns (root context): the internal principal-signing secret, the Kafka SASL
+     password and each values block an enabled service reads through `secretEnv` (<fullname>-<block in kebab case>,
+     e.g. svc-webhook-secrets-keys), each only when given as a value rather than as an existingSecret. */}}
 {{- define "svc-lib.sharedSecrets" -}}
 {{- if include "svc-lib.internalSecretManaged" . }}
 ---
@@ -52,5 +53,21 @@ metadata:
 type: Opaque
 data:
   {{ .Values.kafka.sasl.passwordKey }}: {{ .Values.kafka.sasl.password | b64enc | quote }}
+{{- end }}
+{{- range $from := include "svc-lib.secretEnvBlocks" . | fromYamlArray }}
+{{- $ctx := dict "root" $ "from" $from }}
+{{- if include "svc-lib.secretBlockManaged" $ctx }}
+{{- $block := index $.Values $from }}
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: {{ include "svc-lib.secretBlockName" $ctx }}
+  labels:
+    {{- include "svc-lib.commonLabels" $ | nindent 4 }}
+type: Opaque
+data:
+  {{ $block.key }}: {{ $block.value | b64enc | quote }}
+{{- end }}
 {{- end }}
 {{- end -}}

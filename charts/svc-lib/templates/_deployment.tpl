@@ -52,6 +52,13 @@ liveness:
       name: {{ include "svc-lib.internalSecretName" $root }}
       key: {{ $root.Values.internalSecret.key }}
 {{- end }}
+{{- range (default (list) (index .svc "secretEnv")) }}
+- name: {{ .name }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "svc-lib.secretBlockName" (dict "root" $root "from" .from) }}
+      key: {{ (index $root.Values .from).key }}
+{{- end }}
 {{- if .svc.database.enabled }}
 - name: DB_URL
   valueFrom:
@@ -70,6 +77,20 @@ liveness:
 - name: NODE_EXTRA_CA_CERTS
   value: /etc/svc/ca/{{ $root.Values.global.extraCACerts.key }}
 {{- end }}
+{{- end -}}
+
+{{/* checksum/secret (component context): the secrets the chart owns and this service reads, so changing one rolls
+     its pods. The chart-owned values of `secretEnv` blocks are appended only for services that have entries, which
+     leaves the checksum (and the pods) of every other service as they were. */}}
+{{- define "svc-lib.secretChecksum" -}}
+{{- $root := .root -}}
+{{- $input := printf "%s\n%s\n%s" (include "svc-lib.managedDbUrl" .) $root.Values.internalSecret.value $root.Values.kafka.sasl.password -}}
+{{- range (default (list) (index .svc "secretEnv")) -}}
+{{- if include "svc-lib.secretBlockManaged" (dict "root" $root "from" .from) -}}
+{{- $input = printf "%s\n%s=%s" $input .name (index $root.Values .from).value -}}
+{{- end -}}
+{{- end -}}
+{{- $input | sha256sum -}}
 {{- end -}}
 
 {{- define "svc-lib.deployment" -}}
@@ -114,7 +135,7 @@ spec:
         {{- end }}
       annotations:
         checksum/config: {{ include "svc-lib.envData" . | sha256sum }}
-        checksum/secret: {{ printf "%s\n%s\n%s" (include "svc-lib.managedDbUrl" .) $root.Values.internalSecret.value $root.Values.kafka.sasl.password | sha256sum }}
+        checksum/secret: {{ include "svc-lib.secretChecksum" . }}
         {{- if $root.Values.metrics.podAnnotations }}
         prometheus.io/scrape: "true"
         prometheus.io/port: {{ $svc.ports.http | quote }}

@@ -111,6 +111,39 @@ app.kubernetes.io/component: {{ .name }}
 {{- if and .Values.kafka.sasl.mechanism .Values.kafka.sasl.password (not .Values.kafka.sasl.existingSecret) (not .Values.infra.enabled) -}}true{{- end -}}
 {{- end -}}
 
+{{/*
+`secretEnv` of a service: env vars read from release-wide values blocks. An entry {name: ENV_VAR, from: <block>}
+names a top-level values block shaped like internalSecret, {existingSecret, key, value}: the Secret is existingSecret
+(yours), else <fullname>-<block in kebab case> (the chart creates it from `value`, or you do). Deployment and
+migration Job both get the env var; services without the entry never see it. The helpers below take
+(dict "root" $ "from" <block>).
+*/}}
+
+{{/* Name of the Secret behind values block .from. */}}
+{{- define "svc-lib.secretBlockName" -}}
+{{- $block := index .root.Values .from -}}
+{{- default (printf "%s-%s" (include "svc-lib.fullname" .root) (kebabcase .from)) $block.existingSecret -}}
+{{- end -}}
+
+{{/* "true" when the chart owns the Secret of values block .from: a value and no existingSecret. */}}
+{{- define "svc-lib.secretBlockManaged" -}}
+{{- $block := index .root.Values .from -}}
+{{- if and $block.value (not $block.existingSecret) -}}true{{- end -}}
+{{- end -}}
+
+{{/* Values blocks read through `secretEnv` by the enabled services (root context): sorted YAML list of names. */}}
+{{- define "svc-lib.secretEnvBlocks" -}}
+{{- $blocks := list -}}
+{{- range $name, $svc := .Values.services -}}
+{{- if $svc.enabled -}}
+{{- range (default (list) (index $svc "secretEnv")) -}}
+{{- $blocks = append $blocks .from -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml ($blocks | uniq | sortAlpha) -}}
+{{- end -}}
+
 {{/* Secret holding a service's DB_URL (component context): existingSecret, else <name>-db (created by the chart
      when it owns the DSN, else expected to exist). */}}
 {{- define "svc-lib.dbSecretName" -}}

@@ -6,8 +6,10 @@ install/upgrade and leaves the previous pods serving. The Job is deleted when it
 (for `kubectl logs`), and replaced on the next attempt.
 
 Hooks run before the release's own objects exist, so the Job reads no chart ConfigMap, and the secrets the chart
-owns (database.url, internalSecret.value) reach it through a hook Secret <name>-migrate created just before it
-and deleted with it. Secrets the operator manages (existingSecret) are referenced directly.
+owns (database.url, internalSecret.value, the `value` of a block the service reads through secretEnv) reach it
+through a hook Secret <name>-migrate created just before it and deleted with it. Secrets the operator manages
+(existingSecret) are referenced directly. The Job gets the service's secretEnv like its Deployment (webhook-ingress:
+WEBHOOK_SECRETS_KEYS, so its migration also seals legacy plain-text signing secrets, docs/decisions/0014).
 */}}
 {{- define "svc-lib.migration" -}}
 {{- $root := .root -}}
@@ -17,7 +19,14 @@ and deleted with it. Secrets the operator manages (existingSecret) are reference
 {{- $jobName := printf "%s-migrate" (include "svc-lib.name" . | trunc 55 | trimSuffix "-") -}}
 {{- $managedDb := include "svc-lib.managedDbUrl" . -}}
 {{- $managedInternal := and $svc.internalSecret (include "svc-lib.internalSecretManaged" $root) -}}
-{{- if or $managedDb $managedInternal }}
+{{- $secretEnv := default (list) (index $svc "secretEnv") -}}
+{{- $managedSecretEnv := list -}}
+{{- range $secretEnv -}}
+{{- if include "svc-lib.secretBlockManaged" (dict "root" $root "from" .from) -}}
+{{- $managedSecretEnv = append $managedSecretEnv . -}}
+{{- end -}}
+{{- end -}}
+{{- if or $managedDb $managedInternal $managedSecretEnv }}
 apiVersion: v1
 kind: Secret
 metadata:
@@ -36,6 +45,9 @@ data:
   {{- end }}
   {{- if $managedInternal }}
   SVC_INTERNAL_SECRET: {{ $root.Values.internalSecret.value | b64enc | quote }}
+  {{- end }}
+  {{- range $managedSecretEnv }}
+  {{ .name }}: {{ (index $root.Values .from).value | b64enc | quote }}
   {{- end }}
 ---
 {{- end }}
@@ -110,6 +122,18 @@ spec:
                   {{- else }}
                   name: {{ include "svc-lib.internalSecretName" $root }}
                   key: {{ $root.Values.internalSecret.key }}
+                  {{- end }}
+            {{- end }}
+            {{- range $secretEnv }}
+            - name: {{ .name }}
+              valueFrom:
+                secretKeyRef:
+                  {{- if include "svc-lib.secretBlockManaged" (dict "root" $root "from" .from) }}
+                  name: {{ $jobName }}
+                  key: {{ .name }}
+                  {{- else }}
+                  name: {{ include "svc-lib.secretBlockName" (dict "root" $root "from" .from) }}
+                  key: {{ (index $root.Values .from).key }}
                   {{- end }}
             {{- end }}
             {{- with $g.extraCACerts.secretName }}
