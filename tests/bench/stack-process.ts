@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { eventually } from '@svc/kit';
+import type { BenchCommand, BenchReply, BenchRequest } from '@svc/stack';
 
 export interface StackProcess {
   /** The server's process id (e.g. to read its CPU time). */
@@ -12,6 +13,11 @@ export interface StackProcess {
   grpc: Record<string, number>;
   internalSecret: string;
   demo: Record<string, string>;
+  /**
+   * Pauses or resumes flows' consumer of `svc.webhooks.received.v1` in the server (over the IPC channel,
+   * `services/stack/src/bench-control.ts`); resolves once done.
+   */
+  control(command: BenchCommand): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -38,11 +44,24 @@ export async function startStackProcess(
       LOG_LEVEL: 'error',
       SVC_DATA_DIR: dataDir,
       BCRYPT_COST: '4',
+      SVC_BENCH_CONTROL: 'ipc',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  let lastId = 0;
+  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  child.on('message', (message: BenchReply) => {
+    const waiter = pending.get(message.id);
+    pending.delete(message.id);
+    if (message.ok) waiter?.resolve();
+    else waiter?.reject(new Error(`the stack refused a bench command: ${message.error ?? ''}`));
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exited.then(() => {
+    for (const waiter of pending.values()) waiter.reject(new Error('the stack process exited'));
+    pending.clear();
+  });
   const read = (name: string) => {
     const file = path.join(dataDir, name);
     return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
@@ -66,6 +85,12 @@ export async function startStackProcess(
     grpc: runtime.grpc,
     internalSecret: read('internal-secret')?.trim() ?? '',
     demo,
+    control: (command) =>
+      new Promise<void>((resolve, reject) => {
+        lastId += 1;
+        pending.set(lastId, { resolve, reject });
+        child.send({ id: lastId, command } satisfies BenchRequest);
+      }),
     stop: async () => {
       child.kill('SIGTERM');
       await exited;

@@ -22,6 +22,9 @@ export class StackHarness {
   stack!: Stack;
   private dataDir = '';
 
+  /** `serviceEnv`: settings of the co-located services for this suite (see `Stack`). */
+  constructor(private readonly serviceEnv: NodeJS.ProcessEnv = {}) {}
+
   async start(): Promise<void> {
     this.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-e2e-'));
     const mysqlTemplate = process.env.SVC_TEST_MYSQL_URL
@@ -39,6 +42,7 @@ export class StackHarness {
         SVC_SEED_DEMO: 'false',
         BCRYPT_COST: '4',
       }),
+      this.serviceEnv,
     );
     await this.stack.start();
   }

@@ -139,7 +139,12 @@ export class WebhookFixtures {
     );
     const contactId = data.createContactApi.id;
     const chatId = await this.org.openChat({ _id: contactId, email });
-    // Contacts learns which chats a contact owns from the inbox's `chat.opened` event: wait until it has.
+    await this.waitForChatOwnership(contactId, chatId);
+    return { contactId, chatId };
+  }
+
+  /** Contacts learns which chats a contact owns from the inbox's `chat.opened` event: waits until it has. */
+  async waitForChatOwnership(contactId: string, chatId: string): Promise<void> {
     await eventually(
       async () => {
         const contact = await this.call<{ contactApi: { identities: { type: string; value: string }[] } }>(
@@ -151,6 +156,5 @@ export class WebhookFixtures {
       30_000,
       'the contact to own its chat',
     );
-    return { contactId, chatId };
   }
 }

@@ -42,6 +42,7 @@ export class Authenticator {
     this.subscription = await bus.subscribe({
       groupId: `gateway-key-revocations-${podId}`,
       topics: [`${topicPrefix}svc.identity.keys.v1`],
+      awaitAssignment: true,
       handle: async (record) => {
         const envelope = Envelope.decode(record.value);
         if (envelope.type === 'apikey.revoked' && envelope.apiKey) this.evict(envelope.apiKey.keyId);

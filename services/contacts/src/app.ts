@@ -12,7 +12,7 @@ import { ContactsServiceService } from '@svc/proto/contacts/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import type { ContactsConfig } from './config';
 import { contactsData } from './data';
-import { subscribeChatOwnership } from './domain/chat-ownership';
+import { ChatOwnership, subscribeChatOwnership } from './domain/chat-ownership';
 import { Contacts } from './domain/contacts';
 import { PEOPLE_TOPIC } from './domain/events';
 import type { ChatOwnerOf } from './domain/lookup';
@@ -26,6 +26,7 @@ export interface ContactsDeps extends ServiceAppDeps {
 export class ContactsApp extends ServiceApp<ContactsConfig> {
   private readonly inbox: Peer<InboxServiceClient>;
   private chatOwnership: Subscription | undefined;
+  private chats: ChatOwnership | undefined;
 
   constructor(config: ContactsConfig, deps: ContactsDeps = {}) {
     super(
@@ -55,10 +56,11 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
 
   protected register(): void {
     const contacts = new Contacts(this.dataSource, () => this.relay);
+    this.chats = new ChatOwnership(this.dataSource, () => this.relay);
     this.grpc.add(
       ContactsServiceService,
       contactsService(
-        { contacts, dataSource: this.dataSource, chatOwnerOf: this.chatOwnerOf },
+        { contacts, chats: this.chats, dataSource: this.dataSource, chatOwnerOf: this.chatOwnerOf },
         { codec: this.codec, logger: this.logger },
       ),
       'svc.contacts.v1.ContactsService',
@@ -66,9 +68,10 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
   }
 
   protected override async startWorkers(): Promise<void> {
+    if (!this.chats) return;
     this.chatOwnership = await subscribeChatOwnership(
       this.bus,
-      this.dataSource,
+      this.chats,
       this.config.KAFKA_TOPIC_PREFIX,
       this.logger,
     );

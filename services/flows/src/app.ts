@@ -1,12 +1,4 @@
-import {
-  Peer,
-  ServiceApp,
-  domainErrorOf,
-  systemPrincipal,
-  unary,
-  type ServiceAppDeps,
-  type Subscription,
-} from '@svc/kit';
+import { Peer, ServiceApp, domainErrorOf, unary, type ServiceAppDeps, type Subscription } from '@svc/kit';
 import type { ServiceError } from '@grpc/grpc-js';
 import { ContactsServiceClient } from '@svc/proto/contacts/v1';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
@@ -18,6 +10,7 @@ import {
 } from '@svc/proto/inbox/v1';
 import type { FlowsConfig } from './config';
 import { flowsData } from './data';
+import { FLOWS_TOPIC } from './domain/events';
 import { Flows } from './domain/flows';
 import { Runner } from './domain/runner';
 import { Runs } from './domain/runs';
@@ -48,13 +41,17 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
   private consumer: Subscription | undefined;
 
   constructor(config: FlowsConfig, deps: FlowsDeps = {}) {
-    super({ name: 'flows', grpcServices: ['svc.flows.v1.FlowsService'], data: flowsData, publishes: [] }, config, deps);
+    super(
+      { name: 'flows', grpcServices: ['svc.flows.v1.FlowsService'], data: flowsData, publishes: [FLOWS_TOPIC] },
+      config,
+      deps,
+    );
     this.inbox = new Peer(InboxServiceClient, deps.inboxAddress ?? (() => config.INBOX_GRPC_URL));
     this.contacts = new Peer(ContactsServiceClient, deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL));
   }
 
   private as(orgId: string) {
-    return this.codec.metadata(systemPrincipal(orgId));
+    return this.codec.systemMetadata(orgId);
   }
 
   private readonly actions: StepActions = {
@@ -112,7 +109,7 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
     this.grpc.add(
       FlowsServiceService,
       flowsService(
-        { flows: new Flows(this.dataSource), runs: this.runs, contactOfChat: this.contactOfChat },
+        { flows: new Flows(this.dataSource, () => this.relay), runs: this.runs, contactOfChat: this.contactOfChat },
         { codec: this.codec, logger: this.logger },
       ),
       'svc.flows.v1.FlowsService',

@@ -146,6 +146,46 @@ describe('FlowsService', () => {
     });
   });
 
+  describe('webhook.received consumer, batched', () => {
+    it('runs each event of a backlog once, also when the backlog holds an event twice or one already handled', async () => {
+      const orgId = newId();
+      const flow = await publishedFlow(orgId);
+      const event = (): Envelope => ({
+        id: newId(),
+        type: 'webhook.received',
+        orgId,
+        occurredAt: new Date().toISOString(),
+        webhookReceived: {
+          requestId: newId(),
+          connectionId: flow.trigger?.connectionId ?? '',
+          contactId: newId(),
+          chatId: newId(),
+          payloadJson: '{}',
+          // Another org's flow id next to the org's own: never run.
+          flowIds: [flow._id, newId()],
+        },
+      });
+      const topic = `${app.config.KAFKA_TOPIC_PREFIX}svc.webhooks.received.v1`;
+      const record = (envelope: Envelope) => ({
+        topic,
+        key: flow.trigger?.connectionId ?? '',
+        value: Buffer.from(Envelope.encode(envelope).finish()),
+      });
+      const [first, second, last] = [event(), event(), event()];
+      await app.bus.publish([record(first)]);
+      // One publish, consumed as a backlog (one batch on the embedded bus): a redelivery of `first`, `second` twice.
+      await app.bus.publish([record(second), record(first), record(second), record(last)]);
+      const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+      const runs = await eventually(async () => {
+        const page = await unary(client.listFlowRuns.bind(client), { flowId: flow._id, input: { limit: 10 } }, member);
+        return page.data.some((run) => run.requestId === last.webhookReceived?.requestId) ? page : undefined;
+      });
+      expect(runs.data.map((run) => run.requestId).sort()).to.deep.equal(
+        [first, second, last].map((e) => e.webhookReceived?.requestId).sort(),
+      );
+    });
+  });
+
   describe('renderTemplate', () => {
     it('renders payload values by path and a missing field as null', () => {
       const payload = { order: { id: 'A-1', items: [{ sku: 'S' }] }, n: 3 };

@@ -22,3 +22,4 @@ export * from './grpc/server';
 export * from './http/ops-app';
 export * from './db/migration-tool';
 export * from './testing';
+export * from './db/sql';

@@ -13,6 +13,9 @@ export const PRINCIPAL_SIGNATURE_HEADER = 'x-svc-principal-sig';
  * installation's internal secret, which only the gateway and the services hold (see docs/decisions/0002).
  */
 export class PrincipalCodec {
+  /** Signed SYSTEM principals by org id (see systemMetadata). */
+  private readonly systemSigned = new Map<string, { value: string; signature: string }>();
+
   constructor(private readonly secret: string) {
     if (secret.length < 32) throw new Error('the internal secret must be at least 32 characters');
   }
@@ -28,6 +31,23 @@ export class PrincipalCodec {
     const metadata = new Metadata();
     metadata.set(PRINCIPAL_HEADER, value);
     metadata.set(PRINCIPAL_SIGNATURE_HEADER, signature);
+    return metadata;
+  }
+
+  /**
+   * Metadata carrying the SYSTEM principal of an org, as a service calls another on an org's behalf (flows' steps):
+   * the same as `metadata(systemPrincipal(orgId))`, signed once per org and reused (at most 10 000 orgs kept).
+   */
+  systemMetadata(orgId: string): Metadata {
+    let signed = this.systemSigned.get(orgId);
+    if (!signed) {
+      if (this.systemSigned.size >= 10_000) this.systemSigned.clear();
+      signed = this.encode(systemPrincipal(orgId));
+      this.systemSigned.set(orgId, signed);
+    }
+    const metadata = new Metadata();
+    metadata.set(PRINCIPAL_HEADER, signed.value);
+    metadata.set(PRINCIPAL_SIGNATURE_HEADER, signed.signature);
     return metadata;
   }
 

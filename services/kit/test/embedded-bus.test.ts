@@ -72,4 +72,36 @@ describe('kit.EmbeddedBus', () => {
     expect(early).to.deep.equal(['1', '2']);
     await bus.stop();
   });
+
+  it('hands a backlog to handleBatch in order, at most maxBatch at a time, and redelivers a failed batch whole', async () => {
+    const bus = new EmbeddedBus();
+    await bus.start();
+    const batches: string[][] = [];
+    let failOnce = true;
+    const consumer = {
+      groupId: 'batched',
+      topics: ['t'],
+      fromBeginning: true,
+      maxBatch: 3,
+      handle: async () => {
+        throw new Error('handleBatch is used when given');
+      },
+      handleBatch: async (records: DeliveredRecord[]) => {
+        batches.push(records.map((r) => r.value.toString()));
+        if (failOnce) {
+          failOnce = false;
+          throw new Error('transient');
+        }
+      },
+    };
+    await bus.publish([1, 2, 3, 4, 5].map(record));
+    await bus.subscribe(consumer);
+    await waitFor(() => batches.flat().length === 8);
+    expect(batches).to.deep.equal([
+      ['1', '2', '3'],
+      ['1', '2', '3'],
+      ['4', '5'],
+    ]);
+    await bus.stop();
+  });
 });

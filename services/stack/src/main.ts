@@ -1,12 +1,14 @@
 import { stopOnSignals } from '@svc/kit';
+import { serveBenchControl } from './bench-control';
 import { stackConfig } from './config';
 import { demoEnvPath, seedDemo } from './demo-seed';
 import { Stack } from './stack';
 
 async function main(): Promise<void> {
-  const stack = new Stack(stackConfig());
+  const stack = new Stack(stackConfig(), process.env);
   stopOnSignals(() => stack.stop(), stack.logger);
   await stack.start();
+  if (stack.config.SVC_BENCH_CONTROL === 'ipc') serveBenchControl(stack, stack.logger);
   const lines = [
     `svc-inbox is up on ${stack.url}`,
     `  GraphQL   POST ${stack.url}/graphql`,

@@ -40,10 +40,18 @@ export class Stack {
   private server: Server | undefined;
   private readonly internalSecret: string;
 
-  constructor(readonly config: StackConfig) {
+  /**
+   * `serviceEnv`: the services' own settings (e.g. `INGRESS_FLOWS_CACHE_MS`, `MEDIA_MAX_BYTES`, `FLOWS_*`), read as
+   * each deployable reads its environment; the stack's wiring (ports, databases, bus, secrets) overrides them.
+   */
+  constructor(
+    readonly config: StackConfig,
+    serviceEnv: NodeJS.ProcessEnv = {},
+  ) {
     this.logger = createLogger('stack', config.LOG_LEVEL);
     this.internalSecret = config.SVC_INTERNAL_SECRET ?? embeddedInternalSecret(config.SVC_DATA_DIR);
     const base = {
+      ...serviceEnv,
       LOG_LEVEL: config.LOG_LEVEL,
       KAFKA_BROKERS: config.KAFKA_BROKERS,
       KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
@@ -108,6 +116,7 @@ export class Stack {
         flowsAddress: address(this.flows),
       },
     );
+    // Dependency order: each service calls only services before it.
     this.apps = [this.identity, this.inbox, this.contacts, this.flows, this.ingress];
   }
 
@@ -176,7 +185,9 @@ export class Stack {
       });
     }
     await this.gateway?.stop();
-    await Promise.all(this.apps.map((app) => app.stop()));
+    // Callers before the services they call (the list is in dependency order): a flow run finishing its step, or a
+    // request the ingress is completing, still reaches the inbox and contacts it needs.
+    for (const app of [...this.apps].reverse()) await app.stop();
     fs.rmSync(this.runtimeFile, { force: true });
     await this.bus.stop();
   }

@@ -1,6 +1,14 @@
 import type Router from '@koa/router';
 import type { DataSource } from 'typeorm';
-import { Peer, ServiceApp, openDataSource, systemPrincipal, unary, type ServiceAppDeps } from '@svc/kit';
+import {
+  Peer,
+  ServiceApp,
+  openDataSource,
+  systemPrincipal,
+  unary,
+  type ServiceAppDeps,
+  type Subscription,
+} from '@svc/kit';
 import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
 import { FlowsServiceClient } from '@svc/proto/flows/v1';
 import { WebhookIngressServiceService, type InboundIdentifierType } from '@svc/proto/webhooks/v1';
@@ -9,6 +17,7 @@ import type { IngressConfig } from './config';
 import { ingressData } from './data';
 import { Connections } from './domain/connections';
 import { RECEIVED_TOPIC } from './domain/events';
+import { subscribeCacheInvalidation } from './domain/cache-invalidation';
 import { GroupCommit } from './domain/group-commit';
 import { LookupCache } from './domain/lookup-cache';
 import { InboundPipeline, type Resolvers } from './domain/pipeline';
@@ -25,6 +34,8 @@ export interface IngressDeps extends ServiceAppDeps {
   flowsAddress?: () => string;
 }
 
+const flowsCacheKey = (orgId: string, connectionId: string) => `${orgId}\u0000${connectionId}`;
+
 /**
  * Inbound webhooks: connection management over gRPC (dashboard only) and the public `POST /webhooks/in/:id` on its
  * HTTP port (in the embedded stack, mounted on the shared port through `router`).
@@ -39,6 +50,7 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
   private commits: GroupCommit | undefined;
   private pipeline: InboundPipeline | undefined;
   private stopRetention: (() => void) | undefined;
+  private cacheInvalidation: Subscription | undefined;
   /** The public route; valid once started. */
   readonly router: Router = ingressRouter(() => {
     if (!this.pipeline) throw new Error('webhook-ingress is not started');
@@ -61,8 +73,13 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
     this.sharedSecrets = new SharedSecretVerifier(config.INGRESS_BCRYPT_CONCURRENCY);
     // Positive answers only (docs/decisions/0015): an unknown contact or a connection without a published flow is
     // asked again on the next request, so a contact created or a flow published just now takes effect at once.
-    this.contactCache = new LookupCache(config.INGRESS_CONTACT_CACHE_MS, (found) => found !== undefined);
-    this.flowsCache = new LookupCache(config.INGRESS_FLOWS_CACHE_MS, (flows) => flows.length > 0);
+    this.contactCache = new LookupCache({
+      ttlMs: config.INGRESS_CONTACT_CACHE_MS,
+      keep: (found) => found !== undefined,
+      // Contact ids are unique across orgs: the id alone names what to evict.
+      tagOf: (found) => found?.contactId,
+    });
+    this.flowsCache = new LookupCache({ ttlMs: config.INGRESS_FLOWS_CACHE_MS, keep: (flows) => flows.length > 0 });
   }
 
   private readonly resolvers: Resolvers = {
@@ -81,7 +98,7 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
         return found.found ? { contactId: found.contactId, latestChatId: found.latestChatId } : undefined;
       }),
     webhookFlows: (orgId, connectionId) =>
-      this.flowsCache.get(`${orgId}\u0000${connectionId}`, async () => {
+      this.flowsCache.get(flowsCacheKey(orgId, connectionId), async () => {
         const client = this.flows.get();
         const response = await unary(
           client.listWebhookFlows.bind(client),
@@ -128,10 +145,16 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
       this.logger.info({ keys: keyring.keyIds, source }, 'webhook secrets keyring loaded');
       await this.reseal(this.dataSource, keyring);
     }
+    // A flow (un)published or moved, a contact's identities or chats changed: applies on the next request.
+    this.cacheInvalidation = await subscribeCacheInvalidation(this.bus, this.config.KAFKA_TOPIC_PREFIX, {
+      flowsChanged: (orgId, connectionId) => this.flowsCache.evict(flowsCacheKey(orgId, connectionId)),
+      contactChanged: (_orgId, contactId) => this.contactCache.evictTag(contactId),
+    });
     this.stopRetention = scheduleRetention(this.dataSource, this.config.INGRESS_RETENTION_INTERVAL_MS, this.logger);
   }
 
   protected override async stopWorkers(): Promise<void> {
+    await this.cacheInvalidation?.stop();
     this.stopRetention?.();
     await this.commits?.flush();
     this.contacts.close();

@@ -17,11 +17,11 @@ describe('WebhookIngress.LookupCache', () => {
   });
 
   it('reuses a positive answer until its TTL passes, then asks again', async () => {
-    const cache = new LookupCache<string | undefined>(
-      5_000,
-      (v) => v !== undefined,
-      () => clock,
-    );
+    const cache = new LookupCache<string | undefined>({
+      ttlMs: 5_000,
+      keep: (v) => v !== undefined,
+      clock: () => clock,
+    });
     const load = counting<string | undefined>('contact');
     expect(await cache.get('k', load)).to.equal('contact');
     clock += 4_999;
@@ -33,11 +33,7 @@ describe('WebhookIngress.LookupCache', () => {
   });
 
   it('never keeps a negative answer: the next request asks again', async () => {
-    const cache = new LookupCache<string[]>(
-      5_000,
-      (v) => v.length > 0,
-      () => clock,
-    );
+    const cache = new LookupCache<string[]>({ ttlMs: 5_000, keep: (v) => v.length > 0, clock: () => clock });
     const load = counting<string[]>([]);
     await cache.get('k', load);
     await cache.get('k', load);
@@ -45,11 +41,7 @@ describe('WebhookIngress.LookupCache', () => {
   });
 
   it('shares one call between concurrent misses of a key and does not cache a failure', async () => {
-    const cache = new LookupCache<string>(
-      5_000,
-      () => true,
-      () => clock,
-    );
+    const cache = new LookupCache<string>({ ttlMs: 5_000, keep: () => true, clock: () => clock });
     let calls = 0;
     let fail = true;
     const load = async () => {
@@ -66,12 +58,71 @@ describe('WebhookIngress.LookupCache', () => {
     expect(calls).to.equal(2);
   });
 
+  it('asks again after an eviction, and does not keep an answer that was in flight when the key was evicted', async () => {
+    const cache = new LookupCache<string[]>({ ttlMs: 5_000, keep: (v) => v.length > 0, clock: () => clock });
+    let answer = ['flow-a'];
+    let release: () => void = () => undefined;
+    let calls = 0;
+    const load = async () => {
+      calls += 1;
+      const seen = answer;
+      await new Promise<void>((resolve) => (release = resolve));
+      return seen;
+    };
+    const cached = cache.get('k', load);
+    release();
+    expect(await cached).to.deep.equal(['flow-a']);
+    cache.evict('k');
+    answer = ['flow-b'];
+    const stale = cache.get('k', load);
+    // The source changes while that load is in flight (read before the change): evicting again drops it.
+    answer = ['flow-c'];
+    cache.evict('k');
+    release();
+    expect(await stale).to.deep.equal(['flow-b']);
+    const fresh = cache.get('k', load);
+    release();
+    expect(await fresh).to.deep.equal(['flow-c']);
+    expect(await cache.get('k', load)).to.deep.equal(['flow-c']);
+    expect(calls).to.equal(3);
+  });
+
+  it('drops every key whose answer carries an evicted tag, and keeps no load that was in flight meanwhile', async () => {
+    const cache = new LookupCache<{ contactId: string; chatId: string } | undefined>({
+      ttlMs: 5_000,
+      keep: (v) => v !== undefined,
+      tagOf: (v) => v?.contactId,
+      clock: () => clock,
+    });
+    let chatId = 'chat-1';
+    let calls = 0;
+    const load = (contactId: string) => async () => {
+      calls += 1;
+      return { contactId, chatId };
+    };
+    await cache.get('email:a', load('c1'));
+    await cache.get('phone:a', load('c1'));
+    await cache.get('email:b', load('c2'));
+    expect(cache.size).to.equal(3);
+    let release: () => void = () => undefined;
+    const inFlight = cache.get('email:c', async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return { contactId: 'c3', chatId: 'read-before-the-change' };
+    });
+    chatId = 'chat-2';
+    cache.evictTag('c1');
+    release();
+    await inFlight;
+    expect(cache.size).to.equal(1);
+    expect(await cache.get('email:a', load('c1'))).to.deep.equal({ contactId: 'c1', chatId: 'chat-2' });
+    expect(await cache.get('email:b', load('c2'))).to.deep.equal({ contactId: 'c2', chatId: 'chat-1' });
+    expect(calls).to.equal(4);
+    await cache.get('email:c', load('c3'));
+    expect(calls).to.equal(5);
+  });
+
   it('asks every time with a TTL of 0', async () => {
-    const cache = new LookupCache<string>(
-      0,
-      () => true,
-      () => clock,
-    );
+    const cache = new LookupCache<string>({ ttlMs: 0, keep: () => true, clock: () => clock });
     const load = counting('contact');
     await cache.get('k', load);
     await cache.get('k', load);

@@ -1,10 +1,61 @@
 import type { DataSource } from 'typeorm';
-import type { DeliveredRecord, EventBus, Logger, Subscription } from '@svc/kit';
+import {
+  enqueueEvents,
+  isDuplicateKeyError,
+  isId,
+  newId,
+  type DeliveredRecord,
+  type EventBus,
+  type Logger,
+  type OutboxRelay,
+  type Subscription,
+} from '@svc/kit';
+import { IdentifierType } from '@svc/proto/contacts/v1';
 import { Envelope } from '@svc/proto/events/v1';
-import { recordChatOwnership } from './lookup';
+import { ContactRow, IdentityRow } from '../entities';
+import { contactEvent } from './events';
 
 export const CHATS_TOPIC = 'svc.inbox.chats.v1';
 export const CHAT_OWNERSHIP_GROUP = 'contacts.chat-ownership';
+
+/**
+ * The chats each contact owns, as CHAT_ID identities; the newest is "the contact's latest chat" (where flows write).
+ * A newly recorded chat emits `contact.updated` in the same transaction, so the ingress stops resolving the contact to
+ * its previous latest chat at once (docs/decisions/0015).
+ */
+export class ChatOwnership {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly relay: () => OutboxRelay,
+  ) {}
+
+  /** Records that a contact owns a chat; recording it again changes nothing (redelivered events, lookups). */
+  async record(orgId: string, chatId: string, contactId: string, at: Date): Promise<boolean> {
+    if (!isId(chatId) || !isId(contactId)) return false;
+    const outcome = await this.dataSource.transaction(async (manager) => {
+      const contact = await manager.findOneBy(ContactRow, { orgId, id: contactId });
+      if (!contact) return 'unknown-contact';
+      try {
+        await manager.insert(IdentityRow, {
+          id: newId(at),
+          orgId,
+          contactId,
+          type: IdentifierType.CHAT_ID,
+          scope: '',
+          value: chatId,
+          createdAt: at,
+        });
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        return 'known';
+      }
+      await enqueueEvents(manager, [contactEvent('contact.updated', contact)], at);
+      return 'recorded';
+    });
+    if (outcome === 'recorded') this.relay().nudge();
+    return outcome !== 'unknown-contact';
+  }
+}
 
 /**
  * Listens to `chat.opened` so the contacts service knows the chats each contact owns (Chat ID lookups and "the
@@ -12,7 +63,7 @@ export const CHAT_OWNERSHIP_GROUP = 'contacts.chat-ownership';
  */
 export function subscribeChatOwnership(
   bus: EventBus,
-  dataSource: DataSource,
+  chats: ChatOwnership,
   topicPrefix: string,
   logger: Logger,
 ): Promise<Subscription> {
@@ -24,8 +75,7 @@ export function subscribeChatOwnership(
     handle: async (record: DeliveredRecord) => {
       const envelope = Envelope.decode(record.value);
       if (envelope.type !== 'chat.opened' || !envelope.chat) return;
-      const recorded = await recordChatOwnership(
-        dataSource,
+      const recorded = await chats.record(
         envelope.orgId,
         envelope.chat.chatId,
         envelope.chat.contactId,

@@ -1,7 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { isDuplicateKeyError, isId, newId, requireOrg, requireSystem, type Principal } from '@svc/kit';
+import { isId, requireOrg, requireSystem, type Principal } from '@svc/kit';
 import { IdentifierType, type LookupContactRequest, type LookupContactResponse } from '@svc/proto/contacts/v1';
-import { ContactRow, IdentityRow } from '../entities';
+import { IdentityRow } from '../entities';
+import type { ChatOwnership } from './chat-ownership';
 import { tryNormalizePhone } from './normalize';
 
 /** Asks the inbox which contact owns a chat (undefined: no such chat in the org). */
@@ -38,32 +39,6 @@ async function latestChatOf(manager: EntityManager, orgId: string, contactId: st
   return chat?.value ?? '';
 }
 
-/** Records that a contact owns a chat; recording it again changes nothing (redelivered events, lookups). */
-export async function recordChatOwnership(
-  dataSource: DataSource,
-  orgId: string,
-  chatId: string,
-  contactId: string,
-  at: Date,
-): Promise<boolean> {
-  if (!isId(chatId) || !isId(contactId)) return false;
-  if (!(await dataSource.manager.existsBy(ContactRow, { orgId, id: contactId }))) return false;
-  try {
-    await dataSource.manager.insert(IdentityRow, {
-      id: newId(at),
-      orgId,
-      contactId,
-      type: IdentifierType.CHAT_ID,
-      scope: '',
-      value: chatId,
-      createdAt: at,
-    });
-  } catch (error) {
-    if (!isDuplicateKeyError(error)) throw error;
-  }
-  return true;
-}
-
 /**
  * Resolves an identifier to one contact of the org (SYSTEM callers: webhook-ingress, flows). A Chat ID the contacts
  * service has not seen yet is asked of the inbox (the chat names its contact) and remembered.
@@ -73,6 +48,7 @@ export async function lookupContact(
   principal: Principal,
   request: LookupContactRequest,
   chatOwnerOf: ChatOwnerOf,
+  chats: ChatOwnership,
 ): Promise<LookupContactResponse> {
   requireSystem(principal);
   const orgId = requireOrg(principal);
@@ -87,6 +63,6 @@ export async function lookupContact(
   }
   if (key.type !== IdentifierType.CHAT_ID) return NOT_FOUND;
   const owner = await chatOwnerOf(orgId, key.value);
-  if (!owner || !(await recordChatOwnership(dataSource, orgId, key.value, owner, new Date()))) return NOT_FOUND;
+  if (!owner || !(await chats.record(orgId, key.value, owner, new Date()))) return NOT_FOUND;
   return { found: true, contactId: owner, latestChatId: key.value };
 }

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { implement, type Logger, type PrincipalCodec, type ServiceHandlers } from '@svc/kit';
 import { ContactsServiceService, type ContactInput } from '@svc/proto/contacts/v1';
 import { listContacts } from '../domain/contact-list';
+import type { ChatOwnership } from '../domain/chat-ownership';
 import type { ContactWithIdentities, Contacts } from '../domain/contacts';
 import { lookupContact, type ChatOwnerOf } from '../domain/lookup';
 import { contactView } from '../domain/views';
@@ -10,7 +11,7 @@ const EMPTY_INPUT: ContactInput = { identities: [] };
 const view = ({ row, identities }: ContactWithIdentities) => contactView(row, identities);
 
 export function contactsService(
-  domain: { contacts: Contacts; dataSource: DataSource; chatOwnerOf: ChatOwnerOf },
+  domain: { contacts: Contacts; chats: ChatOwnership; dataSource: DataSource; chatOwnerOf: ChatOwnerOf },
   deps: { codec: PrincipalCodec; logger: Logger },
 ) {
   const { contacts } = domain;
@@ -29,7 +30,7 @@ export function contactsService(
       return { ...page, data: page.data.map(view) };
     },
     lookupContact: async (request, { principal }) =>
-      lookupContact(domain.dataSource, principal, request, domain.chatOwnerOf),
+      lookupContact(domain.dataSource, principal, request, domain.chatOwnerOf, domain.chats),
   };
   return implement('contacts', ContactsServiceService, handlers, deps);
 }

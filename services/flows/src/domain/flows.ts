@@ -2,16 +2,19 @@ import type { DataSource, EntityManager } from 'typeorm';
 import {
   FailedPrecondition,
   InvalidArgument,
+  enqueueEvents,
   NotFound,
   isId,
   newId,
   now,
   requireMemberSession,
   requireOrg,
+  type OutboxRelay,
   type Principal,
 } from '@svc/kit';
 import { FlowStatus, FlowStepType, FlowTriggerType, type FlowInput, type FlowStep } from '@svc/proto/flows/v1';
 import { FlowRow } from '../entities';
+import { flowChangedEvent } from './events';
 
 export const MAX_STEPS = 50;
 const MAX_WAIT_SECONDS = 30 * 24 * 3600;
@@ -80,7 +83,10 @@ function triggerOf(input: FlowInput): Pick<FlowRow, 'triggerType' | 'connectionI
 
 /** Flow authoring: dashboard member sessions only (spec 4.2: flow authoring is not available to keys). */
 export class Flows {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly relay: () => OutboxRelay,
+  ) {}
 
   private scope(principal: Principal): string {
     requireMemberSession(principal);
@@ -151,13 +157,18 @@ export class Flows {
 
   private async change(principal: Principal, id: string, apply: (row: FlowRow, at: Date) => void): Promise<FlowRow> {
     const orgId = this.scope(principal);
-    return this.dataSource.transaction(async (manager) => {
+    const changed = await this.dataSource.transaction(async (manager) => {
       const row = await findFlow(manager, orgId, id);
+      const before = { ...row };
       const at = now();
       apply(row, at);
       row.updatedAt = at;
       await manager.save(FlowRow, row);
+      const event = flowChangedEvent(before, row);
+      if (event) await enqueueEvents(manager, [event], at);
       return row;
     });
+    this.relay().nudge();
+    return changed;
   }
 }

@@ -1,5 +1,5 @@
-import { In, LessThanOrEqual, type DataSource } from 'typeorm';
-import { now, type Logger } from '@svc/kit';
+import type { DataSource } from 'typeorm';
+import { entitySql, now, type EntitySql, type Logger } from '@svc/kit';
 import { FlowRunStatus, type FlowStep } from '@svc/proto/flows/v1';
 import { RunRow } from '../entities';
 import { runStep, StepError, type StepActions } from './steps';
@@ -8,24 +8,33 @@ import { runStep, StepError, type StepActions } from './steps';
 const LEASE_MS = 60_000;
 const BATCH = 50;
 const CONCURRENCY = 4;
+const DUE = [FlowRunStatus.QUEUED, FlowRunStatus.WAITING, FlowRunStatus.RUNNING];
 
 /**
  * Executes runs: claims due runs with a conditional update (safe with several replicas), runs their steps in order
  * and records progress after each step, so a crash resumes at the step that was running (that step may repeat:
  * at-least-once towards other services; the run itself is never created twice).
+ *
+ * Per run of a one-step flow that is one read (shared by a batch of due runs), the claim, the step and one update
+ * (the last step's progress and the completion together). The claim re-checks the step index it read, and every
+ * later update only applies to a run still RUNNING, which is also how a run stopped meanwhile is noticed (no read
+ * before each step). Statements are written from the entity metadata (kit `entitySql`): no query builder per run.
  */
 export class Runner {
   private timer: NodeJS.Timeout | undefined;
   private pass: Promise<void> = Promise.resolve();
   private again = false;
   private running = false;
+  private readonly runs: EntitySql<RunRow>;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly actions: StepActions,
     private readonly logger: Logger,
     private readonly intervalMs: number,
-  ) {}
+  ) {
+    this.runs = entitySql(dataSource, RunRow);
+  }
 
   start(): void {
     this.running = true;
@@ -53,39 +62,37 @@ export class Runner {
     });
   }
 
+  /** Due runs, oldest first, read whole: the claim checks that what was read is still current. */
   private async runDue(): Promise<number> {
-    const due = await this.dataSource.manager.find(RunRow, {
-      select: { id: true },
-      where: {
-        status: In([FlowRunStatus.QUEUED, FlowRunStatus.WAITING, FlowRunStatus.RUNNING]),
-        resumeAt: LessThanOrEqual(now()),
-      },
-      order: { resumeAt: 'ASC' },
-      take: BATCH,
-    });
-    const queue = due.map((r) => r.id);
+    const runs = this.runs;
+    const due = await runs.select(
+      this.dataSource.manager,
+      `WHERE ${runs.column('status')} IN (?, ?, ?) AND ${runs.column('resumeAt')} <= ? ORDER BY ${runs.column('resumeAt')} ASC LIMIT ${BATCH}`,
+      [...DUE, runs.value('resumeAt', now())],
+    );
+    const queue = [...due];
+    // Once stopping, runs not yet claimed stay due (for the next start or another replica).
     const worker = async () => {
-      for (let id = queue.shift(); id; id = queue.shift()) await this.claimAndRun(id);
+      for (let run = queue.shift(); run && this.running; run = queue.shift()) await this.claimAndRun(run);
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     return due.length;
   }
 
-  private async claimAndRun(id: string): Promise<void> {
+  /**
+   * Claims the run as read: still due, and still at the step read (another replica that ran a step meanwhile moved
+   * it on, one that holds it has a lease in the future). What else was read (steps, payload, chat) never changes.
+   */
+  private async claimAndRun(run: RunRow): Promise<void> {
     const at = now();
-    const claimed = await this.dataSource
-      .createQueryBuilder()
-      .update(RunRow)
-      .set({ status: FlowRunStatus.RUNNING, resumeAt: new Date(at.getTime() + LEASE_MS), updatedAt: at })
-      .where('id = :id AND status IN (:...due) AND resume_at <= :at', {
-        id,
-        due: [FlowRunStatus.QUEUED, FlowRunStatus.WAITING, FlowRunStatus.RUNNING],
-        at,
-      })
-      .execute();
-    if (!claimed.affected) return;
-    const run = await this.dataSource.manager.findOneBy(RunRow, { id });
-    if (run) await this.execute(run);
+    const lease = new Date(at.getTime() + LEASE_MS);
+    const claimed = await this.runs.update(
+      this.dataSource.manager,
+      { status: FlowRunStatus.RUNNING, resumeAt: lease, updatedAt: at },
+      { id: run.id, status: DUE, stepIndex: run.stepIndex },
+      { sql: `${this.runs.column('resumeAt')} <= ?`, parameters: [this.runs.value('resumeAt', at)] },
+    );
+    if (claimed) await this.execute(run);
   }
 
   private async execute(run: RunRow): Promise<void> {
@@ -97,13 +104,7 @@ export class Runner {
       payload = {};
     }
     const context = { orgId: run.orgId, chatId: run.chatId, contactId: run.contactId, payload };
-    const log = this.logger.child({ runId: run.id, flowId: run.flowId, orgId: run.orgId });
     for (let index = run.stepIndex; index < steps.length; index += 1) {
-      const current = await this.dataSource.manager.findOne(RunRow, {
-        select: { status: true },
-        where: { id: run.id },
-      });
-      if (current?.status !== FlowRunStatus.RUNNING) return; // stopped meanwhile
       const step = steps[index];
       if (!step) break;
       try {
@@ -116,10 +117,13 @@ export class Runner {
           });
           return;
         }
-        await this.save(run.id, { stepIndex: index + 1 });
+        if (index + 1 === steps.length) break;
+        // false: the run was stopped meanwhile, so no further step.
+        if (!(await this.save(run.id, { stepIndex: index + 1 }))) return;
       } catch (error) {
         const message = error instanceof StepError ? error.message : 'a step failed in another service';
-        log.warn({ err: error, step: index }, 'flow run failed');
+        const ids = { runId: run.id, flowId: run.flowId, orgId: run.orgId };
+        this.logger.warn({ ...ids, err: error, step: index }, 'flow run failed');
         await this.save(run.id, { status: FlowRunStatus.FAILED, error: message, finishedAt: now(), stepIndex: index });
         return;
       }
@@ -127,12 +131,13 @@ export class Runner {
     await this.save(run.id, { status: FlowRunStatus.COMPLETED, finishedAt: now(), stepIndex: steps.length });
   }
 
-  private async save(id: string, fields: Partial<RunRow>): Promise<void> {
-    // Only a run still ours (not stopped meanwhile) moves on.
-    await this.dataSource.manager.update(
-      RunRow,
-      { id, status: FlowRunStatus.RUNNING },
+  /** Records progress of a run still ours (not stopped meanwhile); false if it no longer is. */
+  private async save(id: string, fields: Partial<RunRow>): Promise<boolean> {
+    const changed = await this.runs.update(
+      this.dataSource.manager,
       { ...fields, updatedAt: now() },
+      { id, status: FlowRunStatus.RUNNING },
     );
+    return changed > 0;
   }
 }

@@ -1,7 +1,9 @@
-import { In, type DataSource } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import {
   FailedPrecondition,
   InvalidArgument,
+  entitySql,
+  existingIds,
   isDuplicateKeyError,
   isId,
   keysetPage,
@@ -21,6 +23,13 @@ import { FlowRow, ProcessedEventRow, RunRow } from '../entities';
 import { findFlow } from './flows';
 
 const ACTIVE = [FlowRunStatus.QUEUED, FlowRunStatus.RUNNING, FlowRunStatus.WAITING];
+
+/** One `webhook.received` event as consumed: its id (the idempotency key), its org and its payload. */
+export interface WebhookDelivery {
+  eventId: string;
+  orgId: string;
+  event: WebhookReceivedEvent;
+}
 
 function newRun(flow: FlowRow, at: Date, fields: Partial<RunRow>): RunRow {
   return {
@@ -45,6 +54,14 @@ function newRun(flow: FlowRow, at: Date, fields: Partial<RunRow>): RunRow {
   };
 }
 
+/**
+ * A flow unpublished between the request's acceptance and its consumption (a backlog) runs no step: its run is
+ * recorded as STOPPED, so the 202 that named the flow stays traceable in flowRuns (docs/decisions/0010).
+ */
+function unpublishedMeanwhile(at: Date): Partial<RunRow> {
+  return { status: FlowRunStatus.STOPPED, error: 'the flow was unpublished before this run started', finishedAt: at };
+}
+
 export class Runs {
   constructor(
     private readonly dataSource: DataSource,
@@ -52,37 +69,78 @@ export class Runs {
   ) {}
 
   /**
-   * One run per flow the ingress named for this accepted request, exactly once: the event id goes into
-   * processed_events in the same transaction as the runs, so a redelivered event finds it and starts nothing.
-   * Returns the number of runs created.
+   * One run per flow the ingress named for each accepted request, exactly once per event id: the event ids go into
+   * processed_events in the same transaction as the runs, so a redelivered event finds its id and starts nothing.
+   * A batch (the consumer's backlog) is one transaction; if it collides with a concurrent consumer that committed
+   * some of the same events meanwhile, each event is retried in its own. Returns the number of runs created.
    */
-  async startFromWebhook(eventId: string, orgId: string, event: WebhookReceivedEvent): Promise<number> {
-    const created = await this.dataSource
-      .transaction(async (manager) => {
-        if (await manager.existsBy(ProcessedEventRow, { eventId })) return 0;
-        const at = now();
-        await manager.insert(ProcessedEventRow, { eventId, processedAt: at });
-        const ids = event.flowIds.filter(isId);
-        const flows = ids.length ? await manager.findBy(FlowRow, { orgId, id: In(ids) }) : [];
-        const runs = flows.map((flow) =>
+  async startFromWebhooks(deliveries: WebhookDelivery[]): Promise<number> {
+    if (!deliveries.length) return 0;
+    let created: number;
+    try {
+      created = await this.dataSource.transaction((manager) => this.insertRuns(manager, deliveries));
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      // Another consumer of a redelivery committed (some of) these events first.
+      if (deliveries.length === 1) return 0;
+      created = 0;
+      for (const delivery of deliveries) created += await this.startFromWebhooks([delivery]);
+      return created;
+    }
+    if (created) this.wake();
+    return created;
+  }
+
+  /** Statements written from the entity metadata (kit `entitySql`): this runs for every accepted webhook. */
+  private async insertRuns(manager: EntityManager, deliveries: WebhookDelivery[]): Promise<number> {
+    const at = now();
+    const processed = new Set(
+      await existingIds(
+        manager,
+        ProcessedEventRow,
+        deliveries.map((d) => d.eventId),
+      ),
+    );
+    // Redeliveries start nothing; an event delivered twice within the batch counts once.
+    const fresh: WebhookDelivery[] = [];
+    for (const delivery of deliveries) {
+      if (processed.has(delivery.eventId)) continue;
+      processed.add(delivery.eventId);
+      fresh.push(delivery);
+    }
+    if (!fresh.length) return 0;
+    await entitySql(this.dataSource, ProcessedEventRow).insert(
+      manager,
+      fresh.map((d) => ({ eventId: d.eventId, processedAt: at })),
+    );
+    const flowIdsOf = (d: WebhookDelivery) => [...new Set(d.event.flowIds.filter(isId))];
+    const ids = [...new Set(fresh.flatMap(flowIdsOf))];
+    const flowSql = entitySql(this.dataSource, FlowRow);
+    const flows = ids.length
+      ? await flowSql.select(manager, `WHERE ${flowSql.column('id')} IN (${ids.map(() => '?').join(', ')})`, ids)
+      : [];
+    const byId = new Map(flows.map((flow) => [flow.id, flow]));
+    const runs: RunRow[] = [];
+    for (const delivery of fresh) {
+      const { eventId, orgId, event } = delivery;
+      for (const id of flowIdsOf(delivery)) {
+        const flow = byId.get(id);
+        // Only flows of the event's own org: an id never reaches into another org.
+        if (flow?.orgId !== orgId) continue;
+        runs.push(
           newRun(flow, at, {
             chatId: event.chatId || null,
             contactId: event.contactId || null,
             requestId: isId(event.requestId) ? event.requestId : null,
             eventId,
             payload: event.payloadJson || '{}',
+            ...(flow.status === FlowStatus.PUBLISHED ? {} : unpublishedMeanwhile(at)),
           }),
         );
-        if (runs.length) await manager.insert(RunRow, runs);
-        return runs.length;
-      })
-      .catch((error: unknown) => {
-        // A concurrent consumer of a redelivery committed the same event first.
-        if (isDuplicateKeyError(error)) return 0;
-        throw error;
-      });
-    if (created) this.wake();
-    return created;
+      }
+    }
+    await entitySql(this.dataSource, RunRow).insert(manager, runs);
+    return runs.length;
   }
 
   /** apiStartFlowForChat (CONVERSATIONS_MANAGE): runs a published flow in a chat. */

@@ -1,5 +1,5 @@
 import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import { InvalidArgument, NotFound, isId } from '@svc/kit';
+import { InvalidArgument, NotFound, entitySql, isId } from '@svc/kit';
 import { ChatRow, CollectionRow, ConversationRow, LabelRow, MessageRow } from '../entities';
 
 /** Fails with BAD_USER_INPUT unless `value` is a 24-hex id; `field` names the argument. */
@@ -9,7 +9,8 @@ export function requireId(value: string, field: string): string {
 }
 
 /**
- * Reads a row of the caller's org or fails with NOT_FOUND, also for another org's row (no existence oracle).
+ * Reads a row of the caller's org or fails with NOT_FOUND, also for another org's row (no existence oracle). A
+ * primary-key read on every RPC's path, so written from the entity metadata (kit `entitySql`), not a query builder.
  */
 async function findInOrg<T extends ObjectLiteral & { id: string; orgId: string }>(
   manager: EntityManager,
@@ -20,7 +21,8 @@ async function findInOrg<T extends ObjectLiteral & { id: string; orgId: string }
   noun: string,
 ): Promise<T> {
   requireId(id, field);
-  const row = await manager.findOneBy(entity, { id, orgId } as never);
+  const sql = entitySql(manager.connection, entity);
+  const [row] = await sql.select(manager, `WHERE ${sql.column('id')} = ? AND ${sql.column('orgId')} = ?`, [id, orgId]);
   if (!row) throw new NotFound(`${noun} not found`, { field });
   return row;
 }

@@ -2,6 +2,7 @@ import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import {
   FailedPrecondition,
   enqueueEvents,
+  entitySql,
   hasScope,
   keysetPage,
   newId,
@@ -32,6 +33,7 @@ import { findChat, findConversation } from './lookups';
 import type { MediaAttachments } from './media-attachments';
 import type { MessageReader } from './message-details';
 import { validMessage, validText, type ValidMessage } from './message-input';
+import { messageView } from './views';
 
 export { MAX_TEXT_LENGTH } from './message-input';
 
@@ -59,7 +61,7 @@ export class Messages {
       return message;
     });
     this.relay().nudge();
-    return this.reader.viewOf(this.dataSource.manager, row);
+    return this.createdView(row);
   }
 
   /** Posts an internal note on a conversation, into its most recent thread. */
@@ -79,7 +81,7 @@ export class Messages {
       return this.insertOutbound(manager, principal, chat, valid, true);
     });
     this.relay().nudge();
-    return this.reader.viewOf(this.dataSource.manager, row);
+    return this.createdView(row);
   }
 
   /** A message the contact sent (SYSTEM callers); it reopens a closed chat unless the contact is blocked. */
@@ -126,7 +128,15 @@ export class Messages {
       return message;
     });
     this.relay().nudge();
-    return this.reader.viewOf(this.dataSource.manager, row);
+    return this.createdView(row);
+  }
+
+  /**
+   * The view of a message this call has just committed: it has no edits, reactions or labels yet (each needs the
+   * message id, which nobody had before), so only its media, if any, are read.
+   */
+  private async createdView(row: MessageRow): Promise<Message> {
+    return row.content?.mediaIds?.length ? this.reader.viewOf(this.dataSource.manager, row) : messageView(row);
   }
 
   /** Oldest first; internal notes are filtered in the query, so without NOTES_WRITE they are not even counted. */
@@ -219,10 +229,19 @@ export class Messages {
       editedAt: null,
       deletedAt: null,
     });
-    await manager.insert(MessageRow, message);
-    await manager.update(ChatRow, { id: chat.id }, { updatedAt: at, ...(internal ? {} : { lastMessageAt: at }) });
+    // Written from the entity metadata (kit `entitySql`): every message a flow sends passes here.
+    await entitySql(this.dataSource, MessageRow).insert(manager, [message]);
+    await entitySql(this.dataSource, ChatRow).update(
+      manager,
+      { updatedAt: at, ...(internal ? {} : { lastMessageAt: at }) },
+      { id: chat.id },
+    );
     if (!internal && chat.conversationId)
-      await manager.update(ConversationRow, { id: chat.conversationId }, { lastMessageAt: at, updatedAt: at });
+      await entitySql(this.dataSource, ConversationRow).update(
+        manager,
+        { lastMessageAt: at, updatedAt: at },
+        { id: chat.conversationId },
+      );
     await enqueueEvents(manager, [messageEvent('message.created', message)], at);
     return message;
   }

@@ -1,5 +1,12 @@
 import type { Logger } from 'pino';
-import type { BusRecord, DeliveredRecord, EventBus, SubscribeOptions, Subscription } from './bus';
+import {
+  DEFAULT_MAX_BATCH,
+  type BusRecord,
+  type DeliveredRecord,
+  type EventBus,
+  type SubscribeOptions,
+  type Subscription,
+} from './bus';
 
 interface Group {
   offsets: Map<string, number>;
@@ -70,7 +77,10 @@ export class EmbeddedBus implements EventBus {
     return log;
   }
 
-  /** Delivers pending records to the group one at a time, in order, retrying a failed handler with backoff. */
+  /**
+   * Delivers pending records to the group in order, one at a time (or, to a member with `handleBatch`, everything
+   * pending on the topic up to its `maxBatch`), retrying a failed handler with backoff.
+   */
   private drain(group: Group): void {
     if (group.draining) return;
     group.draining = true;
@@ -80,14 +90,15 @@ export class EmbeddedBus implements EventBus {
         while (this.running) {
           const next = this.nextFor(group);
           if (!next) break;
-          const { member, record, offset } = next;
+          const { member, topic, records, offset } = next;
           try {
-            await member.handle(record);
-            group.offsets.set(record.topic, offset + 1);
+            if (member.handleBatch) await member.handleBatch(records);
+            else if (records[0]) await member.handle(records[0]);
+            group.offsets.set(topic, offset + records.length);
             failures = 0;
           } catch (error) {
             failures += 1;
-            this.logger?.warn({ err: error, topic: record.topic, offset }, 'event handler failed; redelivering');
+            this.logger?.warn({ err: error, topic, offset }, 'event handler failed; redelivering');
             await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** failures, 5_000)));
           }
         }
@@ -97,13 +108,19 @@ export class EmbeddedBus implements EventBus {
     })();
   }
 
-  private nextFor(group: Group): { member: SubscribeOptions; record: DeliveredRecord; offset: number } | undefined {
+  private nextFor(
+    group: Group,
+  ): { member: SubscribeOptions; topic: string; records: DeliveredRecord[]; offset: number } | undefined {
     for (const [topic, offset] of group.offsets) {
-      const record = this.log(topic)[offset];
-      if (!record) continue;
+      const log = this.log(topic);
+      if (offset >= log.length) continue;
       const member = [...group.members].find((m) => m.topics.includes(topic));
       if (!member) continue;
-      return { member, record: { ...record, partition: 0, offset: String(offset) }, offset };
+      const count = member.handleBatch ? Math.max(1, member.maxBatch ?? DEFAULT_MAX_BATCH) : 1;
+      const records = log
+        .slice(offset, offset + count)
+        .map((record, n) => ({ ...record, partition: 0, offset: String(offset + n) }));
+      return { member, topic, records, offset };
     }
     return undefined;
   }

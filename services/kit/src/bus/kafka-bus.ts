@@ -4,11 +4,32 @@ import {
   logLevel,
   type Consumer,
   type KafkaConfig,
+  type KafkaMessage,
   type Producer,
   type SASLOptions,
 } from 'kafkajs';
 import type { Logger } from 'pino';
-import type { BusRecord, EventBus, SubscribeOptions, Subscription } from './bus';
+import {
+  DEFAULT_MAX_BATCH,
+  type BusRecord,
+  type DeliveredRecord,
+  type EventBus,
+  type SubscribeOptions,
+  type Subscription,
+} from './bus';
+
+function delivered(topic: string, partition: number, message: KafkaMessage): DeliveredRecord {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(message.headers ?? {})) if (v !== undefined) headers[k] = String(v);
+  return {
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key?.toString('utf8') ?? '',
+    value: message.value ?? Buffer.alloc(0),
+    headers,
+  };
+}
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -123,20 +144,30 @@ export class KafkaBus implements EventBus {
     const consumer = this.kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false });
     await consumer.connect();
     await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false });
-    await consumer.run({
-      eachMessage: async ({ topic, partition, message }) => {
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(message.headers ?? {})) if (v !== undefined) headers[k] = String(v);
-        await options.handle({
-          topic,
-          partition,
-          offset: message.offset,
-          key: message.key?.toString('utf8') ?? '',
-          value: message.value ?? Buffer.alloc(0),
-          headers,
-        });
-      },
-    });
+    const assigned = options.awaitAssignment ? this.firstFetchAfterJoin(consumer, options.groupId) : undefined;
+    const handleBatch = options.handleBatch?.bind(options);
+    if (handleBatch) {
+      // Each fetched batch (one partition, in order) in chunks of maxBatch; an offset is committed only once its
+      // chunk was handled, so a throw redelivers from the first record of the failed chunk.
+      const maxBatch = Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH);
+      await consumer.run({
+        eachBatchAutoResolve: false,
+        eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+          const records = batch.messages.map((message) => delivered(batch.topic, batch.partition, message));
+          for (let start = 0; start < records.length && isRunning() && !isStale(); start += maxBatch) {
+            const chunk = records.slice(start, start + maxBatch);
+            await handleBatch(chunk);
+            resolveOffset(chunk[chunk.length - 1]?.offset ?? '');
+            await heartbeat();
+          }
+        },
+      });
+    } else {
+      await consumer.run({
+        eachMessage: async ({ topic, partition, message }) => options.handle(delivered(topic, partition, message)),
+      });
+    }
+    await assigned;
     this.consumers.add(consumer);
     return {
       stop: async () => {
@@ -144,5 +175,26 @@ export class KafkaBus implements EventBus {
         await consumer.disconnect();
       },
     };
+  }
+
+  /** The first fetch after joining the group: the latest offsets are resolved, so later records reach this member. */
+  private firstFetchAfterJoin(consumer: Consumer, groupId: string): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const listeners: (() => void)[] = [];
+      const done = () => {
+        clearTimeout(timer);
+        for (const remove of listeners) remove();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.options.logger.warn({ groupId }, 'consumer not assigned after 30 s; continuing');
+        done();
+      }, 30_000);
+      listeners.push(
+        consumer.on(consumer.events.GROUP_JOIN, () => {
+          listeners.push(consumer.on(consumer.events.FETCH_START, done));
+        }),
+      );
+    });
   }
 }

@@ -1,6 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { enqueueEvents, isDuplicateKeyError, type Logger, type NewEvent } from '@svc/kit';
-import { existingIds, insertRows } from '../db/sql';
+import { enqueueEvents, existingIds, insertRows, isDuplicateKeyError, type Logger, type NewEvent } from '@svc/kit';
 import { IdempotencyKeyRow, RequestLogRow } from '../entities';
 
 /** What one request commits: its history row, and for an accepted or captured one its idempotency record and event. */

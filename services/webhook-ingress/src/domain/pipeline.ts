@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DataSource } from 'typeorm';
 import { JSONPath } from 'jsonpath-plus';
-import { isId, newId, now, type Logger } from '@svc/kit';
+import { isId, newId, now, selectById, type Logger } from '@svc/kit';
 import {
   InboundAuthMode,
   InboundConnectionStatus,
@@ -12,7 +12,6 @@ import {
 import { authenticate, providerIdempotencyKey } from '../auth/authenticate';
 import type { HeaderReader } from '../auth/hmac';
 import type { SharedSecretVerifier } from '../auth/shared-secret';
-import { selectById } from '../db/sql';
 import { ConnectionRow, IdempotencyKeyRow, type RequestLogRow } from '../entities';
 import type { SigningSecrets } from '../secrets/signing-secrets';
 import { applyCapture } from './connections';

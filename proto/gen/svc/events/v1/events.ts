@@ -26,7 +26,11 @@ export interface Envelope {
   conversation?: ConversationEvent | undefined;
   label?: LabelEvent | undefined;
   collection?: CollectionEvent | undefined;
-  media?: MediaEvent | undefined;
+  media?:
+    | MediaEvent
+    | undefined;
+  /** 40-49: the flows domain (svc.flows.flows.v1). */
+  flow?: FlowEvent | undefined;
 }
 
 /** message.created, message.updated, message.deleted, message.status_changed on svc.inbox.messages.v1. */
@@ -118,6 +122,16 @@ export interface ContactEvent {
   externalId?: string | undefined;
 }
 
+/**
+ * flow.published, flow.unpublished, flow.updated on svc.flows.flows.v1: the set of published flows a connection feeds
+ * may have changed, so webhook-ingress replicas drop what they cached for these connections.
+ */
+export interface FlowEvent {
+  flowId: string;
+  /** The Webhook Received connections concerned: the flow's connection, and the one it had before an edit moved it. */
+  connectionIds: string[];
+}
+
 /** webhook.received on svc.webhooks.received.v1: one per accepted inbound request; flows runs each named flow once. */
 export interface WebhookReceivedEvent {
   requestId: string;
@@ -145,6 +159,7 @@ function createBaseEnvelope(): Envelope {
     label: undefined,
     collection: undefined,
     media: undefined,
+    flow: undefined,
   };
 }
 
@@ -188,6 +203,9 @@ export const Envelope: MessageFns<Envelope> = {
     }
     if (message.media !== undefined) {
       MediaEvent.encode(message.media, writer.uint32(266).fork()).join();
+    }
+    if (message.flow !== undefined) {
+      FlowEvent.encode(message.flow, writer.uint32(322).fork()).join();
     }
     return writer;
   },
@@ -309,6 +327,14 @@ export const Envelope: MessageFns<Envelope> = {
             message.media = MediaEvent.decode(reader, reader.uint32());
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.flow = FlowEvent.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -352,6 +378,7 @@ export const Envelope: MessageFns<Envelope> = {
       label: isSet(object.label) ? LabelEvent.fromJSON(object.label) : undefined,
       collection: isSet(object.collection) ? CollectionEvent.fromJSON(object.collection) : undefined,
       media: isSet(object.media) ? MediaEvent.fromJSON(object.media) : undefined,
+      flow: isSet(object.flow) ? FlowEvent.fromJSON(object.flow) : undefined,
     };
   },
 
@@ -396,6 +423,9 @@ export const Envelope: MessageFns<Envelope> = {
     if (message.media !== undefined) {
       obj.media = MediaEvent.toJSON(message.media);
     }
+    if (message.flow !== undefined) {
+      obj.flow = FlowEvent.toJSON(message.flow);
+    }
     return obj;
   },
 
@@ -433,6 +463,7 @@ export const Envelope: MessageFns<Envelope> = {
     message.media = (object.media !== undefined && object.media !== null)
       ? MediaEvent.fromPartial(object.media)
       : undefined;
+    message.flow = (object.flow !== undefined && object.flow !== null) ? FlowEvent.fromPartial(object.flow) : undefined;
     return message;
   },
 };
@@ -1761,6 +1792,99 @@ export const ContactEvent: MessageFns<ContactEvent> = {
     const message = createBaseContactEvent();
     message.contactId = object.contactId ?? "";
     message.externalId = object.externalId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseFlowEvent(): FlowEvent {
+  return { flowId: "", connectionIds: [] };
+}
+
+export const FlowEvent: MessageFns<FlowEvent> = {
+  encode(message: FlowEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.flowId !== "") {
+      writer.uint32(10).string(message.flowId);
+    }
+    for (const v of message.connectionIds) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FlowEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFlowEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.flowId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.connectionIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FlowEvent {
+    return {
+      flowId: isSet(object.flowId)
+        ? globalThis.String(object.flowId)
+        : isSet(object.flow_id)
+        ? globalThis.String(object.flow_id)
+        : "",
+      connectionIds: globalThis.Array.isArray(object?.connectionIds)
+        ? object.connectionIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.connection_ids)
+        ? object.connection_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: FlowEvent): unknown {
+    const obj: any = {};
+    if (message.flowId !== "") {
+      obj.flowId = message.flowId;
+    }
+    if (message.connectionIds?.length) {
+      obj.connectionIds = message.connectionIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FlowEvent>, I>>(base?: I): FlowEvent {
+    return FlowEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FlowEvent>, I>>(object: I): FlowEvent {
+    const message = createBaseFlowEvent();
+    message.flowId = object.flowId ?? "";
+    message.connectionIds = object.connectionIds?.map((e) => e) || [];
     return message;
   },
 };
