@@ -14,6 +14,7 @@ import { SUBGRAPHS } from './subgraphs';
 import { useAuth } from './plugins/auth-plugin';
 import { costBudgetFromEnv, useCostBudget } from './plugins/cost-budget-plugin';
 import { useErrorCodes } from './plugins/error-plugin';
+import { allowMultipartUploads, multipartRequestLimit } from './plugins/multipart-body-limit';
 import { usePiiMasking } from './plugins/pii-plugin';
 import { buildResolvers } from './resolvers';
 import { piiFields, publicDocument, publicSchema } from './schema';
@@ -65,6 +66,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   );
   const document = publicDocument();
   const table = loadOperationsTable();
+  const uploads = options.uploads ?? DEFAULT_UPLOAD_LIMITS;
   const runtime = createGatewayRuntime({
     supergraph: supergraph.hidden,
     additionalTypeDefs: print(document),
@@ -74,7 +76,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     multipart: true,
     // Multipart parsing stops at the limits (413 REQUEST_ENTITY_TOO_LARGE) instead of buffering any size; the inbox
     // checks again, as it trusts no caller.
-    fetchAPI: createFetch({ formDataLimits: uploadFormLimits(options.uploads ?? DEFAULT_UPLOAD_LIMITS) }),
+    fetchAPI: createFetch({ formDataLimits: uploadFormLimits(uploads) }),
     graphqlEndpoint,
     logging: false,
     landingPage: false,
@@ -97,6 +99,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       useErrorCodes(options.logger),
     ],
   });
+  allowMultipartUploads(runtime, multipartRequestLimit(uploads));
   return {
     handleNode: async (req, res) => {
       await runtime.handle(req, res);

@@ -407,6 +407,20 @@ describe('deploy: charts/svc', function () {
       });
     }
 
+    it('docs/deploy.md "What runs" lists exactly the deployables enabled by default', () => {
+      const guide = fs.readFileSync(path.join(repoRoot, 'docs', 'deploy.md'), 'utf8');
+      const section = guide.slice(
+        guide.indexOf('## What runs'),
+        guide.indexOf('\n## ', guide.indexOf('## What runs') + 1),
+      );
+      const listed = [...section.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]).sort();
+      const enabled = Object.entries(defaults.services)
+        .filter(([, v]) => v.enabled)
+        .map(([key]) => key)
+        .sort();
+      expect(listed).to.deep.equal(enabled);
+    });
+
     it('has no values block enabled by default without a source folder', () => {
       const keys = all.map((d: Deployable) => d.key);
       const phantom = Object.entries(defaults.services)
@@ -757,6 +771,150 @@ describe('deploy: charts/svc', function () {
     });
   });
 
+  describe('memory of gateway and inbox: one maximal upload per pod (charts/svc/README.md "Resources")', () => {
+    /**
+     * Peak RSS growth per byte of one maximal uploadMultipleMedia, measured with tests/bench/upload-memory.ts, and the
+     * idle RSS of each image; `held`: the share that stays resident for the whole call (what the request covers).
+     */
+    const SIZING = {
+      gateway: { idle: 170 * 1e6, peak: 3.5, held: 2, uploadEnv: ['UPLOAD_MAX_FILES', 'UPLOAD_MAX_BYTES'] },
+      inbox: { idle: 105 * 1e6, peak: 3, held: 1.5, uploadEnv: ['MEDIA_MAX_FILES', 'MEDIA_MAX_BYTES'] },
+    } as const;
+    /** A Kubernetes memory quantity in bytes (the forms the chart uses: 512Mi, 1Gi, 800M, 1e9). */
+    function bytes(quantity: string | undefined): number {
+      const match = /^(\d+(?:\.\d+)?(?:e\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)?$/.exec(quantity ?? '');
+      if (!match) throw new Error(`not a memory quantity: ${quantity}`);
+      const unit = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, k: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+      return Number(match[1]) * (match[2] ? unit[match[2] as keyof typeof unit] : 1);
+    }
+
+    for (const [label, args] of [
+      ['default values', REQUIRED_ARGS],
+      ['production values', ['-f', productionValues]],
+    ] as const) {
+      it(`${label}: each limit fits idle + one maximal upload + 25%, each request idle + what the call holds`, () => {
+        const objects = helmTemplate([...args]);
+        for (const [key, sizing] of Object.entries(SIZING)) {
+          const deployment = getObject<Workload>(objects, 'Deployment', objectName(key));
+          const [filesEnv, bytesEnv] = sizing.uploadEnv;
+          const upload =
+            Number(envValue(objects, deployment, filesEnv)) * Number(envValue(objects, deployment, bytesEnv));
+          expect(upload, `${key} ${filesEnv} x ${bytesEnv}`).to.equal(10 * 16 * 2 ** 20);
+          const { requests, limits } = container(deployment).resources ?? {};
+          expect(bytes(limits?.memory), `${key} memory limit ${limits?.memory}`).to.be.at.least(
+            1.25 * (sizing.idle + sizing.peak * upload),
+          );
+          expect(bytes(requests?.memory), `${key} memory request ${requests?.memory}`).to.be.at.least(
+            sizing.idle + sizing.held * upload,
+          );
+        }
+      });
+    }
+  });
+
+  describe('ingress TLS: one cert-manager Certificate for the shared secret, HTTPS on every Ingress', () => {
+    const ISSUER = 'cert-manager.io/cluster-issuer';
+    const TLS = [{ secretName: 'inbox-example-com-tls', hosts: ['inbox.example.com'] }];
+    const isCertManager = (key: string) =>
+      key.startsWith('cert-manager.io/') || key.startsWith('acme.cert-manager.io/') || key === 'kubernetes.io/tls-acme';
+    const ingresses = (objects: K8sObject[]) => objects.filter((o) => o.kind === 'Ingress');
+    /** Name of each Ingress -> its cert-manager annotations (empty object: none). */
+    const certManagerAnnotations = (objects: K8sObject[]) =>
+      Object.fromEntries(
+        ingresses(objects).map((o) => [
+          o.metadata.name,
+          Object.fromEntries(Object.entries(o.metadata.annotations ?? {}).filter(([key]) => isCertManager(key))),
+        ]),
+      );
+    /** The Ingresses carrying `annotation`, by name. */
+    const carrying = (objects: K8sObject[], annotation: string) =>
+      ingresses(objects)
+        .filter((o) => o.metadata.annotations?.[annotation] !== undefined)
+        .map((o) => o.metadata.name);
+
+    it('production: exactly one Ingress, the gateway Ingress, carries the issuer annotation; every Ingress lists the tls', () => {
+      const objects = helmTemplate(['-f', productionValues]);
+      expect(ingresses(objects).map((o) => o.metadata.name)).to.deep.equal(PUBLIC_SERVICES.map(objectName));
+      expect(carrying(objects, ISSUER)).to.deep.equal([objectName('gateway')]);
+      expect(getObject(objects, 'Ingress', objectName('gateway')).metadata.annotations?.[ISSUER]).to.equal(
+        'letsencrypt',
+      );
+      for (const ingress of ingresses(objects)) {
+        expect((ingress.spec as { tls?: unknown }).tls, `${ingress.metadata.name} tls`).to.deep.equal(TLS);
+      }
+    });
+
+    it('keeps every other ingress.annotations entry on every Ingress, and the per-service ones where they belong', () => {
+      const objects = helmTemplate([
+        '-f',
+        productionValues,
+        '--set-string',
+        'ingress.annotations.nginx\\.ingress\\.kubernetes\\.io/ssl-redirect=true',
+      ]);
+      expect(carrying(objects, 'nginx.ingress.kubernetes.io/ssl-redirect')).to.deep.equal(
+        PUBLIC_SERVICES.map(objectName),
+      );
+      expect(carrying(objects, BODY_SIZE)).to.deep.equal([objectName('gateway'), objectName('webhook-ingress')]);
+    });
+
+    it('moves every cert-manager annotation (cert-manager.io/*, acme.cert-manager.io/*, kubernetes.io/tls-acme), with every public service enabled', () => {
+      const objects = helmTemplate([
+        ...REQUIRED_ARGS,
+        '--set',
+        'ingress.enabled=true',
+        '--set',
+        'ingress.hosts[0]=inbox.example.com',
+        '--set',
+        'ingress.tls[0].secretName=inbox-example-com-tls',
+        '--set',
+        'ingress.tls[0].hosts[0]=inbox.example.com',
+        '--set-string',
+        'ingress.annotations.cert-manager\\.io/issuer=acme',
+        '--set-string',
+        'ingress.annotations.cert-manager\\.io/common-name=inbox.example.com',
+        '--set-string',
+        'ingress.annotations.acme\\.cert-manager\\.io/http01-edit-in-place=true',
+        '--set-string',
+        'ingress.annotations.kubernetes\\.io/tls-acme=true',
+        ...Object.keys(PLANNED_PUBLIC).flatMap((key) => ['--set', `services.${key}.enabled=true`]),
+      ]);
+      const all = [...PUBLIC_SERVICES, ...Object.keys(PLANNED_PUBLIC)].map(objectName).sort();
+      const expected = Object.fromEntries(all.map((name) => [name, {}]));
+      expected[objectName('gateway')] = {
+        'cert-manager.io/issuer': 'acme',
+        'cert-manager.io/common-name': 'inbox.example.com',
+        'acme.cert-manager.io/http01-edit-in-place': 'true',
+        'kubernetes.io/tls-acme': 'true',
+      };
+      expect(certManagerAnnotations(objects)).to.deep.equal(expected);
+      for (const ingress of ingresses(objects)) {
+        expect((ingress.spec as { tls?: unknown }).tls, `${ingress.metadata.name} tls`).to.deep.equal(TLS);
+      }
+    });
+
+    it('ingress.primaryService picks the Ingress; without the gateway, the first public service in key order', () => {
+      const webhooks = helmTemplate(['-f', productionValues, '--set', 'ingress.primaryService=webhook-ingress']);
+      expect(carrying(webhooks, ISSUER)).to.deep.equal([objectName('webhook-ingress')]);
+      const noGateway = helmTemplate(['-f', productionValues, '--set', 'services.gateway.enabled=false']);
+      expect(carrying(noGateway, ISSUER)).to.deep.equal([objectName('inbox')]);
+      // a primaryService that renders no Ingress (no public paths) falls back the same way
+      const identity = helmTemplate(['-f', productionValues, '--set', 'ingress.primaryService=identity']);
+      expect(carrying(identity, ISSUER)).to.deep.equal([objectName('gateway')]);
+    });
+
+    it('renders a cert-manager annotation set on the primary service itself', () => {
+      const objects = helmTemplate([
+        ...REQUIRED_ARGS,
+        '--set',
+        'ingress.enabled=true',
+        '--set-string',
+        'services.gateway.public.ingressAnnotations.cert-manager\\.io/issuer=internal-ca',
+      ]);
+      expect(carrying(objects, 'cert-manager.io/issuer')).to.deep.equal([objectName('gateway')]);
+      expect(carrying(objects, ISSUER)).to.deep.equal([]);
+    });
+  });
+
   describe('webhook-ingress: WEBHOOK_SECRETS_KEYS from webhookSecretsKeys (docs/decisions/0014)', () => {
     type SecretObject = K8sObject & { type?: string; data?: Record<string, string> };
     const ingress = objectName('webhook-ingress');
@@ -1095,6 +1253,22 @@ describe('deploy: charts/svc', function () {
         ],
         message:
           /proxy-body-size: 64m \(67108864 bytes\) is below UPLOAD_MAX_FILES x UPLOAD_MAX_BYTES \(167772160 bytes\)/,
+      },
+      {
+        label: 'a cert-manager annotation on the Ingress of a service other than ingress.primaryService',
+        args: [
+          '--set',
+          'ingress.enabled=true',
+          '--set-string',
+          'services.inbox.public.ingressAnnotations.cert-manager\\.io/cluster-issuer=letsencrypt',
+        ],
+        message:
+          /services\.inbox\.public\.ingressAnnotations: cert-manager\.io\/cluster-issuer would make cert-manager issue a second Certificate .* set it in ingress\.annotations \(cert-manager annotations go on the gateway Ingress only/,
+      },
+      {
+        label: 'an ingress.primaryService that is no service key',
+        args: ['--set', 'ingress.primaryService=gatway'],
+        message: /\/ingress\/primaryService': value must be one of/,
       },
       {
         label: 'a malformed HTTPRoute timeout',

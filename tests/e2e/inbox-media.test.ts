@@ -1,3 +1,4 @@
+import * as http from 'node:http';
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { ApiScope, newId } from '@svc/kit';
@@ -198,6 +199,50 @@ describe('Inbox media (whole stack over HTTP, multipart uploads)', function () {
       expect(response.body.errors?.[0]?.message).to.contain('evil');
       expect(response.body.errors?.[0]?.extensions?.field).to.equal('files.1');
       expect(await allIds()).to.deep.equal(before);
+    });
+
+    it('takes a request above Yoga’s 25 MB default when every file is within the limits (2 × 13 MiB)', async function () {
+      this.timeout(60_000);
+      const big = (fill: number) => Buffer.alloc(13 * 1024 * 1024, fill);
+      const response = await harness.upload<{ uploadMultipleMedia: MediaView[] }>(
+        UPLOAD_MANY,
+        { fs: [null, null] },
+        {
+          'variables.fs.0': { bytes: big(0x41), name: 'a.txt', type: 'text/plain' },
+          'variables.fs.1': { bytes: big(0x42), name: 'b.txt', type: 'text/plain' },
+        },
+        key,
+      );
+      expect(dataOf(response).uploadMultipleMedia.map((m) => [m.fileName, m.sizeBytes])).to.deep.equal([
+        ['a.txt', 13 * 1024 * 1024],
+        ['b.txt', 13 * 1024 * 1024],
+      ]);
+    });
+
+    it('refuses a multipart request whose declared length exceeds 10 × 16 MiB before reading it (413)', async function () {
+      const declared = 10 * 16 * 1024 * 1024 + 1024 * 1024 + 1;
+      const response = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.request(`${harness.url}/graphql`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'multipart/form-data; boundary=svc',
+            'content-length': String(declared),
+            authorization: `Bearer ${key}`,
+          },
+        });
+        request.on('response', (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => {
+            resolve({ status: res.statusCode ?? 0, body });
+            request.destroy();
+          });
+        });
+        request.on('error', reject);
+        request.write('--svc\r\n');
+      });
+      expect(response.status).to.equal(413);
+      expect(JSON.parse(response.body).errors[0].extensions.code).to.equal('REQUEST_ENTITY_TOO_LARGE');
     });
 
     it('refuses more than 10 files and an empty list', async function () {

@@ -102,6 +102,18 @@ Checks across values that a JSON schema cannot express (root context); each fail
 {{- if and $root.Values.kafka.sasl.mechanism (not $root.Values.kafka.sasl.username) (not $root.Values.infra.enabled) -}}
 {{- fail "kafka.sasl.mechanism is set: kafka.sasl.username is required" -}}
 {{- end -}}
+{{- if $root.Values.ingress.enabled -}}
+{{- $primary := include "svc-lib.primaryIngress" $root -}}
+{{- range $name, $svc := $root.Values.services -}}
+{{- if and $svc.enabled $svc.public.paths (ne $name $primary) -}}
+{{- range $key, $_ := (default (dict) $svc.public.ingressAnnotations) -}}
+{{- if include "svc-lib.isCertManagerAnnotation" $key -}}
+{{- fail (printf "services.%s.public.ingressAnnotations: %s would make cert-manager issue a second Certificate for the Secret of ingress.tls, which every Ingress shares; set it in ingress.annotations (cert-manager annotations go on the %s Ingress only, see ingress.primaryService)" $name $key $primary) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
 {{- if and $root.Values.httpRoute.enabled (not $root.Values.httpRoute.parentRefs) -}}
 {{- fail "httpRoute.enabled: httpRoute.parentRefs must name the Gateway to attach to" -}}
 {{- end -}}

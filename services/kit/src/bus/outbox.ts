@@ -52,7 +52,14 @@ export async function enqueueEvents(manager: EntityManager, events: NewEvent[], 
   return envelopes;
 }
 
-const afterIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+const after = (ms: number) =>
+  new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
+
+/**
+ * How long a nudged relay waits before its pass: a pass costs a transaction of its own (SELECT, DELETE, COMMIT), so
+ * under load the events of the commits landing meanwhile share it (docs/performance.md, "Inbound webhooks").
+ */
+export const DEFAULT_RELAY_COALESCE_MS = 5;
 
 /**
  * Relays committed outbox rows to the bus in creation order and deletes them once acknowledged. On MySQL several
@@ -69,7 +76,12 @@ export class OutboxRelay {
     private readonly dataSource: DataSource,
     private readonly bus: EventBus,
     private readonly logger: Logger,
-    private readonly options: { intervalMs?: number; batchSize?: number; topicPrefix?: string } = {},
+    private readonly options: {
+      intervalMs?: number;
+      batchSize?: number;
+      topicPrefix?: string;
+      coalesceMs?: number;
+    } = {},
   ) {}
 
   start(): void {
@@ -84,16 +96,18 @@ export class OutboxRelay {
     if (!this.running) return;
     if (this.again) return;
     this.again = true;
-    // One turn of the event loop later: commits that land meanwhile (concurrent requests) share the pass.
-    this.pass = this.pass.then(afterIo).then(async () => {
-      this.again = false;
-      try {
-        // A short batch means nothing committed before its SELECT is left; later commits nudge again.
-        while (this.running && (await this.relayBatch()) >= this.batchSize);
-      } catch (error) {
-        this.logger.warn({ err: error }, 'outbox relay failed; will retry');
-      }
-    });
+    // A few ms later: commits that land meanwhile (concurrent requests, other group commits) share the pass.
+    this.pass = this.pass
+      .then(() => after(this.options.coalesceMs ?? DEFAULT_RELAY_COALESCE_MS))
+      .then(async () => {
+        this.again = false;
+        try {
+          // A short batch means nothing committed before its SELECT is left; later commits nudge again.
+          while (this.running && (await this.relayBatch()) >= this.batchSize);
+        } catch (error) {
+          this.logger.warn({ err: error }, 'outbox relay failed; will retry');
+        }
+      });
   }
 
   async stop(): Promise<void> {
