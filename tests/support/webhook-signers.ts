@@ -6,8 +6,13 @@ export interface SignOptions {
   at?: number;
   /** Extra signature values to send next to the real one (rotation). */
   extra?: string[];
-  /** Replace the real signature entirely. */
-  only?: string[];
+  /**
+   * Replace the real signature entirely: the values to send, or a function of the real digest (hex or base64, as the
+   * mode encodes it) for values that must carry the valid HMAC of this very request (same id and timestamp).
+   */
+  only?: string[] | ((digest: string) => string[]);
+  /** The delivery platform's message id (`webhook-id`; default: a new one, as every new message has). */
+  id?: string;
 }
 
 const hex = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest('hex');
@@ -16,44 +21,64 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export type Signer = (body: string, secret: string, options?: SignOptions) => Record<string, string>;
 
+/** The signature values to send: the caller's replacement, else the extra ones followed by the real one. */
+function values(o: SignOptions, digest: string, real: string): string[] {
+  if (typeof o.only === 'function') return o.only(digest);
+  return o.only ?? [...(o.extra ?? []), real];
+}
+
 export const SIGNERS: Record<string, Signer> = {
   PAYMENTS_PROVIDER: (body, secret, o = {}) => {
     const t = o.at ?? nowSeconds();
-    const sigs = o.only ?? [...(o.extra ?? []), `v1=${hex(secret, `${t}.${body}`)}`];
-    return { 'stripe-signature': [`t=${t}`, ...sigs].join(',') };
+    const digest = hex(secret, `${t}.${body}`);
+    return { 'stripe-signature': [`t=${t}`, ...values(o, digest, `v1=${digest}`)].join(',') };
   },
   TEAM_CHAT_PROVIDER: (body, secret, o = {}) => {
     const t = o.at ?? nowSeconds();
-    const sigs = o.only ?? [...(o.extra ?? []), `v0=${hex(secret, `v0:${t}:${body}`)}`];
-    return { 'x-slack-request-timestamp': String(t), 'x-slack-signature': sigs.join(',') };
+    const digest = hex(secret, `v0:${t}:${body}`);
+    return { 'x-slack-request-timestamp': String(t), 'x-slack-signature': values(o, digest, `v0=${digest}`).join(',') };
   },
   WEBHOOK_DELIVERY_PLATFORM: (body, secret, o = {}) => {
     const t = o.at ?? nowSeconds();
-    const id = `msg_${randomBytes(8).toString('hex')}`;
+    const id = o.id ?? `msg_${randomBytes(8).toString('hex')}`;
     const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-    const sigs = o.only ?? [...(o.extra ?? []), `v1,${b64(key, `${id}.${t}.${body}`)}`];
-    return { 'webhook-id': id, 'webhook-timestamp': String(t), 'webhook-signature': sigs.join(' ') };
+    const digest = b64(key, `${id}.${t}.${body}`);
+    return {
+      'webhook-id': id,
+      'webhook-timestamp': String(t),
+      'webhook-signature': values(o, digest, `v1,${digest}`).join(' '),
+    };
   },
   BILLING_PROVIDER: (body, secret, o = {}) => {
     const t = o.at ?? nowSeconds();
-    const sigs = o.only ?? [...(o.extra ?? []), `h1=${hex(secret, `${t}:${body}`)}`];
-    return { 'paddle-signature': [`ts=${t}`, ...sigs].join(';') };
+    const digest = hex(secret, `${t}:${body}`);
+    return { 'paddle-signature': [`ts=${t}`, ...values(o, digest, `h1=${digest}`)].join(';') };
   },
   BUSINESS_BANKING_PROVIDER: (body, secret, o = {}) => {
     const t = o.at ?? nowSeconds();
-    const sigs = o.only ?? [...(o.extra ?? []), `v1=${hex(secret, `${t}.${body}`)}`];
-    return { 'mercury-signature': [`t=${t}`, ...sigs].join(',') };
+    const digest = hex(secret, `${t}.${body}`);
+    return { 'mercury-signature': [`t=${t}`, ...values(o, digest, `v1=${digest}`)].join(',') };
   },
-  HUB_SIGNATURE_256: (body, secret, o = {}) => ({
-    'x-hub-signature-256': (o.only ?? [...(o.extra ?? []), `sha256=${hex(secret, body)}`]).join(','),
-  }),
-  SHOPIFY: (body, secret, o = {}) => ({
-    'x-shopify-hmac-sha256': (o.only ?? [...(o.extra ?? []), b64(secret, body)]).join(','),
-  }),
-  LINEAR: (body, secret, o = {}) => ({
-    'linear-signature': (o.only ?? [...(o.extra ?? []), hex(secret, body)]).join(','),
-  }),
+  HUB_SIGNATURE_256: (body, secret, o = {}) => {
+    const digest = hex(secret, body);
+    return { 'x-hub-signature-256': values(o, digest, `sha256=${digest}`).join(',') };
+  },
+  SHOPIFY: (body, secret, o = {}) => {
+    const digest = b64(secret, body);
+    return { 'x-shopify-hmac-sha256': values(o, digest, digest).join(',') };
+  },
+  LINEAR: (body, secret, o = {}) => {
+    const digest = hex(secret, body);
+    return { 'linear-signature': values(o, digest, digest).join(',') };
+  },
 };
+
+/** Svix sends the Standard Webhooks headers under its own names: `webhook-*` renamed `svix-*`. */
+export function asSvixHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name.replace(/^webhook-/, 'svix-'), value]),
+  );
+}
 
 /** A signature value of the right shape that does not verify, per mode (for "several, one valid"). */
 export const WRONG_VALUE: Record<string, string> = {
@@ -67,19 +92,26 @@ export const WRONG_VALUE: Record<string, string> = {
   LINEAR: 'ab'.repeat(32),
 };
 
-/** A valid HMAC under a version tag the mode does not know (must be skipped, so the request is refused). */
-export function unknownTagOnly(mode: string, body: string, secret: string): string[] | undefined {
-  const t = nowSeconds();
+/**
+ * The request's valid HMAC under a version tag the mode does not know (must be skipped, so the request is refused);
+ * pass it as `only`. The signer supplies the digest, so it is valid for that very request (same id and timestamp).
+ * `_body` and `_secret` are not needed for that; they are accepted for callers written when they were.
+ */
+export function unknownTagOnly(
+  mode: string,
+  _body?: string,
+  _secret?: string,
+): ((digest: string) => string[]) | undefined {
   switch (mode) {
     case 'PAYMENTS_PROVIDER':
     case 'BUSINESS_BANKING_PROVIDER':
-      return [`v9=${hex(secret, `${t}.${body}`)}`];
     case 'TEAM_CHAT_PROVIDER':
-      return [`v9=${hex(secret, `v0:${t}:${body}`)}`];
+      return (digest) => [`v9=${digest}`];
     case 'BILLING_PROVIDER':
-      return [`h9=${hex(secret, `${t}:${body}`)}`];
+      return (digest) => [`h9=${digest}`];
     case 'WEBHOOK_DELIVERY_PLATFORM':
-      return [`v1a,${Buffer.alloc(64, 2).toString('base64')}`];
+      // `v1a` is Standard Webhooks' Ed25519 tag: a prefix of the real `v1` tag, so it also catches a loose match.
+      return (digest) => [`v1a,${digest}`];
     default:
       return undefined; // the generic presets carry no version tag
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseConfigSchema, loadConfig } from '@svc/kit';
+import { DEFAULT_BCRYPT_QUEUE } from './auth/bcrypt-slots';
 import { parseKeys } from './secrets/keyring';
 
 const KEYS_FORMAT = 'comma-separated <keyId>:<base64 of 32 random bytes>, the first one encrypts';
@@ -12,8 +13,13 @@ export const ingressSettingsSchema = baseConfigSchema.extend({
   FLOWS_GRPC_URL: z.string().default(''),
   /** bcrypt cost of stored Shared Secrets. */
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(11),
-  /** bcrypt comparisons allowed at once per process; beyond it an unknown secret is refused without a comparison. */
+  /** bcrypt comparisons allowed at once per process (each ~50 ms of CPU): the most CPU a flood of secrets can burn. */
   INGRESS_BCRYPT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /**
+   * Unknown Shared Secrets allowed to wait for a bcrypt slot; beyond it a request is answered 500 with Retry-After
+   * (verification busy, docs/decisions/0011), never 401, since its secret was not compared.
+   */
+  INGRESS_BCRYPT_QUEUE: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_BCRYPT_QUEUE),
   /** How often the retention job runs. */
   INGRESS_RETENTION_INTERVAL_MS: z.coerce.number().int().min(1000).default(3_600_000),
   /**

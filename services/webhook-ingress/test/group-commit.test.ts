@@ -5,6 +5,7 @@ import { InboundOutcome } from '@svc/proto/webhooks/v1';
 import { WebhookIngressApp, ingressConfig } from '../src';
 import { GroupCommit, type RequestCommit } from '../src/domain/group-commit';
 import { webhookReceivedEvent } from '../src/domain/events';
+import { IDEMPOTENCY_WINDOW_MS } from '../src/domain/retention';
 import { IdempotencyKeyRow, RequestLogRow } from '../src/entities';
 
 function request(key?: string, withEvent = false): RequestCommit {
@@ -113,6 +114,21 @@ describe('WebhookIngress.GroupCommit', () => {
     expect(results).to.deep.equal(['duplicate', 'committed', 'duplicate', 'committed']);
     expect(await stored(batch)).to.equal(2);
     expect(await app.dataSource.getRepository(IdempotencyKeyRow).countBy({ id: twice })).to.equal(1);
+  });
+
+  it('lets a key stored longer ago than the idempotency window give way to a new request', async () => {
+    const key = 'e'.repeat(64);
+    const stale = request(key).idempotency!;
+    await app.dataSource.manager.insert(IdempotencyKeyRow, {
+      ...stale,
+      createdAt: new Date(Date.now() - IDEMPOTENCY_WINDOW_MS - 60_000),
+    });
+    const fresh = request(key);
+    expect(await commits.commit(fresh)).to.equal('committed');
+    const stored = await app.dataSource.manager.findOneByOrFail(IdempotencyKeyRow, { id: key });
+    expect(stored.responseBody).to.equal(fresh.idempotency?.responseBody);
+    // The new row holds the key for a new window.
+    expect(await commits.commit(request(key))).to.equal('duplicate');
   });
 
   it('retries one by one when the shared transaction fails, so one bad request fails alone', async () => {

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import bcrypt from 'bcrypt';
+import { BcryptSlots, DEFAULT_BCRYPT_QUEUE } from './bcrypt-slots';
 
 const MAX_ENTRIES = 10_000;
 
@@ -20,8 +21,10 @@ export function hashSharedSecret(secret: string, cost: number): Promise<string> 
  *   version; later requests compare that fingerprint in constant time. The process key is random per process and
  *   never stored, so the cache holds nothing that verifies anywhere else, and rotation (a new version) misses it.
  * - A secret that failed is remembered the same way, so repeating a wrong secret costs one HMAC.
- * - At most `concurrency` bcrypt comparisons run at once; a new unknown secret beyond that is refused (401) without
- *   a comparison. Legitimate senders are already in the cache, so a flood of random secrets cannot starve them, and
+ * - At most `concurrency` bcrypt comparisons run at once, so a flood of random secrets burns at most that many cores;
+ *   further unknown secrets wait in a line of at most `maxWaiting`, and beyond it `verify` throws VerificationBusy
+ *   (the caller answers a retryable 500, not 401: an uncompared secret may be right, e.g. the new one just after a
+ *   rotation during a flood). Legitimate senders are already in the cache, so a flood cannot starve them, and
  *   concurrent requests with the same secret share one comparison (a sender's first burst pays bcrypt once).
  */
 export class SharedSecretVerifier {
@@ -30,10 +33,13 @@ export class SharedSecretVerifier {
   private readonly refused = new Map<string, true>();
   /** Comparisons under way, shared by concurrent requests presenting the same secret (a sender's first burst). */
   private readonly pending = new Map<string, Promise<boolean>>();
-  private inFlight = 0;
+  private readonly slots: BcryptSlots;
 
-  constructor(private readonly concurrency: number) {}
+  constructor(concurrency: number, maxWaiting = DEFAULT_BCRYPT_QUEUE) {
+    this.slots = new BcryptSlots(concurrency, maxWaiting);
+  }
 
+  /** Throws VerificationBusy when the secret could not be compared (every slot busy, the line full). */
   async verify(
     connectionId: string,
     secretVersion: number,
@@ -49,21 +55,18 @@ export class SharedSecretVerifier {
     if (this.refused.has(attempt)) return false;
     const pending = this.pending.get(attempt);
     if (pending) return pending;
-    if (this.inFlight >= this.concurrency) return false;
     const comparison = this.compare(presented, hash, slot, attempt, fingerprint);
     this.pending.set(attempt, comparison);
     return comparison;
   }
 
   private async compare(presented: string, hash: string, slot: string, attempt: string, fingerprint: Buffer) {
-    this.inFlight += 1;
     try {
-      const ok = await bcrypt.compare(presented, hash);
+      const ok = await this.slots.run(() => bcrypt.compare(presented, hash));
       if (ok) remember(this.verified, slot, fingerprint);
       else remember(this.refused, attempt, true);
       return ok;
     } finally {
-      this.inFlight -= 1;
       this.pending.delete(attempt);
     }
   }

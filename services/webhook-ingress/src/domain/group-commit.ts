@@ -1,6 +1,12 @@
-import type { DataSource } from 'typeorm';
-import { enqueueEvents, existingIds, insertRows, isDuplicateKeyError, type Logger, type NewEvent } from '@svc/kit';
+import { In, LessThan, type DataSource, type EntityManager } from 'typeorm';
+import { enqueueEvents, insertRows, isDuplicateKeyError, now, type Logger, type NewEvent } from '@svc/kit';
 import { IdempotencyKeyRow, RequestLogRow } from '../entities';
+import { IDEMPOTENCY_WINDOW_MS } from './retention';
+
+/** Keys stored before this instant are past the window (decision 0012): a request re-using one is a new request. */
+export function idempotencyCutoff(at: Date): Date {
+  return new Date(at.getTime() - IDEMPOTENCY_WINDOW_MS);
+}
 
 /** What one request commits: its history row, and for an accepted or captured one its idempotency record and event. */
 export interface RequestCommit {
@@ -25,7 +31,8 @@ interface Waiting extends RequestCommit {
  * waits on a timer: a lone request is committed at once.
  *
  * Idempotency keys are claimed inside the transaction: a key already stored, or claimed by an earlier request of the
- * same batch, makes that request `duplicate` (its caller replays the winner) without failing the others. If the batch
+ * same batch, makes that request `duplicate` (its caller replays the winner) without failing the others; a key stored
+ * longer ago than the window is not a claim, its row gives way to the new one. If the batch
  * fails anyway (e.g. another replica committed the same key in between), each request is retried in a transaction of
  * its own, so one request's failure is never another's.
  */
@@ -99,12 +106,9 @@ export class GroupCommit {
       const duplicates = new Set<Waiting>();
       const keyed = batch.filter((request) => request.idempotency);
       if (keyed.length) {
-        const claimed = new Set(
-          await existingIds(
-            manager,
-            IdempotencyKeyRow,
-            keyed.map((request) => request.idempotency?.id ?? ''),
-          ),
+        const claimed = await liveClaims(
+          manager,
+          keyed.map((request) => request.idempotency?.id ?? ''),
         );
         for (const request of keyed) {
           const id = request.idempotency?.id ?? '';
@@ -128,4 +132,20 @@ export class GroupCommit {
       return duplicates;
     });
   }
+}
+
+/**
+ * The ids among `ids` held by a key still inside the window. Expired rows of those ids are deleted here, so the new
+ * request can insert its own (the hourly retention job would delete them later anyway). The delete re-checks the age:
+ * if another replica replaced the row meanwhile, the fresh row stays and this request's insert fails as a duplicate.
+ */
+async function liveClaims(manager: EntityManager, ids: string[]): Promise<Set<string>> {
+  const cutoff = idempotencyCutoff(now());
+  const stored = await manager.find(IdempotencyKeyRow, {
+    select: { id: true, createdAt: true },
+    where: { id: In([...new Set(ids)]) },
+  });
+  const expired = stored.filter((row) => row.createdAt < cutoff).map((row) => row.id);
+  if (expired.length) await manager.delete(IdempotencyKeyRow, { id: In(expired), createdAt: LessThan(cutoff) });
+  return new Set(stored.filter((row) => row.createdAt >= cutoff).map((row) => row.id));
 }

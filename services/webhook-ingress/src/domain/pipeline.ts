@@ -10,13 +10,14 @@ import {
   InboundOutcome,
 } from '@svc/proto/webhooks/v1';
 import { authenticate, providerIdempotencyKey } from '../auth/authenticate';
+import { VerificationBusy } from '../auth/bcrypt-slots';
 import type { HeaderReader } from '../auth/hmac';
 import type { SharedSecretVerifier } from '../auth/shared-secret';
 import { ConnectionRow, IdempotencyKeyRow, type RequestLogRow } from '../entities';
 import type { SigningSecrets } from '../secrets/signing-secrets';
 import { applyCapture } from './connections';
 import { webhookReceivedEvent } from './events';
-import type { GroupCommit } from './group-commit';
+import { idempotencyCutoff, type GroupCommit } from './group-commit';
 import { scrubHeaders } from './scrub';
 
 /** Spec 8: at most 100 KB. */
@@ -45,6 +46,8 @@ export interface InboundHttpRequest {
 export interface InboundHttpResponse {
   status: number;
   body: Record<string, unknown>;
+  /** Extra response headers: `Retry-After` when the failure is worth retrying shortly. */
+  headers?: Record<string, string>;
 }
 
 export interface Resolvers {
@@ -63,6 +66,8 @@ interface Outcome {
   contactId?: string;
   flows?: { flowId: string; name: string }[];
   replayOf?: IdempotencyKeyRow;
+  /** Not a verdict on the credentials: bcrypt was saturated, the sender should retry (ERROR + Retry-After). */
+  busy?: boolean;
   /** The history row was written with the commit. */
   logged?: boolean;
 }
@@ -75,6 +80,8 @@ const MESSAGES: Partial<Record<InboundOutcome, string>> = {
   [InboundOutcome.TRIGGER_NOT_FOUND]: 'No active connection with a published flow trigger at this URL.',
   [InboundOutcome.ERROR]: 'Unexpected error.',
 };
+
+const BUSY_MESSAGE = 'Secret verification is busy; retry in a second.';
 
 function firstIdentifier(path: string, payload: unknown): string | undefined {
   if (payload === null || typeof payload !== 'object') return undefined;
@@ -136,12 +143,13 @@ export class InboundPipeline {
     const body = replay
       ? (JSON.parse(replay.responseBody) as Record<string, unknown>)
       : responseBody(requestLogId, result);
+    const headers = result.busy ? { 'retry-after': '1' } : undefined;
     if (!result.logged) {
       await this.commits
         .commit({ log: logRow(requestLogId, request, connection, header, key, result, status) })
         .catch((error: unknown) => this.logger.error({ err: error }, 'could not write the inbound history row'));
     }
-    return { status, body };
+    return { status, body, headers };
   }
 
   private async decide(
@@ -159,12 +167,25 @@ export class InboundPipeline {
     // A secret no configured key opens throws: a server-side fault (500 ERROR, logged), not the sender's (401).
     const signingSecret =
       connection.authMode === InboundAuthMode.SHARED_SECRET ? undefined : this.signingSecrets.reveal(connection);
-    if (!(await authenticate(connection, header, request.body, this.sharedSecrets, signingSecret)))
-      return { outcome: InboundOutcome.UNAUTHORIZED };
+    let authenticated: boolean;
+    try {
+      authenticated = await authenticate(connection, header, request.body, this.sharedSecrets, signingSecret);
+    } catch (error) {
+      if (!(error instanceof VerificationBusy)) throw error;
+      this.logger.warn({ connectionId: connection.id }, 'shared secret verification busy; asked the sender to retry');
+      return {
+        outcome: InboundOutcome.ERROR,
+        busy: true,
+        detail: 'shared secret verification busy (bcrypt saturated)',
+      };
+    }
+    if (!authenticated) return { outcome: InboundOutcome.UNAUTHORIZED };
     if (!request.body) return { outcome: InboundOutcome.PAYLOAD_TOO_LARGE };
     if (key) {
       const cached = await selectById(this.dataSource.manager, IdempotencyKeyRow, idempotencyId(connection.id, key));
-      if (cached) return { outcome: cached.outcome, replayOf: cached, detail: 'idempotent replay' };
+      // A key older than the window is a new request (decision 0012), even before the retention job deletes it.
+      if (cached && cached.createdAt >= idempotencyCutoff(now()))
+        return { outcome: cached.outcome, replayOf: cached, detail: 'idempotent replay' };
     }
     const contentType = header('content-type')?.split(';')[0]?.trim().toLowerCase();
     if (contentType !== 'application/json')
@@ -320,5 +341,6 @@ function responseBody(requestLogId: string, result: Outcome): Record<string, unk
       flows: (result.flows ?? []).map((f) => ({ id: f.flowId, name: f.name })),
     };
   if (outcome === InboundOutcome.SAMPLE_CAPTURED) return { requestId: requestLogId, outcome, flows: [] };
+  if (result.busy) return { requestId: requestLogId, outcome, message: BUSY_MESSAGE };
   return { requestId: requestLogId, outcome, message: MESSAGES[outcome] ?? 'Unexpected error.' };
 }

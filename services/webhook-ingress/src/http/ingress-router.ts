@@ -29,6 +29,7 @@ export function ingressRouter(pipeline: () => InboundPipeline): Router {
     });
     const requestId = ctx.get('x-request-id');
     if (requestId) ctx.set('x-request-id', requestId);
+    if (response.headers) ctx.set(response.headers);
     ctx.status = response.status;
     ctx.body = response.body;
   });

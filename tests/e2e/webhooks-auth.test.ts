@@ -1,0 +1,280 @@
+import { expect } from 'chai';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import { eventually, newId } from '@svc/kit';
+import { StackHarness, type TestOrg } from '../support/stack-harness';
+import { SIGNERS, asSvixHeaders, connectionInputFor, signingSecretFor } from '../support/webhook-signers';
+import { WebhookFixtures, postWebhook, type WebhookResponse } from '../support/webhooks';
+
+const DELIVERY = 'WEBHOOK_DELIVERY_PLATFORM';
+const MAX_BODY_BYTES = 100 * 1024;
+const HOUR_MS = 3600 * 1000;
+
+/**
+ * Gaps left by the matrix of webhooks.test.ts: the Svix header names, the delivery platform's message id as the
+ * idempotency key, the key's 24-hour window, the 100 KB boundary (chunked bodies included), signature headers
+ * scrubbed for every mode, and the Shared Secret stored only as a bcrypt hash.
+ */
+describe('Inbound webhooks: authentication, idempotency and limits (whole stack over HTTP)', function () {
+  const harness = new StackHarness();
+  let org: TestOrg;
+  let fixtures: WebhookFixtures;
+  /** One contact (with a chat) that every connection's payload names: a valid request is ACCEPTED. */
+  let email: string;
+
+  before(async function () {
+    this.timeout(120_000);
+    await harness.start();
+    org = await harness.newOrg('Webhook auth');
+    fixtures = new WebhookFixtures(harness, org);
+    email = `auth-${newId()}@example.com`;
+    await fixtures.contactWithChat(email);
+  });
+
+  after(async () => harness.stop());
+
+  const payload = (extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ customer: { email }, order: { id: `o-${newId().slice(-6)}` }, ...extra });
+
+  /** A connection of the mode (signing secret generated here) with a published flow bound to it. */
+  async function acceptingConnection(mode?: string) {
+    const secret = mode ? signingSecretFor(mode) : '';
+    const connection = await fixtures.connection(mode ? connectionInputFor(mode, secret) : {});
+    const flowId = await fixtures.publishedFlow(connection._id);
+    return { connection, flowId, secret: mode ? secret : (connection.secret ?? '') };
+  }
+
+  /** Posts with a fresh x-request-id and returns the response with the history row it wrote. */
+  async function postLogged(connectionId: string, body: string, headers: Record<string, string>) {
+    const requestId = `req-${newId()}`;
+    const response = await postWebhook(harness, connectionId, body, { ...headers, 'x-request-id': requestId });
+    const row = (await fixtures.history(connectionId)).find((r) => r.requestId === requestId);
+    if (!row) throw new Error(`no history row for ${requestId}`);
+    return { response, row };
+  }
+
+  async function flowRuns(flowId: string, requestId?: string): Promise<number> {
+    const rows = (await harness.stack.flows.dataSource.query(
+      `SELECT COUNT(*) AS n FROM flow_runs WHERE flow_id = ?${requestId ? ' AND request_id = ?' : ''}`,
+      requestId ? [flowId, requestId] : [flowId],
+    )) as { n: number | string }[];
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async function ingressOutboxSize(): Promise<number> {
+    const rows = (await harness.stack.ingress.dataSource.query('SELECT COUNT(*) AS n FROM outbox_events')) as {
+      n: number | string;
+    }[];
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /**
+   * How many times the flow ran once everything dispatched up to the accepted request `lastRequestId` has run: the
+   * events of one connection are relayed and consumed in order, so once that request's run exists (and the ingress
+   * outbox is empty) every earlier dispatch has run too.
+   */
+  async function settledRuns(flowId: string, lastRequestId: string | undefined): Promise<number> {
+    await eventually(async () => (await flowRuns(flowId, lastRequestId)) >= 1, 30_000, `the run of ${lastRequestId}`);
+    await eventually(async () => (await ingressOutboxSize()) === 0, 30_000, 'the ingress outbox to drain');
+    return flowRuns(flowId);
+  }
+
+  const status = (response: WebhookResponse) => [response.status, response.body.outcome];
+
+  describe('Standard Webhooks / Svix header names', () => {
+    it('accepts svix-id, svix-timestamp and svix-signature in place of the webhook-* names', async () => {
+      const { connection, secret } = await acceptingConnection(DELIVERY);
+      const body = payload();
+      const headers = asSvixHeaders(SIGNERS[DELIVERY]!(body, secret));
+      expect(Object.keys(headers).sort()).to.deep.equal(['svix-id', 'svix-signature', 'svix-timestamp']);
+      expect(status(await postWebhook(harness, connection._id, body, headers))).to.deep.equal([202, 'ACCEPTED']);
+    });
+
+    it('scrubs svix-signature in the history row', async () => {
+      const { connection, secret } = await acceptingConnection(DELIVERY);
+      const body = payload();
+      const headers = asSvixHeaders(SIGNERS[DELIVERY]!(body, secret));
+      const { response, row } = await postLogged(connection._id, body, headers);
+      expect(response.status).to.equal(202);
+      expect(row.headers['svix-signature']).to.equal('[scrubbed]');
+      expect(JSON.stringify(row.headers)).not.to.include(headers['svix-signature']!.slice(3));
+    });
+  });
+
+  describe('the delivery platform message id as the idempotency key', () => {
+    for (const names of ['webhook', 'svix'] as const) {
+      it(`replays the first response for a re-signed request with the same ${names}-id and runs the flow once`, async () => {
+        const { connection, flowId, secret } = await acceptingConnection(DELIVERY);
+        const body = payload();
+        const id = `msg_${newId()}`;
+        const sign = (content: string, options: { id?: string; at?: number } = {}) => {
+          const headers = SIGNERS[DELIVERY]!(content, secret, options);
+          return names === 'svix' ? asSvixHeaders(headers) : headers;
+        };
+        const at = Math.floor(Date.now() / 1000);
+        const first = await postLogged(connection._id, body, sign(body, { id, at }));
+        const resent = sign(body, { id, at: at - 1 });
+        expect(resent).not.to.deep.equal(sign(body, { id, at })); // a new signature, as a sender's retry carries
+        const second = await postLogged(connection._id, body, resent);
+        expect(status(first.response)).to.deep.equal([202, 'ACCEPTED']);
+        expect(second.response.status).to.equal(first.response.status);
+        expect(second.response.body).to.deep.equal(first.response.body);
+        expect([first.row.replay, second.row.replay]).to.deep.equal([false, true]);
+        // A later message (a new id) is dispatched after both: by the time it has run, a dispatched replay would
+        // have run too. So two runs in all (the first and the later one), not three.
+        const later = payload();
+        const accepted = await postWebhook(harness, connection._id, later, sign(later));
+        expect(accepted.status).to.equal(202);
+        expect(await settledRuns(flowId, accepted.body.requestId)).to.equal(2);
+      });
+    }
+  });
+
+  describe('idempotency window (24 hours, decision 0012)', () => {
+    const ageKeys = (connectionId: string, ageMs: number) =>
+      harness.stack.ingress.dataSource
+        .getRepository('idempotency_keys')
+        .update({ connectionId }, { createdAt: new Date(Date.now() - ageMs) });
+
+    async function sentTwiceWithKey(keyAgeMs: number) {
+      const { connection, flowId, secret } = await acceptingConnection();
+      const headers = { 'x-webhook-secret': secret, 'x-idempotency-key': `k-${newId()}` };
+      const body = payload();
+      const first = await postLogged(connection._id, body, headers);
+      expect(first.response.status).to.equal(202);
+      await ageKeys(connection._id, keyAgeMs);
+      const second = await postLogged(connection._id, body, headers);
+      return { connection, flowId, headers, body, first, second };
+    }
+
+    it('treats a key stored more than 24 hours ago as a new request', async () => {
+      const { connection, flowId, headers, body, first, second } = await sentTwiceWithKey(24 * HOUR_MS + 60_000);
+      expect(status(second.response)).to.deep.equal([202, 'ACCEPTED']);
+      expect(second.response.body.requestId).not.to.equal(first.response.body.requestId);
+      expect(second.row.replay).to.equal(false);
+      expect(await settledRuns(flowId, second.response.body.requestId)).to.equal(2);
+      // The new request holds the key now: a third one replays it.
+      const third = await postWebhook(harness, connection._id, body, headers);
+      expect(third.body.requestId).to.equal(second.response.body.requestId);
+    });
+
+    it('still replays a key stored 23 hours ago', async () => {
+      const { first, second } = await sentTwiceWithKey(23 * HOUR_MS);
+      expect(second.response.body).to.deep.equal(first.response.body);
+      expect(second.row.replay).to.equal(true);
+    });
+  });
+
+  describe('100 KB body limit', () => {
+    const MODE = 'PAYMENTS_PROVIDER';
+
+    /** Valid JSON naming the contact, padded to exactly `bytes` bytes. */
+    function bodyOf(bytes: number): string {
+      const bare = payload({ pad: '' });
+      const body = payload({ pad: 'x'.repeat(bytes - Buffer.byteLength(bare)) });
+      expect(Buffer.byteLength(body)).to.equal(bytes);
+      return body;
+    }
+
+    /** POSTs the chunks with `Transfer-Encoding: chunked` and no Content-Length, as a streaming sender does. */
+    function postChunked(connectionId: string, chunks: string[], headers: Record<string, string>) {
+      return new Promise<{ status: number; outcome: string }>((resolve, reject) => {
+        const request = http.request(
+          `${harness.url}/webhooks/in/${connectionId}`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', ...headers },
+          },
+          (response) => {
+            const parts: Buffer[] = [];
+            response.on('data', (part: Buffer) => parts.push(part));
+            response.on('error', reject);
+            response.on('end', () =>
+              resolve({
+                status: response.statusCode ?? 0,
+                outcome: (JSON.parse(Buffer.concat(parts).toString()) as { outcome: string }).outcome,
+              }),
+            );
+          },
+        );
+        request.on('error', reject);
+        for (const chunk of chunks) request.write(chunk);
+        request.end();
+      });
+    }
+
+    it('accepts a signed JSON body of exactly 102 400 bytes', async () => {
+      const { connection, secret } = await acceptingConnection(MODE);
+      const body = bodyOf(MAX_BODY_BYTES);
+      const response = await postWebhook(harness, connection._id, body, SIGNERS[MODE]!(body, secret));
+      expect(status(response)).to.deep.equal([202, 'ACCEPTED']);
+    });
+
+    it('answers 413 PAYLOAD_TOO_LARGE with its history row for 102 401 bytes', async () => {
+      const { connection, secret } = await acceptingConnection(MODE);
+      const body = bodyOf(MAX_BODY_BYTES + 1);
+      const { response, row } = await postLogged(connection._id, body, SIGNERS[MODE]!(body, secret));
+      expect(status(response)).to.deep.equal([413, 'PAYLOAD_TOO_LARGE']);
+      expect(row).to.include({ outcome: 'PAYLOAD_TOO_LARGE', httpStatus: 413 });
+    });
+
+    it('answers 413 to a chunked body without Content-Length once it passes the cap', async () => {
+      const { connection, secret } = await acceptingConnection(MODE);
+      const body = bodyOf(MAX_BODY_BYTES + 8 * 1024);
+      const chunks = body.match(/[^]{1,16384}/g) ?? [];
+      const requestId = `req-${newId()}`;
+      const response = await postChunked(connection._id, chunks, {
+        ...SIGNERS[MODE]!(body, secret),
+        'x-request-id': requestId,
+      });
+      expect(response).to.deep.equal({ status: 413, outcome: 'PAYLOAD_TOO_LARGE' });
+      const row = (await fixtures.history(connection._id)).find((r) => r.requestId === requestId);
+      expect(row).to.include({ outcome: 'PAYLOAD_TOO_LARGE', httpStatus: 413 });
+      expect(row?.headers).to.include({ 'transfer-encoding': 'chunked' });
+      expect(row?.headers).not.to.have.property('content-length');
+    });
+  });
+
+  describe('signature headers in the history row', () => {
+    for (const mode of Object.keys(SIGNERS)) {
+      it(`${mode}: shows every signature header the sender sent as [scrubbed]`, async () => {
+        const { connection, secret } = await acceptingConnection(mode);
+        const body = payload();
+        const sent = SIGNERS[mode]!(body, secret);
+        const { response, row } = await postLogged(connection._id, body, sent);
+        expect(response.status).to.equal(202);
+        // Timestamps and message ids prove nothing alone and may stay readable; everything else carries a MAC.
+        const signatureHeaders = Object.keys(sent).filter((name) => !/-(timestamp|id)$/.test(name));
+        expect(signatureHeaders).to.have.length.greaterThan(0);
+        for (const name of signatureHeaders) {
+          expect(row.headers[name], name).to.equal('[scrubbed]');
+          expect(JSON.stringify(row.headers)).not.to.include(sent[name]!);
+        }
+      });
+    }
+  });
+
+  describe('Shared Secret at rest', () => {
+    it('stores a bcrypt hash of the secret, never the secret itself, and verifies against it', async () => {
+      const { connection, secret } = await acceptingConnection();
+      const [row] = (await harness.stack.ingress.dataSource.query('SELECT * FROM inbound_connections WHERE id = ?', [
+        connection._id,
+      ])) as Record<string, unknown>[];
+      expect(row?.secret_hash).to.match(/^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/);
+      expect(row?.signing_secret).to.equal(null);
+      expect(row?.signing_secret_sealed).to.equal(null);
+      expect(JSON.stringify(row)).not.to.include(secret);
+      expect((await postWebhook(harness, connection._id, payload(), { 'x-webhook-secret': secret })).status).to.equal(
+        202,
+      );
+
+      // On the embedded default, not even the database files (WAL included) hold the secret in plain text.
+      const url = harness.stack.ingress.config.DB_URL;
+      const file = url.replace(/^sqlite:/, '');
+      if (file === url) return;
+      const bytes = Buffer.concat([file, `${file}-wal`].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)));
+      expect(bytes.length).to.be.greaterThan(0);
+      expect(bytes.includes(Buffer.from(secret))).to.equal(false);
+    });
+  });
+});
