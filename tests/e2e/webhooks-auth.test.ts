@@ -4,7 +4,7 @@ import * as http from 'node:http';
 import { eventually, newId } from '@svc/kit';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
 import { SIGNERS, asSvixHeaders, connectionInputFor, signingSecretFor } from '../support/webhook-signers';
-import { WebhookFixtures, postWebhook, type WebhookResponse } from '../support/webhooks';
+import { WebhookFixtures, allFlowRuns, postWebhook, type WebhookResponse } from '../support/webhooks';
 
 const DELIVERY = 'WEBHOOK_DELIVERY_PLATFORM';
 const MAX_BODY_BYTES = 100 * 1024;
@@ -203,11 +203,18 @@ describe('Inbound webhooks: authentication, idempotency and limits (whole stack 
       });
     }
 
-    it('accepts a signed JSON body of exactly 102 400 bytes', async () => {
-      const { connection, secret } = await acceptingConnection(MODE);
+    it('accepts a signed JSON body of exactly 102 400 bytes, and its flow runs with that payload', async () => {
+      const { connection, flowId, secret } = await acceptingConnection(MODE);
       const body = bodyOf(MAX_BODY_BYTES);
       const response = await postWebhook(harness, connection._id, body, SIGNERS[MODE]!(body, secret));
       expect(status(response)).to.deep.equal([202, 'ACCEPTED']);
+      // The payload travels in the outbox event and is stored with the run: both must hold 100 KB on every database.
+      const run = await eventually(async () =>
+        (await allFlowRuns(harness, org.sessionToken, flowId)).find(
+          (r) => r.requestId === response.body.requestId && r.status !== 'QUEUED' && r.status !== 'RUNNING',
+        ),
+      );
+      expect(run?.status).to.equal('COMPLETED');
     });
 
     it('answers 413 PAYLOAD_TOO_LARGE with its history row for 102 401 bytes', async () => {

@@ -27,6 +27,7 @@ export function TextColumn(length: number, options: Pick<ColumnOptions, 'nullabl
   return Column({ type: 'varchar', length, ...options });
 }
 
+/** Unbounded text: TEXT on SQLite, LONGTEXT on the MySQL family (widened per data source: `initializeDataSource`). */
 export function LongTextColumn(options: Pick<ColumnOptions, 'nullable' | 'name'> = {}): PropertyDecorator {
   return Column({ type: 'text', ...options });
 }

@@ -105,10 +105,29 @@ export async function ensureDatabase(url: string): Promise<void> {
   }
 }
 
-export async function openDataSource(spec: DataSourceSpec, options: { migrate: boolean }): Promise<DataSource> {
-  if (options.migrate) await ensureDatabase(spec.url);
+/**
+ * The long-text columns (`LongTextColumn`: message text, webhook payloads in outbox events and flow runs, …) as
+ * LONGTEXT on the MySQL family. A TypeORM decorator names one type for every driver: SQLite's TEXT is unbounded but
+ * has no LONGTEXT, and MySQL's TEXT holds 64 KB — less than a 100 KB webhook payload (base64 in its outbox event).
+ * Entity metadata is built per data source, so it is widened here, before migrations run or are generated.
+ */
+function widenLongText(dataSource: DataSource): void {
+  if (familyOf(dataSource) !== 'mysql') return;
+  for (const entity of dataSource.entityMetadatas)
+    for (const column of entity.columns) if (column.type === 'text') column.type = 'longtext';
+}
+
+/** A data source of the spec, initialized (its metadata built for its family); migrations not run. */
+export async function initializeDataSource(spec: DataSourceSpec): Promise<DataSource> {
   const dataSource = new DataSource(dataSourceOptions(spec));
   await dataSource.initialize();
+  widenLongText(dataSource);
+  return dataSource;
+}
+
+export async function openDataSource(spec: DataSourceSpec, options: { migrate: boolean }): Promise<DataSource> {
+  if (options.migrate) await ensureDatabase(spec.url);
+  const dataSource = await initializeDataSource(spec);
   if (options.migrate) await dataSource.runMigrations({ transaction: 'each' });
   serializeSqliteTransactions(dataSource);
   return dataSource;

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions, ensureDatabase, parseDbUrl, type DataSourceSpec, type DbFamily } from './data-source';
+import { modifyInPlace, type SchemaChange } from './modify-in-place';
+import { ensureDatabase, initializeDataSource, parseDbUrl, type DataSourceSpec, type DbFamily } from './data-source';
 
 /**
  * Migrations are generated, never written by hand: apply the committed migrations to an empty database of the
@@ -9,8 +9,7 @@ import { dataSourceOptions, ensureDatabase, parseDbUrl, type DataSourceSpec, typ
  */
 export async function pendingSchemaChanges(spec: DataSourceSpec): Promise<{ up: string[]; down: string[] }> {
   await ensureDatabase(spec.url);
-  const dataSource = new DataSource(dataSourceOptions(spec));
-  await dataSource.initialize();
+  const dataSource = await initializeDataSource(spec);
   try {
     await dataSource.runMigrations({ transaction: 'each' });
     const log = await dataSource.driver.createSchemaBuilder().log();
@@ -22,12 +21,8 @@ export async function pendingSchemaChanges(spec: DataSourceSpec): Promise<{ up: 
   }
 }
 
-export function writeMigration(
-  dir: string,
-  family: DbFamily,
-  name: string,
-  change: { up: string[]; down: string[] },
-): string {
+export function writeMigration(dir: string, family: DbFamily, name: string, generated: SchemaChange): string {
+  const change = family === 'mysql' ? modifyInPlace(generated) : generated;
   const timestamp = Date.now();
   const className = `${name}${timestamp}`;
   const quote = (sql: string) => '`' + sql.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${') + '`';

@@ -3,6 +3,7 @@ import * as m0 from './1795314791282-Initial';
 import * as m1 from './1795317589489-InboxDomain';
 import * as m2 from './1795324357925-MediaAndChatLabels';
 import * as m3 from './1795400000000-MessageFullText';
+import * as m4 from './1795463871047-LongText';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
@@ -10,4 +11,5 @@ export const migrations: Function[] = [
   ...Object.values(m1),
   ...Object.values(m2),
   ...Object.values(m3),
+  ...Object.values(m4),
 ];
