@@ -261,6 +261,29 @@ describe('Inbound webhooks: authentication, idempotency and limits (whole stack 
     }
   });
 
+  describe('metrics', () => {
+    async function counted(outcome: string, status: number): Promise<number> {
+      const text = await (await fetch(`${harness.url}/metrics`)).text();
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith(`svc_webhook_inbound_requests_total{outcome="${outcome}",status="${status}"}`));
+      return line ? Number(line.split(' ').at(-1)) : 0;
+    }
+
+    it('counts every request on /metrics by outcome and status', async () => {
+      const { connection, secret } = await acceptingConnection();
+      const before = [await counted('ACCEPTED', 202), await counted('UNAUTHORIZED', 401)];
+      const body = payload();
+      expect((await postWebhook(harness, connection._id, body, { 'x-webhook-secret': secret })).status).to.equal(202);
+      expect((await postWebhook(harness, connection._id, body, { 'x-webhook-secret': 'wrong' })).status).to.equal(401);
+      expect((await postWebhook(harness, connection._id, body, { 'x-webhook-secret': 'wrong' })).status).to.equal(401);
+      expect([await counted('ACCEPTED', 202), await counted('UNAUTHORIZED', 401)]).to.deep.equal([
+        (before[0] ?? 0) + 1,
+        (before[1] ?? 0) + 2,
+      ]);
+    });
+  });
+
   describe('Shared Secret at rest', () => {
     it('stores a bcrypt hash of the secret, never the secret itself, and verifies against it', async () => {
       const { connection, secret } = await acceptingConnection();

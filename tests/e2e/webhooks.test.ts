@@ -11,7 +11,7 @@ import {
   signingSecretFor,
   unknownTagOnly,
 } from '../support/webhook-signers';
-import { WebhookFixtures, postWebhook } from '../support/webhooks';
+import { WebhookFixtures, postWebhook, settledFlowRuns } from '../support/webhooks';
 
 const MESSAGES = 'query($chatId: String!) { getMessages(chatId: $chatId, input: { limit: 100 }) { data { text } } }';
 
@@ -279,28 +279,53 @@ describe('Inbound webhooks (whole stack over HTTP)', function () {
   });
 
   describe('idempotency', () => {
+    /**
+     * Waits until everything the connection dispatched so far has been consumed and run, and returns the flow's runs
+     * apart from the sentinel's: a later request (no idempotency key, another contact with its own chat) is
+     * dispatched after them on the same connection, whose events are consumed in order, so once its run exists and
+     * every run has finished, a duplicate run (and its message) would exist too.
+     */
+    async function settledRunsBefore(connection: { _id: string; secret: string | null }, flowId: string) {
+      const email = `sentinel-${newId()}@example.com`;
+      await fixtures.contactWithChat(email);
+      const sentinel = await postWebhook(harness, connection._id, JSON.stringify({ customer: { email } }), {
+        'x-webhook-secret': connection.secret ?? '',
+      });
+      expect(sentinel.body.outcome, JSON.stringify(sentinel.body)).to.equal('ACCEPTED');
+      const runs = await settledFlowRuns(harness, org.sessionToken, flowId, sentinel.body.requestId ?? '', {
+        finished: true,
+      });
+      return runs.filter((run) => run.requestId !== sentinel.body.requestId);
+    }
+
     it('replays the cached response for a repeated X-Idempotency-Key and starts nothing', async () => {
-      const { connection, body, chatId } = await ready({});
+      const { connection, body, chatId, flowId } = await ready({});
       const headers = { 'x-webhook-secret': connection.secret ?? '', 'x-idempotency-key': `k-${newId()}` };
       const first = await postWebhook(harness, connection._id, body, headers);
       const second = await postWebhook(harness, connection._id, body, headers);
+      expect(first.body.outcome).to.equal('ACCEPTED');
       expect(second.status).to.equal(202);
       expect(second.body).to.deep.equal(first.body);
       const rows = await fixtures.history(connection._id);
       expect(rows.map((r) => r.replay)).to.deep.equal([true, false]);
-      await eventually(async () => (await messagesOf(chatId)).length === 1);
+      const runs = await settledRunsBefore(connection, flowId);
+      expect(runs.map((r) => [r.requestId, r.status])).to.deep.equal([[first.body.requestId, 'COMPLETED']]);
+      expect(await messagesOf(chatId)).to.have.length(1);
     });
 
     it('starts flows once for concurrent duplicates', async () => {
-      const { connection, body, chatId } = await ready({});
+      const { connection, body, chatId, flowId } = await ready({});
       const headers = { 'x-webhook-secret': connection.secret ?? '', 'x-idempotency-key': `k-${newId()}` };
       const responses = await Promise.all(
         Array.from({ length: 6 }, () => postWebhook(harness, connection._id, body, headers)),
       );
+      expect(responses.map((r) => r.status)).to.deep.equal(Array(6).fill(202));
       expect(new Set(responses.map((r) => r.body.requestId)).size).to.equal(1);
-      await eventually(async () => (await messagesOf(chatId)).length === 1);
       const accepted = (await fixtures.history(connection._id)).filter((r) => !r.replay);
       expect(accepted).to.have.length(1);
+      const runs = await settledRunsBefore(connection, flowId);
+      expect(runs.map((r) => [r.requestId, r.status])).to.deep.equal([[responses[0]?.body.requestId, 'COMPLETED']]);
+      expect(await messagesOf(chatId)).to.have.length(1);
     });
   });
 
@@ -389,14 +414,18 @@ describe('Inbound webhooks (whole stack over HTTP)', function () {
       const headers = { 'x-webhook-secret': connection.secret ?? '' };
       let next = 0;
       const statuses: number[] = [];
+      const requestIds: string[] = [];
       const client = async () => {
         for (let n = next++; n < 500; n = next++) {
           const body = JSON.stringify({ customer: { email }, n });
-          statuses.push((await postWebhook(harness, connection._id, body, headers)).status);
+          const response = await postWebhook(harness, connection._id, body, headers);
+          statuses.push(response.status);
+          if (response.body.requestId) requestIds.push(response.body.requestId);
         }
       };
       await Promise.all(Array.from({ length: 10 }, client));
       expect(statuses.filter((s) => s === 202)).to.have.length(500);
+      expect(new Set(requestIds).size).to.equal(500);
       // Every accepted request's event has left the ingress outbox (relayed to the bus) while nobody consumed it.
       await eventually(
         async () => {
@@ -410,8 +439,23 @@ describe('Inbound webhooks (whole stack over HTTP)', function () {
       );
       expect(await runs()).to.equal(0);
       await harness.stack.flows.startConsumer();
-      await eventually(async () => (await runs()) >= 500, 120_000, '500 runs');
-      expect(await runs()).to.equal(500);
+      // A sentinel dispatched after the backlog on the same connection (consumed in order): once it has run, the
+      // whole backlog has been consumed, redeliveries after the restart included, and nothing is left in flight.
+      const sentinel = await postWebhook(
+        harness,
+        connection._id,
+        JSON.stringify({ customer: { email }, n: -1 }),
+        headers,
+      );
+      expect(sentinel.body.outcome).to.equal('ACCEPTED');
+      const all = await settledFlowRuns(harness, org.sessionToken, flowId, sentinel.body.requestId ?? '', {
+        deadlineMs: 120_000,
+      });
+      const backlog = all.filter((run) => run.requestId !== sentinel.body.requestId).map((run) => run.requestId);
+      expect(backlog).to.have.length(500);
+      expect(new Set(backlog).size).to.equal(500);
+      expect([...backlog].sort()).to.deep.equal([...requestIds].sort());
+      expect(await runs()).to.equal(501);
     });
   });
 });

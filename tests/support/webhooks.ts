@@ -158,3 +158,133 @@ export class WebhookFixtures {
     );
   }
 }
+
+/** Runs an operation with the session and returns its data; GraphQL errors throw (with the whole body). */
+export async function graphqlData<T>(
+  stack: HttpStack,
+  token: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<T> {
+  const response = await stack.graphql<T>(query, variables, token);
+  if (!response.body.data || response.body.errors) throw new Error(JSON.stringify(response.body));
+  return response.body.data;
+}
+
+/** A run as `flowRuns` shows it. */
+export interface FlowRunView {
+  _id: string;
+  status: string;
+  requestId: string | null;
+  chatId: string | null;
+  contactId: string | null;
+}
+
+/** Every run of the flow (all pages of `flowRuns`, newest first). */
+export async function allFlowRuns(stack: HttpStack, token: string, flowId: string): Promise<FlowRunView[]> {
+  const runs: FlowRunView[] = [];
+  let cursor: string | null = null;
+  for (;;) {
+    const data: {
+      flowRuns: { data: FlowRunView[]; nextCursor: string | null; hasNext: boolean };
+    } = await graphqlData(
+      stack,
+      token,
+      'query($f: String!, $c: String) { flowRuns(flowId: $f, input: { limit: 100, cursor: $c }) { data { _id status requestId chatId contactId } nextCursor hasNext } }',
+      { f: flowId, c: cursor },
+    );
+    runs.push(...data.flowRuns.data);
+    if (!data.flowRuns.hasNext) return runs;
+    cursor = data.flowRuns.nextCursor;
+  }
+}
+
+const UNFINISHED_RUN = ['QUEUED', 'RUNNING'];
+
+/**
+ * The flow's runs once everything dispatched up to the accepted request `lastRequestId` has been consumed: one
+ * connection's `webhook.received` events are relayed and consumed in order (keyed by the connection), so once that
+ * request's run exists, a run any earlier request started (or wrongly started twice) exists too. With `finished`,
+ * also waits until no run is QUEUED or RUNNING (their messages are written).
+ */
+export async function settledFlowRuns(
+  stack: HttpStack,
+  token: string,
+  flowId: string,
+  lastRequestId: string,
+  options: { finished?: boolean; deadlineMs?: number } = {},
+): Promise<FlowRunView[]> {
+  return eventually(
+    async () => {
+      const runs = await allFlowRuns(stack, token, flowId);
+      if (!runs.some((run) => run.requestId === lastRequestId)) return undefined;
+      if (options.finished && runs.some((run) => UNFINISHED_RUN.includes(run.status))) return undefined;
+      return runs;
+    },
+    options.deadlineMs ?? 60_000,
+    `the run of ${lastRequestId}${options.finished ? ' and every earlier run to finish' : ''}`,
+  );
+}
+
+/** A history row with every field `inboundConnectionHistory` shows. */
+export interface HistoryRow {
+  _id: string;
+  connectionId: string;
+  requestId: string | null;
+  idempotencyKey: string | null;
+  outcome: string;
+  httpStatus: number;
+  headers: Record<string, string>;
+  contactId: string | null;
+  flowIds: string[];
+  replay: boolean;
+  detail: string | null;
+  createdAt: string;
+}
+
+export interface HistoryPage {
+  data: HistoryRow[];
+  nextCursor: string | null;
+  previousCursor: string | null;
+  hasNext: boolean;
+  hasPrevious: boolean;
+}
+
+export const HISTORY_PAGE_QUERY =
+  'query($id: String!, $f: InboundHistoryFilter, $p: PaginateMessagesInput) { inboundConnectionHistory(id: $id, filter: $f, input: $p) { data { _id connectionId requestId idempotencyKey outcome httpStatus headers contactId flowIds replay detail createdAt } nextCursor previousCursor hasNext hasPrevious } }';
+
+/** One page of a connection's history, as the dashboard asks for it. */
+export async function historyPage(
+  stack: HttpStack,
+  token: string,
+  connectionId: string,
+  page: { limit?: number; cursor?: string | null; isBefore?: boolean; outcome?: string } = {},
+): Promise<HistoryPage> {
+  const { outcome, ...input } = page;
+  const data = await graphqlData<{ inboundConnectionHistory: HistoryPage }>(stack, token, HISTORY_PAGE_QUERY, {
+    id: connectionId,
+    f: outcome ? { outcome } : null,
+    p: { limit: 30, ...input },
+  });
+  return data.inboundConnectionHistory;
+}
+
+/**
+ * A contact created from `input` (ContactApiInput: phone, identities, ...) owning a chat opened as a channel would,
+ * once contacts knows about the chat.
+ */
+export async function contactWithChatFrom(
+  fixtures: WebhookFixtures,
+  input: Record<string, unknown>,
+): Promise<{ contactId: string; chatId: string }> {
+  const data = await graphqlData<{ createContactApi: { id: string } }>(
+    fixtures.harness,
+    fixtures.org.sessionToken,
+    'mutation($input: ContactApiInput!) { createContactApi(input: $input) { id } }',
+    { input: { name: 'Webhook Customer', ...input } },
+  );
+  const contactId = data.createContactApi.id;
+  const chatId = await fixtures.org.openChat({ _id: contactId });
+  await fixtures.waitForChatOwnership(contactId, chatId);
+  return { contactId, chatId };
+}

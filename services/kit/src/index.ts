@@ -20,6 +20,7 @@ export * from './grpc/client';
 export * from './grpc/peer';
 export * from './grpc/server';
 export * from './http/ops-app';
+export * from './http/raw-routes';
 export * from './db/migration-tool';
 export * from './testing';
 export * from './db/sql';

@@ -1,5 +1,8 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+/** Services define their own series with the same client, on `metricsRegistry`. */
+export { Counter, Histogram } from 'prom-client';
+
 /** One registry per process; every series carries the `service` label so co-located services stay apart. */
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });

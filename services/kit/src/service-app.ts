@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type Router from '@koa/router';
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
@@ -9,6 +9,7 @@ import { OutboxRelay } from './bus/outbox';
 import { openDataSource, type DataSourceSpec } from './db/data-source';
 import { GrpcServer } from './grpc/server';
 import { opsApp, type ReadinessCheck } from './http/ops-app';
+import { withRawRoutes, type RawRoute } from './http/raw-routes';
 import { createLogger } from './logger';
 import { metricsRegistry } from './metrics';
 import { PrincipalCodec } from './principal';
@@ -66,6 +67,16 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
     return [];
   }
 
+  /** Public hot-path routes served on node:http ahead of Koa (kit `RawRoute`), on HTTP_PORT. */
+  protected rawRoutes(): RawRoute[] {
+    return [];
+  }
+
+  /** The raw routes, for a process that serves them on its own port (the embedded stack). */
+  get publicRawRoutes(): RawRoute[] {
+    return this.rawRoutes();
+  }
+
   /** Background work started after the service is serving (consumers, jobs). */
   protected async startWorkers(): Promise<void> {}
   protected async stopWorkers(): Promise<void> {}
@@ -111,7 +122,9 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
     if (this.deps.serveHttp !== false) {
       const app = opsApp(this.readinessChecks(), metricsRegistry);
       for (const router of this.httpRouters()) app.use(router.routes()).use(router.allowedMethods());
-      this.http = app.listen(this.config.HTTP_PORT);
+      this.http = createServer(withRawRoutes(this.rawRoutes(), app.callback(), this.logger)).listen(
+        this.config.HTTP_PORT,
+      );
       await new Promise<void>((resolve) => this.http?.once('listening', () => resolve()));
     }
     await this.startWorkers();

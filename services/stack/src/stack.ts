@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Koa from 'koa';
@@ -9,6 +9,7 @@ import {
   createLogger,
   metricsRegistry,
   opsRouter,
+  withRawRoutes,
   type EventBus,
   type Logger,
   baseConfigSchema,
@@ -72,6 +73,7 @@ export class Stack {
       this.logger,
     );
     const deps = { bus: this.bus, serveHttp: false };
+    const address = (app: ServiceApp) => () => `127.0.0.1:${app.grpcPort}`;
     this.identity = new IdentityApp(identityConfigSchema.parse({ ...base, DB_URL: dbUrl('identity') }), {
       ...deps,
       logger: createLogger('identity', config.LOG_LEVEL),
@@ -87,9 +89,9 @@ export class Stack {
       {
         ...deps,
         logger: createLogger('inbox', config.LOG_LEVEL),
+        identityAddress: address(this.identity),
       },
     );
-    const address = (app: ServiceApp) => () => `127.0.0.1:${app.grpcPort}`;
     this.contacts = new ContactsApp(contactsConfigSchema.parse({ ...base, DB_URL: dbUrl('contacts') }), {
       ...deps,
       logger: createLogger('contacts', config.LOG_LEVEL),
@@ -98,6 +100,7 @@ export class Stack {
     this.flows = new FlowsApp(flowsConfigSchema.parse({ ...base, DB_URL: dbUrl('flows') }), {
       ...deps,
       logger: createLogger('flows', config.LOG_LEVEL),
+      identityAddress: address(this.identity),
       inboxAddress: address(this.inbox),
       contactsAddress: address(this.contacts),
     });
@@ -151,9 +154,13 @@ export class Stack {
     });
     // The public inbound webhook endpoint and the signed media links, at the paths an ingress routes to
     // webhook-ingress and inbox in Kubernetes.
-    app.use(router.routes()).use(gatewayRoutes.routes()).use(this.ingress.router.routes());
+    app.use(router.routes()).use(gatewayRoutes.routes());
     if (this.inbox.router) app.use(this.inbox.router.routes());
-    this.server = app.listen(this.config.PORT, this.config.HOST);
+    const rawRoutes = this.apps.flatMap((service) => service.publicRawRoutes);
+    this.server = createServer(withRawRoutes(rawRoutes, app.callback(), this.logger)).listen(
+      this.config.PORT,
+      this.config.HOST,
+    );
     await new Promise<void>((resolve, reject) => {
       this.server?.once('listening', () => resolve());
       this.server?.once('error', reject);

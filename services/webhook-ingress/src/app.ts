@@ -1,4 +1,3 @@
-import type Router from '@koa/router';
 import type { DataSource } from 'typeorm';
 import {
   Peer,
@@ -6,6 +5,7 @@ import {
   openDataSource,
   systemPrincipal,
   unary,
+  type RawRoute,
   type ServiceAppDeps,
   type Subscription,
 } from '@svc/kit';
@@ -23,7 +23,7 @@ import { LookupCache } from './domain/lookup-cache';
 import { InboundPipeline, type Resolvers } from './domain/pipeline';
 import { scheduleRetention } from './domain/retention';
 import { ingressService } from './grpc/ingress-handlers';
-import { ingressRouter } from './http/ingress-router';
+import { ingressRoute } from './http/ingress-route';
 import { loadKeyring, type LoadedKeyring } from './secrets/key-source';
 import type { SecretKeyring } from './secrets/keyring';
 import { SigningSecrets, resealSigningSecrets } from './secrets/signing-secrets';
@@ -51,8 +51,8 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
   private pipeline: InboundPipeline | undefined;
   private stopRetention: (() => void) | undefined;
   private cacheInvalidation: Subscription | undefined;
-  /** The public route; valid once started. */
-  readonly router: Router = ingressRouter(() => {
+  /** The public route, served ahead of Koa (in the embedded stack too); valid once started. */
+  readonly route: RawRoute = ingressRoute(() => {
     if (!this.pipeline) throw new Error('webhook-ingress is not started');
     return this.pipeline;
   });
@@ -135,8 +135,8 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
     );
   }
 
-  protected override httpRouters(): Router[] {
-    return [this.router];
+  protected override rawRoutes(): RawRoute[] {
+    return [this.route];
   }
 
   protected override async startWorkers(): Promise<void> {

@@ -1,0 +1,52 @@
+import getRawBody from 'raw-body';
+import { Counter, Histogram, metricsRegistry, sendJson, type RawRoute } from '@svc/kit';
+import { MAX_BODY_BYTES, type InboundPipeline } from '../domain/pipeline';
+
+const requestsTotal = new Counter({
+  name: 'svc_webhook_inbound_requests_total',
+  help: 'Requests to POST /webhooks/in/:connectionId, by outcome (spec 7.2) and HTTP status.',
+  labelNames: ['outcome', 'status'] as const,
+  registers: [metricsRegistry],
+});
+
+const requestSeconds = new Histogram({
+  name: 'svc_webhook_inbound_request_seconds',
+  help: 'Time from the request to its answer (body read, verification, commit), POST /webhooks/in/:connectionId.',
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+  registers: [metricsRegistry],
+});
+
+function isTooLarge(error: unknown): boolean {
+  return (error as { type?: string }).type === 'entity.too.large';
+}
+
+/**
+ * `POST /webhooks/in/:connectionId`, served on node:http ahead of Koa (kit `RawRoute`). The raw body is read with a
+ * hard cap (reading stops past 100 KB), and the signature is verified on those raw bytes; nothing parses the body
+ * before the pipeline does.
+ */
+export function ingressRoute(pipeline: () => InboundPipeline): RawRoute {
+  return {
+    method: 'POST',
+    path: /^\/webhooks\/in\/([^/]+)\/?$/,
+    handle: async (request, response, [connectionId = '']) => {
+      const stopTimer = requestSeconds.startTimer();
+      let body: Buffer | undefined;
+      const headers: Record<string, string> = {};
+      try {
+        body = await getRawBody(request, { limit: MAX_BODY_BYTES });
+      } catch (error) {
+        if (!isTooLarge(error)) throw error;
+        body = undefined;
+        // The rest of an oversized body is never read: close the connection after answering.
+        headers.connection = 'close';
+      }
+      const answer = await pipeline().handle({ connectionId, headers: request.headers, body });
+      const requestId = request.headers['x-request-id'];
+      if (typeof requestId === 'string' && requestId) headers['x-request-id'] = requestId;
+      sendJson(response, answer.status, answer.body, { ...answer.headers, ...headers });
+      requestsTotal.inc({ outcome: String(answer.body.outcome), status: String(answer.status) });
+      stopTimer();
+    },
+  };
+}
