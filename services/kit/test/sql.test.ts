@@ -63,6 +63,16 @@ describe('entitySql on SQLite', () => {
     expect(await existingIds(dataSource.manager, ThingRow, [rows[1]?.id ?? '', newId()])).to.deep.equal([rows[1]?.id]);
   });
 
+  it('reads only the named columns, hydrated as TypeORM does, and sees what the open transaction wrote', async () => {
+    const sql = entitySql(dataSource, ThingRow);
+    const row = thing({ status: 'DONE', doneAt: new Date('2026-03-04T05:06:07.890Z') });
+    const read = await dataSource.transaction(async (manager) => {
+      await insertRows(manager, ThingRow, [row]);
+      return sql.selectColumns(manager, ['status', 'doneAt', 'flagged'], `WHERE ${sql.column('id')} = ?`, [row.id]);
+    });
+    expect(read).to.deep.equal([{ status: 'DONE', doneAt: row.doneAt, flagged: true }]);
+  });
+
   it('updates only the rows matching every condition and returns how many changed', async () => {
     const sql = entitySql(dataSource, ThingRow);
     await insertRows(dataSource.manager, ThingRow, [

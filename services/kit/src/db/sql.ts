@@ -77,11 +77,33 @@ export class EntitySql<T extends ObjectLiteral> {
    * broadcaster hooks, statement-cache lookup and promise: a third of a primary-key read's cost).
    */
   async select(manager: EntityManager, rest: string, parameters: unknown[]): Promise<T[]> {
-    const sql = `SELECT * FROM ${this.table} ${rest}`;
-    const rows = (
+    const rows = await this.rows(manager, `SELECT * FROM ${this.table} ${rest}`, parameters);
+    return rows.map((raw) => this.hydrate(raw));
+  }
+
+  /** Like `select`, reading and hydrating only the named properties' columns (a hot read that needs a few). */
+  async selectColumns<K extends keyof T & string>(
+    manager: EntityManager,
+    properties: readonly K[],
+    rest: string,
+    parameters: unknown[],
+  ): Promise<Pick<T, K>[]> {
+    const columns = properties.map((property) => this.columnOf(property));
+    const names = columns.map((column) => this.dataSource.driver.escape(column.databaseName)).join(', ');
+    const rows = await this.rows(manager, `SELECT ${names} FROM ${this.table} ${rest}`, parameters);
+    const driver = this.dataSource.driver;
+    return rows.map((raw) => {
+      const entity = {} as Pick<T, K>;
+      for (const column of columns)
+        column.setEntityValue(entity, driver.prepareHydratedValue(raw[column.databaseName], column));
+      return entity;
+    });
+  }
+
+  private async rows(manager: EntityManager, sql: string, parameters: unknown[]): Promise<Record<string, unknown>[]> {
+    return (
       this.sqlite ? this.preparedSelect(this.sqlite, sql).all(...parameters) : await manager.query(sql, parameters)
     ) as Record<string, unknown>[];
-    return rows.map((raw) => this.hydrate(raw));
   }
 
   private preparedSelect(sqlite: SqliteConnection, sql: string): ReturnType<SqliteConnection['prepare']> {

@@ -1,5 +1,11 @@
 import { InboundAuthMode } from '@svc/proto/webhooks/v1';
 import type { ConnectionRow } from '../entities';
+
+/** The columns of a connection that verification reads. */
+export type AuthColumns = Pick<
+  ConnectionRow,
+  'id' | 'authMode' | 'secretHash' | 'secretVersion' | 'hmacHeader' | 'hmacEncoding' | 'hmacPrefix'
+>;
 import type { HeaderReader } from './hmac';
 import {
   verifyBillingProvider,
@@ -26,7 +32,7 @@ const PROVIDERS: Partial<Record<InboundAuthMode, Verifier>> = {
  * `signingSecret` is the provider mode's secret, already opened (it is sealed at rest: secrets/signing-secrets.ts).
  */
 export async function authenticate(
-  connection: ConnectionRow,
+  connection: AuthColumns,
   headers: HeaderReader,
   body: Buffer | undefined,
   sharedSecrets: SharedSecretVerifier,
@@ -58,7 +64,10 @@ export async function authenticate(
 }
 
 /** The idempotency key a mode carries by itself (Standard Webhooks' message id), when no explicit key is sent. */
-export function providerIdempotencyKey(connection: ConnectionRow, headers: HeaderReader): string | undefined {
+export function providerIdempotencyKey(
+  connection: Pick<ConnectionRow, 'authMode'>,
+  headers: HeaderReader,
+): string | undefined {
   if (connection.authMode !== InboundAuthMode.WEBHOOK_DELIVERY_PLATFORM) return undefined;
   return headers('webhook-id') ?? headers('svix-id');
 }

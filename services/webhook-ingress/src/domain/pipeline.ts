@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DataSource } from 'typeorm';
 import { JSONPath } from 'jsonpath-plus';
-import { isId, newId, now, selectById, type Logger } from '@svc/kit';
+import { entitySql, isId, newId, now, selectById, type Logger } from '@svc/kit';
 import {
   InboundAuthMode,
   InboundConnectionStatus,
@@ -15,10 +15,31 @@ import type { HeaderReader } from '../auth/hmac';
 import type { SharedSecretVerifier } from '../auth/shared-secret';
 import { ConnectionRow, IdempotencyKeyRow, type RequestLogRow } from '../entities';
 import type { SigningSecrets } from '../secrets/signing-secrets';
-import { applyCapture } from './connections';
+import { inferSchema } from './schema-inference';
 import { webhookReceivedEvent } from './events';
 import { idempotencyCutoff, type GroupCommit } from './group-commit';
 import { scrubHeaders } from './scrub';
+
+/** What serving a request reads of its connection (not its name, schema or timestamps). */
+const SERVING_COLUMNS = [
+  'id',
+  'orgId',
+  'status',
+  'authMode',
+  'secretHash',
+  'secretVersion',
+  'signingSecretSealed',
+  'legacySigningSecret',
+  'identifierType',
+  'identifierPath',
+  'channelIntegrationId',
+  'hmacHeader',
+  'hmacEncoding',
+  'hmacPrefix',
+  'captureUntil',
+] as const satisfies readonly (keyof ConnectionRow)[];
+
+type ServingConnection = Pick<ConnectionRow, (typeof SERVING_COLUMNS)[number]>;
 
 /** Spec 8: at most 100 KB. */
 export const MAX_BODY_BYTES = 100 * 1024;
@@ -124,13 +145,11 @@ export class InboundPipeline {
       const value = request.headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     };
-    let connection: ConnectionRow | null = null;
+    let connection: ServingConnection | null = null;
     let key: string | undefined;
     let result: Outcome;
     try {
-      connection = isId(request.connectionId)
-        ? await selectById(this.dataSource.manager, ConnectionRow, request.connectionId)
-        : null;
+      connection = isId(request.connectionId) ? await this.servingConnection(request.connectionId) : null;
       const explicitKey = header('x-idempotency-key')?.slice(0, 255) || undefined;
       key = explicitKey ?? (connection ? providerIdempotencyKey(connection, header) : undefined);
       result = await this.decide(request, connection, header, requestLogId, key);
@@ -152,9 +171,18 @@ export class InboundPipeline {
     return { status, body, headers };
   }
 
+  /** The connection, read on every request: pause, resume and rotation apply to the next request (decision 0015). */
+  private async servingConnection(id: string): Promise<ServingConnection | null> {
+    const sql = entitySql(this.dataSource, ConnectionRow);
+    const [row] = await sql.selectColumns(this.dataSource.manager, SERVING_COLUMNS, `WHERE ${sql.column('id')} = ?`, [
+      id,
+    ]);
+    return row ?? null;
+  }
+
   private async decide(
     request: InboundHttpRequest,
-    connection: ConnectionRow | null,
+    connection: ServingConnection | null,
     header: HeaderReader,
     requestLogId: string,
     key: string | undefined,
@@ -236,15 +264,13 @@ export class InboundPipeline {
   }
 
   /** Closes the tunnel for exactly one payload: the conditional update lets only one concurrent request win. */
-  private async capture(connection: ConnectionRow, payload: unknown): Promise<boolean> {
+  private async capture(connection: ServingConnection, payload: unknown): Promise<boolean> {
     const at = now();
-    const copy = { ...connection };
-    applyCapture(copy, payload, at);
     const result = await this.dataSource
       .createQueryBuilder()
       .update(ConnectionRow)
       .set({
-        schemaFields: copy.schemaFields,
+        schemaFields: JSON.stringify(inferSchema(payload)),
         schemaVersion: () => 'schema_version + 1',
         schemaCapturedAt: at,
         captureUntil: null,
@@ -261,7 +287,7 @@ export class InboundPipeline {
    * nothing and replays the twin's response instead.
    */
   private async commit(
-    connection: ConnectionRow,
+    connection: ServingConnection,
     request: InboundHttpRequest,
     header: HeaderReader,
     requestLogId: string,
@@ -308,7 +334,7 @@ export class InboundPipeline {
 function logRow(
   id: string,
   request: InboundHttpRequest,
-  connection: ConnectionRow | null,
+  connection: ServingConnection | null,
   header: HeaderReader,
   key: string | undefined,
   result: Outcome,
