@@ -433,7 +433,7 @@ describe('deploy: charts/svc', function () {
   describe('network policies', () => {
     it('admit gRPC only from the services that name the target in their upstreams', () => {
       const objects = helmTemplate(REQUIRED_ARGS);
-      expect(grpcCallers(objects, 'identity')).to.deep.equal(['gateway']);
+      expect(grpcCallers(objects, 'identity')).to.deep.equal(['flows', 'gateway', 'inbox']);
       expect(grpcCallers(objects, 'inbox')).to.deep.equal(['contacts', 'flows', 'gateway']);
       expect(grpcCallers(objects, 'contacts')).to.deep.equal(['flows', 'gateway', 'webhook-ingress']);
       expect(grpcCallers(objects, 'flows')).to.deep.equal(['gateway', 'webhook-ingress']);

@@ -149,6 +149,56 @@ describe('Contacts API (whole stack over HTTP)', function () {
     it('answers BAD_USER_INPUT for an upsert with nothing to match on', async () => {
       expectError(await call(UPSERT, { i: { name: 'Nobody' } }), 200, 'BAD_USER_INPUT');
     });
+
+    it("answers CONFLICT naming `email` for a new externalId with another contact's email, creating nothing", async () => {
+      const owner = await create({
+        name: 'Owner',
+        email: `owned-${unique()}@example.com`,
+        externalId: `a-${unique()}`,
+      });
+      const externalId = `b-${unique()}`;
+      const response = await call(UPSERT, { i: { externalId, email: owner.email?.toUpperCase(), name: 'Newcomer' } });
+      expectError(response, 200, 'CONFLICT');
+      expect(response.body.errors?.[0]?.extensions?.field).to.equal('email');
+      expect(response.body.errors?.[0]?.message).to.equal('another contact already has this email');
+      expect(response.body.data?.upsertContactApi ?? null).to.equal(null);
+      expectError(await call(BY_EXTERNAL_ID, { x: externalId }), 200, 'NOT_FOUND');
+      expect(await get(owner.id)).to.deep.equal(owner);
+    });
+
+    it("answers CONFLICT naming `phone` for a new externalId with another contact's phone, creating nothing", async () => {
+      const owner = await create({ name: 'Owner', phone: '+15550100444', externalId: `a-${unique()}` });
+      const externalId = `b-${unique()}`;
+      const response = await call(UPSERT, { i: { externalId, phone: '+1 555 010 0444' } });
+      expectError(response, 200, 'CONFLICT');
+      expect(response.body.errors?.[0]?.extensions?.field).to.equal('phone');
+      expectError(await call(BY_EXTERNAL_ID, { x: externalId }), 200, 'NOT_FOUND');
+      expect(await get(owner.id)).to.deep.equal(owner);
+    });
+
+    it("answers CONFLICT naming `email` when the externalId's contact would take another contact's email", async () => {
+      const owner = await create({ email: `taken-${unique()}@example.com` });
+      const other = await create({ email: `mine-${unique()}@example.com`, externalId: `c-${unique()}` });
+      const response = await call(UPSERT, { i: { externalId: other.externalId, email: owner.email, name: 'Moved' } });
+      expectError(response, 200, 'CONFLICT');
+      expect(response.body.errors?.[0]?.extensions?.field).to.equal('email');
+      expect(await get(other.id)).to.deep.equal(other);
+      expect(await get(owner.id)).to.deep.equal(owner);
+    });
+
+    it('links an externalId to the contact that owns the email only when asked to: upsert by email, then update', async () => {
+      const email = `visitor-${unique()}@example.com`;
+      const visitor = await create({ name: 'Widget Visitor', email });
+      const externalId = `crm-${unique()}`;
+      expectError(await call(UPSERT, { i: { externalId, email } }), 200, 'CONFLICT');
+      const found = await upsert({ email });
+      expect(found.id).to.equal(visitor.id);
+      const linked = await update(found.id, { externalId });
+      expect(linked).to.deep.include({ id: visitor.id, email, externalId });
+      const again = await upsert({ externalId, email, name: 'Known Customer' });
+      expect(again).to.deep.include({ id: visitor.id, name: 'Known Customer' });
+      expect(await byExternalId(externalId)).to.deep.equal(again);
+    });
   });
 
   describe('Contacts.contactsApi', () => {

@@ -170,12 +170,79 @@ describe('Flows: the steps of a run (whole stack over HTTP)', function () {
   });
 
   describe('Flows.ASSIGN', () => {
+    const CREATE = 'mutation($i: CreateFlowInput!) { createFlow(input: $i) { _id } }';
+    const UPDATE = 'mutation($f: String!, $i: UpdateFlowInput!) { updateFlow(flowId: $f, input: $i) { _id } }';
+    const PUBLISH = 'mutation($f: String!) { publishFlow(flowId: $f) { _id status } }';
+    const routing = (assigneeId: string): Step[] => [
+      { type: 'ADD_NOTE', text: 'routing' },
+      { type: 'ASSIGN', assigneeId },
+    ];
+    const draft = async (steps: Step[]) =>
+      (
+        await asMember<{ createFlow: { _id: string } }>(CREATE, {
+          i: { name: 'Route', trigger: { type: 'STARTED_FOR_CHAT' }, steps },
+        })
+      ).createFlow._id;
+    const flowOf = async (flowId: string) =>
+      (
+        await asMember<{ flow: { status: string; steps: { assigneeId: string | null }[] } }>(
+          'query($f: String!) { flow(flowId: $f) { status steps { assigneeId } } }',
+          { f: flowId },
+        )
+      ).flow;
+
     it("assigns the contact's chat to the operator", async () => {
       const { chatId, flowId, deliver } = await webhookFlow([{ type: 'ASSIGN', assigneeId: ownerId }]);
       expect((await chat(chatId)).assigneeId).to.equal(null);
       await deliver(newId());
       expect(await finishedRun(flowId)).to.include({ status: 'COMPLETED', stepIndex: 1, error: null });
       expect((await chat(chatId)).assigneeId).to.equal(ownerId);
+    });
+
+    it("refuses at authoring an assignee who is no member of the org (NOT_FOUND naming the step), another org's too", async () => {
+      const other = await harness.newOrg('Elsewhere');
+      const kept = await draft(routing(ownerId));
+      for (const assigneeId of [newId(), await other.addMember()]) {
+        for (const response of [
+          await harness.graphql(
+            CREATE,
+            { i: { name: 'Route', trigger: { type: 'STARTED_FOR_CHAT' }, steps: routing(assigneeId) } },
+            org.sessionToken,
+          ),
+          await harness.graphql(UPDATE, { f: kept, i: { steps: routing(assigneeId) } }, org.sessionToken),
+        ]) {
+          expectError(response, 200, 'NOT_FOUND');
+          expect(response.body.errors?.[0]?.extensions?.field).to.equal('steps[1]');
+          expect(response.body.errors?.[0]?.message).to.equal(
+            'steps[1] assigns someone who is not a member of this org',
+          );
+        }
+      }
+      expect((await flowOf(kept)).steps.map((s) => s.assigneeId)).to.deep.equal([null, ownerId]);
+    });
+
+    it('refuses to publish a draft whose assignee was removed from the org since (FAILED_PRECONDITION)', async () => {
+      const agent = await org.addMember();
+      const flowId = await draft(routing(agent));
+      await org.removeMember(agent);
+      const response = await harness.graphql(PUBLISH, { f: flowId }, org.sessionToken);
+      expectError(response, 200, 'FAILED_PRECONDITION');
+      expect(response.body.errors?.[0]?.extensions?.field).to.equal('steps[1]');
+      expect((await flowOf(flowId)).status).to.equal('DRAFT');
+    });
+
+    it('fails the run at the step, saying so, when the assignee was removed after publishing, assigning nobody', async () => {
+      const agent = await org.addMember();
+      const { chatId, flowId, deliver } = await webhookFlow(routing(agent));
+      await org.removeMember(agent);
+      await deliver(newId());
+      expect(await finishedRun(flowId)).to.include({
+        status: 'FAILED',
+        stepIndex: 1,
+        error: `the assignee ${agent} is no longer a member of the org`,
+      });
+      expect(await notesOf(chatId)).to.deep.equal([{ text: 'routing', internal: true }]);
+      expect((await chat(chatId)).assigneeId).to.equal(null);
     });
   });
 

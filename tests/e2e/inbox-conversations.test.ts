@@ -142,8 +142,12 @@ describe('Inbox conversations and threads (whole stack over HTTP)', function () 
   });
 
   describe('Inbox.assignChatToOperator / unassignChat / assignConversationThreads', () => {
+    const ASSIGN = `mutation($chatId: String!, $op: String!) { assignChatToOperator(chatId: $chatId, operatorId: $op) { ${CHAT_FIELDS} } }`;
+    const ASSIGN_THREADS =
+      'mutation($id: String!, $op: String!) { assignConversationThreads(conversationId: $id, operatorId: $op) { _id } }';
+
     it('assigns and unassigns a thread, and assigns every open thread of a conversation', async () => {
-      const operator = newId();
+      const operator = await org.addMember();
       const contactId = newId();
       const first = await channels.openChat({ contactId });
       const second = await channels.openChat({ contactId });
@@ -166,6 +170,52 @@ describe('Inbox conversations and threads (whole stack over HTTP)', function () 
       );
       expect((await chat(first._id)).assigneeId).to.equal(operator);
       expect((await chat(second._id)).assigneeId).to.equal(operator);
+    });
+
+    it("answers NOT_FOUND naming operatorId for an id that is no member, another org's member or a removed one", async () => {
+      const other = await harness.newOrg('Other');
+      const removed = await org.addMember('Gone Agent');
+      await org.removeMember(removed);
+      const opened = await channels.openChat();
+      for (const operator of [newId(), await other.addMember(), removed]) {
+        for (const [query, variables] of [
+          [ASSIGN, { chatId: opened._id, op: operator }],
+          [ASSIGN_THREADS, { id: opened.conversationId, op: operator }],
+        ] as const) {
+          const response = await harness.graphql(query, variables, key);
+          expectError(response, 200, 'NOT_FOUND');
+          expect(response.body.errors?.[0]?.extensions?.field).to.equal('operatorId');
+          expect(response.body.errors?.[0]?.message).to.equal('operator not found: not a member of this org');
+        }
+      }
+      expect((await chat(opened._id)).assigneeId).to.equal(null);
+    });
+
+    it('keeps the assignee when a later assignment is refused, and answers BAD_USER_INPUT for a malformed id', async () => {
+      const operator = await org.addMember();
+      const opened = await channels.openChat();
+      await gql(ASSIGN, { chatId: opened._id, op: operator });
+      expectError(await harness.graphql(ASSIGN, { chatId: opened._id, op: newId() }, key), 200, 'NOT_FOUND');
+      const malformed = await harness.graphql(ASSIGN, { chatId: opened._id, op: 'olive' }, key);
+      expectError(malformed, 200, 'BAD_USER_INPUT');
+      expect(malformed.body.errors?.[0]?.extensions?.field).to.equal('operatorId');
+      expect((await chat(opened._id)).assigneeId).to.equal(operator);
+    });
+
+    it('lets the org owner (a member) be assigned from a dashboard session too', async () => {
+      const members = await gql<{ orgTeamMembers: { id: string; email: string | null }[] }>(
+        '{ orgTeamMembers { id email } }',
+        {},
+        org.sessionToken,
+      );
+      const ownerId = members.orgTeamMembers.find((m) => m.email === org.ownerEmail)?.id ?? '';
+      const opened = await channels.openChat();
+      const assigned = await gql<{ assignChatToOperator: Chat }>(
+        ASSIGN,
+        { chatId: opened._id, op: ownerId },
+        org.sessionToken,
+      );
+      expect(assigned.assignChatToOperator.assigneeId).to.equal(ownerId);
     });
   });
 

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { newId } from '@svc/kit';
 import { ALL_SCOPES_BUT_PARTNER, StackHarness, type TestOrg } from '../support/stack-harness';
 import { ChannelSimulator, dataOf } from './inbox-fixtures';
 
@@ -21,7 +20,8 @@ describe('Inbox.inboxCounts (whole stack over HTTP)', function () {
   let org: TestOrg;
   let key: string;
   let ownerId: string;
-  const operatorId = newId();
+  /** An agent of the org: assignees must be members (docs/decisions/0034). */
+  let operatorId: string;
 
   const gql = <T>(query: string, variables: Record<string, unknown> = {}, as = key) =>
     harness.graphql<T>(query, variables, as).then(dataOf);
@@ -39,6 +39,7 @@ describe('Inbox.inboxCounts (whole stack over HTTP)', function () {
     );
     ownerId = members.orgTeamMembers.find((m) => m.email === org.ownerEmail)?.id ?? '';
     expect(ownerId).to.have.length(24);
+    operatorId = await org.addMember();
   });
 
   after(async () => harness.stop());

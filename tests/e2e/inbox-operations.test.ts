@@ -12,6 +12,8 @@ interface World {
   labelId: string;
   collectionId: string;
   mediaId: string;
+  /** A member of the org (an agent): assignees must be members (docs/decisions/0034). */
+  operatorId: string;
 }
 
 type Vars = Record<string, unknown>;
@@ -292,7 +294,7 @@ const CASES: OperationCase[] = [
     scope: M,
     query:
       'mutation($chatId: String!, $op: String!) { assignChatToOperator(chatId: $chatId, operatorId: $op) { _id } }',
-    vars: (w) => ({ chatId: w.chatId, op: newId() }),
+    vars: (w) => ({ chatId: w.chatId, op: w.operatorId }),
     isolation: 'not-found',
   },
   {
@@ -307,7 +309,7 @@ const CASES: OperationCase[] = [
     scope: M,
     query:
       'mutation($conversationId: String!, $op: String!) { assignConversationThreads(conversationId: $conversationId, operatorId: $op) { _id } }',
-    vars: (w) => ({ conversationId: w.conversationId, op: newId() }),
+    vars: (w) => ({ conversationId: w.conversationId, op: w.operatorId }),
     isolation: 'not-found',
   },
   {
@@ -511,6 +513,7 @@ describe('Inbox operations: scopes, org isolation, bad input (whole stack over H
       messageId: message._id,
       labelId: label._id,
       collectionId: collection._id,
+      operatorId: await orgA.addMember(),
     };
     for (const scope of [R, S, M, N, ApiScope.CONVERSATIONS_DELETE])
       keysLacking.set(scope, (await orgA.mintKey(ALL_SCOPES_BUT_PARTNER.filter((s) => s !== scope))).key);

@@ -18,7 +18,8 @@ describe('Inbox search (whole stack over HTTP)', function () {
   let org: TestOrg;
   let key: string;
   let keyWithoutPii: string;
-  const operatorId = newId();
+  /** An agent of the org: assignees must be members (docs/decisions/0034). */
+  let operatorId: string;
   const channelB = newId();
   let grace: { chatId: string; conversationId: string; overdueId: string };
   let alan: { chatId: string; conversationId: string; refundId: string };
@@ -69,6 +70,7 @@ describe('Inbox search (whole stack over HTTP)', function () {
     await harness.start();
     org = await harness.newOrg();
     key = (await org.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
+    operatorId = await org.addMember();
     keyWithoutPii = (await org.mintKey(ALL_SCOPES_BUT_PARTNER.filter((s) => s !== ApiScope.PII_READ))).key;
     const channels = new ChannelSimulator(harness, org);
     const graceChat = await channels.openChat({ name: 'Grace Hopper' });

@@ -138,6 +138,29 @@ export class TestOrg {
     return result;
   }
 
+  /** Adds an agent to the org through `addOrgMemberDirect` (as its owner) and returns the new member's id. */
+  async addMember(name = 'Ann Agent'): Promise<string> {
+    const added = await this.harness.graphql<{ addOrgMemberDirect: { member: { id: string } } }>(
+      'mutation($i: AddOrgMemberInput!) { addOrgMemberDirect(input: $i) { member { id } } }',
+      { i: { email: `agent-${newId()}@example.com`, name, role: 'AGENT' } },
+      this.sessionToken,
+    );
+    const id = added.body.data?.addOrgMemberDirect.member.id;
+    if (!id) throw new Error(`addOrgMemberDirect failed: ${JSON.stringify(added.body)}`);
+    return id;
+  }
+
+  /** Removes a member of the org through `removeOrgMember` (as its owner). */
+  async removeMember(memberId: string): Promise<void> {
+    const removed = await this.harness.graphql<{ removeOrgMember: boolean }>(
+      'mutation($m: String!) { removeOrgMember(memberId: $m) }',
+      { m: memberId },
+      this.sessionToken,
+    );
+    if (removed.body.data?.removeOrgMember !== true)
+      throw new Error(`removeOrgMember failed: ${JSON.stringify(removed.body)}`);
+  }
+
   /**
    * A chat with a contact, as a channel would open it. There is no public operation that opens a chat (contacts
    * start them through channels and the widget), so tests call the inbox the way those services do.

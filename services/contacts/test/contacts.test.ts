@@ -186,6 +186,27 @@ describe('ContactsService', () => {
       );
       expect(byExternal.id).to.equal(first.id);
     });
+
+    it("answers ALREADY_EXISTS naming `email` for a new external id with another contact's email, creating nothing", async () => {
+      const key = apiKeyPrincipal(newId(), MANAGE);
+      const owner = await create(key, { email: 'owner@example.com', externalId: 'owner' });
+      const error = await rejection(
+        unary(
+          client.upsertContact.bind(client),
+          { input: { externalId: 'newcomer', email: 'Owner@Example.com', identities: [] } },
+          as(key),
+        ),
+      );
+      expect(error.code).to.equal(status.ALREADY_EXISTS);
+      expect(error.details).to.equal('another contact already has this email');
+      expect(error.metadata.get('x-svc-error-field')).to.deep.equal(['email']);
+      const reader = as(apiKeyPrincipal(key.orgId, [ApiScope.CONTACTS_READ]));
+      const missing = await rejection(
+        unary(client.getContactByExternalId.bind(client), { externalId: 'newcomer' }, reader),
+      );
+      expect(missing.code).to.equal(status.NOT_FOUND);
+      expect((await lookup(key.orgId, IdentifierType.EMAIL, 'owner@example.com')).contactId).to.equal(owner.id);
+    });
   });
 
   describe('ContactsService.ListContacts', () => {

@@ -2,6 +2,7 @@ import { Peer, ServiceApp, domainErrorOf, unary, type ServiceAppDeps, type Subsc
 import type { ServiceError } from '@grpc/grpc-js';
 import { ContactsServiceClient } from '@svc/proto/contacts/v1';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
+import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import {
   AddChatLabelRequest,
   AssignChatRequest,
@@ -11,7 +12,7 @@ import {
 import type { FlowsConfig } from './config';
 import { flowsData } from './data';
 import { FLOWS_TOPIC } from './domain/events';
-import { Flows } from './domain/flows';
+import { Flows, type MemberDirectory } from './domain/flows';
 import { Runner } from './domain/runner';
 import { Runs } from './domain/runs';
 import type { StepActions } from './domain/steps';
@@ -19,9 +20,12 @@ import { subscribeWebhooks } from './domain/webhook-consumer';
 import { flowsService } from './grpc/flows-handlers';
 
 export interface FlowsDeps extends ServiceAppDeps {
-  /** Where the inbox and contacts listen, read at first use (the embedded stack knows them only after start). */
+  /** Where identity, the inbox and contacts listen, read at first use (the embedded stack knows them after start). */
+  identityAddress?: () => string;
   inboxAddress?: () => string;
   contactsAddress?: () => string;
+  /** Who the org's members are (assign steps); identity (`FindMembers`) unless given (unit tests pass a stand-in). */
+  members?: MemberDirectory;
 }
 
 /** Re-throws a downstream failure as the domain error it was (so it is logged and classified, not INTERNAL). */
@@ -34,6 +38,8 @@ async function call<T>(promise: Promise<T>): Promise<T> {
 }
 
 export class FlowsApp extends ServiceApp<FlowsConfig> {
+  private readonly identity: Peer<IdentityServiceClient>;
+  private readonly members: MemberDirectory;
   private readonly inbox: Peer<InboxServiceClient>;
   private readonly contacts: Peer<ContactsServiceClient>;
   private runs: Runs | undefined;
@@ -46,6 +52,14 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
       config,
       deps,
     );
+    this.identity = new Peer(IdentityServiceClient, deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL));
+    this.members = deps.members ?? {
+      membersOf: async (orgId, memberIds) => {
+        const identity = this.identity.get();
+        const found = await call(unary(identity.findMembers.bind(identity), { memberIds }, this.as(orgId)));
+        return found.memberIds;
+      },
+    };
     this.inbox = new Peer(InboxServiceClient, deps.inboxAddress ?? (() => config.INBOX_GRPC_URL));
     this.contacts = new Peer(ContactsServiceClient, deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL));
   }
@@ -109,7 +123,11 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
     this.grpc.add(
       FlowsServiceService,
       flowsService(
-        { flows: new Flows(this.dataSource, () => this.relay), runs: this.runs, contactOfChat: this.contactOfChat },
+        {
+          flows: new Flows(this.dataSource, () => this.relay, this.members),
+          runs: this.runs,
+          contactOfChat: this.contactOfChat,
+        },
         { codec: this.codec, logger: this.logger },
       ),
       'svc.flows.v1.FlowsService',
@@ -136,6 +154,7 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
   protected override async stopWorkers(): Promise<void> {
     await this.stopConsumer();
     await this.runner?.stop();
+    this.identity.close();
     this.inbox.close();
     this.contacts.close();
   }

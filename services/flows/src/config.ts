@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { baseConfigSchema, loadConfig } from '@svc/kit';
 
 export const flowsConfigSchema = baseConfigSchema.extend({
+  /** identity (whether an assign step's assignee is a member of the org), host:port. */
+  IDENTITY_GRPC_URL: z.string().default(''),
   /** The inbox (messages, notes, closing chats), host:port. */
   INBOX_GRPC_URL: z.string().default(''),
   /** The contacts service (contact attributes), host:port. */

@@ -11,17 +11,33 @@ import {
   testEnv,
   unary,
   principalFor,
+  rejection,
 } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
-import { FlowStepType, FlowTriggerType, FlowsServiceClient } from '@svc/proto/flows/v1';
-import { FlowsApp, flowsConfig, renderTemplate } from '../src';
+import { FlowStatus, FlowStepType, FlowTriggerType, FlowsServiceClient } from '@svc/proto/flows/v1';
+import { FlowsApp, flowsConfig, renderTemplate, type MemberDirectory } from '../src';
 
 describe('FlowsService', () => {
   let app: FlowsApp;
   let client: FlowsServiceClient;
 
+  /** identity as flows sees it: the members of each org, and every question asked of it. */
+  const members = new Map<string, Set<string>>();
+  const asked: string[][] = [];
+  const directory: MemberDirectory = {
+    membersOf: async (orgId, ids) => {
+      asked.push(ids);
+      return ids.filter((id) => members.get(orgId)?.has(id));
+    },
+  };
+  const addMember = (orgId: string) => {
+    const id = newId();
+    members.set(orgId, new Set([...(members.get(orgId) ?? []), id]));
+    return id;
+  };
+
   before(async () => {
-    app = new FlowsApp(flowsConfig(testEnv('flows')));
+    app = new FlowsApp(flowsConfig(testEnv('flows')), { members: directory });
     await app.start();
     client = grpcClient(FlowsServiceClient, `127.0.0.1:${app.grpcPort}`);
   });
@@ -83,6 +99,82 @@ describe('FlowsService', () => {
       }
       const labelId = newId();
       expect((await create(labelId)).steps[0]).to.include({ type: FlowStepType.ADD_LABEL, label: labelId });
+    });
+  });
+
+  describe('FlowsService.CreateFlow / UpdateFlow / PublishFlow (assign steps)', () => {
+    const member = (orgId: string) => app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+    const assigning = (...assigneeIds: string[]) => [
+      { type: FlowStepType.ADD_NOTE, text: 'routing' },
+      ...assigneeIds.map((assigneeId) => ({ type: FlowStepType.ASSIGN, assigneeId })),
+    ];
+    const create = (orgId: string, steps: ReturnType<typeof assigning>) =>
+      unary(
+        client.createFlow.bind(client),
+        { input: { name: 'route', trigger: { type: FlowTriggerType.STARTED_FOR_CHAT }, steps, replaceSteps: false } },
+        member(orgId),
+      );
+    const update = (orgId: string, flowId: string, steps: ReturnType<typeof assigning>) =>
+      unary(client.updateFlow.bind(client), { flowId, input: { steps, replaceSteps: true } }, member(orgId));
+    const publish = (orgId: string, flowId: string) =>
+      unary(client.publishFlow.bind(client), { flowId }, member(orgId));
+    const refusal = async (call: Promise<unknown>) => {
+      const error = await rejection(call);
+      return { code: error.code, field: error.metadata?.get('x-svc-error-field')[0], details: error.details };
+    };
+
+    it('keeps assign steps whose assignees are members of the org, asking identity once for all of them', async () => {
+      const orgId = newId();
+      const [a, b] = [addMember(orgId), addMember(orgId)];
+      const before = asked.length;
+      const flow = await create(orgId, assigning(a, b, a));
+      expect(flow.steps.map((s) => s.assigneeId)).to.deep.equal([undefined, a, b, a]);
+      expect(asked.slice(before)).to.deep.equal([[a, b]]);
+    });
+
+    it('answers NOT_FOUND naming the step for an assignee that is no member of the org, creating nothing', async () => {
+      const orgId = newId();
+      const stranger = addMember(newId());
+      expect(await refusal(create(orgId, assigning(addMember(orgId), stranger)))).to.deep.equal({
+        code: status.NOT_FOUND,
+        field: 'steps[2]',
+        details: 'steps[2] assigns someone who is not a member of this org',
+      });
+      const listed = await unary(client.listFlows.bind(client), {}, member(orgId));
+      expect(listed.flows).to.deep.equal([]);
+    });
+
+    it('answers NOT_FOUND for an update that assigns a non-member, keeping the steps it had', async () => {
+      const orgId = newId();
+      const kept = addMember(orgId);
+      const flow = await create(orgId, assigning(kept));
+      expect((await refusal(update(orgId, flow._id, assigning(newId())))).code).to.equal(status.NOT_FOUND);
+      const current = await unary(client.getFlow.bind(client), { flowId: flow._id }, member(orgId));
+      expect(current.steps.map((s) => s.assigneeId)).to.deep.equal([undefined, kept]);
+    });
+
+    it('answers FAILED_PRECONDITION naming the step when publishing a draft whose assignee was removed since', async () => {
+      const orgId = newId();
+      const leaving = addMember(orgId);
+      const flow = await create(orgId, assigning(leaving));
+      members.get(orgId)?.delete(leaving);
+      expect(await refusal(publish(orgId, flow._id))).to.deep.include({
+        code: status.FAILED_PRECONDITION,
+        field: 'steps[1]',
+      });
+      const current = await unary(client.getFlow.bind(client), { flowId: flow._id }, member(orgId));
+      expect(current.status).to.equal(FlowStatus.DRAFT);
+      const replacement = addMember(orgId);
+      await update(orgId, flow._id, assigning(replacement));
+      expect((await publish(orgId, flow._id)).status).to.equal(FlowStatus.PUBLISHED);
+    });
+
+    it('asks identity nothing for a flow without assign steps', async () => {
+      const orgId = newId();
+      const before = asked.length;
+      const flow = await create(orgId, assigning());
+      await publish(orgId, flow._id);
+      expect(asked.length).to.equal(before);
     });
   });
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { newId } from '@svc/kit';
+import { NotFound, newId } from '@svc/kit';
 import { FlowStepType } from '@svc/proto/flows/v1';
 import { runStep, StepError, type RunContext, type StepActions } from '../src/domain/steps';
 
@@ -64,6 +64,39 @@ describe('runStep', () => {
       const error = await runStep({ type: FlowStepType.ADD_LABEL, label: newId() }, context(), actions).catch(
         (e: unknown) => e,
       );
+      expect(error).to.equal(refused);
+    });
+  });
+
+  describe('runStep ASSIGN', () => {
+    const failureOf = (promise: Promise<unknown>) =>
+      promise.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+
+    it("returns next after assigning the run's chat to the operator in the run's org", async () => {
+      const { actions, calls } = recordingActions();
+      const run = context();
+      const assigneeId = newId();
+      expect(await runStep({ type: FlowStepType.ASSIGN, assigneeId }, run, actions)).to.deep.equal({ kind: 'next' });
+      expect(calls).to.deep.equal([{ action: 'assign', args: [run.orgId, run.chatId, assigneeId] }]);
+    });
+
+    it('fails the step naming the assignee when the inbox no longer finds the operator (a removed member)', async () => {
+      const { actions } = recordingActions();
+      actions.assign = () => Promise.reject(new NotFound('operator not found', { field: 'operatorId' }));
+      const assigneeId = newId();
+      const error = await failureOf(runStep({ type: FlowStepType.ASSIGN, assigneeId }, context(), actions));
+      expect(error).to.be.instanceOf(StepError);
+      expect((error as StepError).message).to.equal(`the assignee ${assigneeId} is no longer a member of the org`);
+    });
+
+    it('passes any other downstream failure on to the runner (the chat not found is not a vanished assignee)', async () => {
+      const { actions } = recordingActions();
+      const refused = new NotFound('chat not found', { field: 'chatId' });
+      actions.assign = () => Promise.reject(refused);
+      const error = await failureOf(runStep({ type: FlowStepType.ASSIGN, assigneeId: newId() }, context(), actions));
       expect(error).to.equal(refused);
     });
   });

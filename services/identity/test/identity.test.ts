@@ -220,6 +220,50 @@ describe('IdentityService', () => {
     });
   });
 
+  describe('IdentityService.FindMembers', () => {
+    const find = (orgId: string, memberIds: string[]) =>
+      unary(client.findMembers.bind(client), { memberIds }, as(systemPrincipal(orgId)));
+
+    it("returns only the ids that are members of the caller's org, leaving out removed members", async () => {
+      const { principal, created } = await ownerSession();
+      const other = await ownerSession();
+      const agent = await unary(
+        client.addMemberDirect.bind(client),
+        { email: `agent-${Date.now()}@example.com`, name: 'Agent', role: MemberRole.AGENT },
+        as(principal),
+      );
+      const agentId = agent.member?.id ?? '';
+      const unknown = '0'.repeat(24);
+      const asked = [created.owner.id, agentId, other.created.owner.id, unknown, 'not-an-id', created.owner.id];
+      expect((await find(created.org.id, asked)).memberIds).to.have.members([created.owner.id, agentId]);
+      await unary(client.removeMember.bind(client), { memberId: agentId }, as(principal));
+      expect((await find(created.org.id, asked)).memberIds).to.deep.equal([created.owner.id]);
+    });
+
+    it('is callable only by services (SYSTEM principal), and takes at most 100 ids', async () => {
+      const { principal, created } = await ownerSession();
+      const refused = await rejection(
+        unary(client.findMembers.bind(client), { memberIds: [created.owner.id] }, as(principal)),
+      );
+      expect(refused.code).to.equal(status.PERMISSION_DENIED);
+      const tooMany = await rejection(
+        find(
+          created.org.id,
+          Array.from({ length: 101 }, () => created.owner.id),
+        ),
+      );
+      expect(tooMany.code).to.equal(status.INVALID_ARGUMENT);
+      expect(
+        (
+          await find(
+            created.org.id,
+            Array.from({ length: 100 }, () => created.owner.id),
+          )
+        ).memberIds,
+      ).to.deep.equal([created.owner.id]);
+    });
+  });
+
   describe('IdentityService.Authenticate (X-Svc-Org)', () => {
     it('lets a TECH_PROVIDER principal act on its managed child org only', async () => {
       const provider = await ownerSession(OrgKind.TECH_PROVIDER);

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type Router from '@koa/router';
-import { ServiceApp, type ReadinessCheck, type ServiceAppDeps } from '@svc/kit';
+import { Peer, ServiceApp, type ReadinessCheck, type ServiceAppDeps } from '@svc/kit';
+import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
 import { CollectionServiceService } from '@svc/proto/inbox/v1/collections';
 import { LabelServiceService } from '@svc/proto/inbox/v1/labels';
@@ -8,10 +9,11 @@ import { MediaServiceService } from '@svc/proto/inbox/v1/media';
 import { SearchServiceService } from '@svc/proto/inbox/v1/search';
 import type { InboxConfig } from './config';
 import { inboxData } from './data';
-import { inboxDomain } from './domain';
+import { inboxDomain, type MemberDirectory } from './domain';
 import { CHATS_TOPIC, MESSAGES_TOPIC } from './domain/events';
 import { MediaLinks, mediaLinkSecret } from './domain/media-links';
 import { collectionService } from './grpc/collection-handlers';
+import { identityMembers } from './grpc/identity-members';
 import { inboxService } from './grpc/inbox-handlers';
 import { labelService } from './grpc/label-handlers';
 import { mediaService } from './grpc/media-handlers';
@@ -29,6 +31,13 @@ export const INBOX_GRPC_SERVICES = [
   'svc.inbox.v1.MediaService',
 ] as const;
 
+export interface InboxDeps extends ServiceAppDeps {
+  /** Where identity listens, read at first use (the embedded stack knows it only after start). */
+  identityAddress?: () => string;
+  /** Who the org's members are; identity (`FindMembers`) unless given (unit tests pass a stand-in). */
+  members?: MemberDirectory;
+}
+
 /** Room for a whole uploadMultipleMedia call in one gRPC message, plus framing. */
 const grpcMessageLimit = (config: InboxConfig) => config.MEDIA_MAX_BYTES * config.MEDIA_MAX_FILES + 1024 * 1024;
 
@@ -37,8 +46,10 @@ export class InboxApp extends ServiceApp<InboxConfig> {
   readonly mediaLinks: MediaLinks;
   /** `GET /media/:id` (signed links); the embedded stack mounts it on its public port. */
   router: Router | undefined;
+  private readonly identity: Peer<IdentityServiceClient>;
+  private readonly members: MemberDirectory;
 
-  constructor(config: InboxConfig, deps: ServiceAppDeps = {}) {
+  constructor(config: InboxConfig, deps: InboxDeps = {}) {
     super(
       {
         name: 'inbox',
@@ -56,6 +67,8 @@ export class InboxApp extends ServiceApp<InboxConfig> {
       ttlSeconds: config.MEDIA_URL_TTL_SECONDS,
       publicUrl: config.MEDIA_PUBLIC_URL,
     });
+    this.identity = new Peer(IdentityServiceClient, deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL));
+    this.members = deps.members ?? identityMembers(this.identity, this.codec);
   }
 
   override readinessChecks(): Record<string, ReadinessCheck> {
@@ -63,12 +76,17 @@ export class InboxApp extends ServiceApp<InboxConfig> {
   }
 
   protected register(): void {
-    const domain = inboxDomain(this.dataSource, () => this.relay, {
-      blobs: this.blobs,
-      links: this.mediaLinks,
-      limits: { maxBytes: this.config.MEDIA_MAX_BYTES, maxFiles: this.config.MEDIA_MAX_FILES },
-      logger: this.logger.child({ component: 'media' }),
-    });
+    const domain = inboxDomain(
+      this.dataSource,
+      () => this.relay,
+      {
+        blobs: this.blobs,
+        links: this.mediaLinks,
+        limits: { maxBytes: this.config.MEDIA_MAX_BYTES, maxFiles: this.config.MEDIA_MAX_FILES },
+        logger: this.logger.child({ component: 'media' }),
+      },
+      this.members,
+    );
     const deps = { codec: this.codec, logger: this.logger };
     this.grpc.add(InboxServiceService, inboxService(domain, deps), 'svc.inbox.v1.InboxService');
     this.grpc.add(LabelServiceService, labelService(domain.labels, deps), 'svc.inbox.v1.LabelService');
@@ -84,5 +102,9 @@ export class InboxApp extends ServiceApp<InboxConfig> {
 
   protected override httpRouters(): Router[] {
     return this.router ? [this.router] : [];
+  }
+
+  protected override async stopWorkers(): Promise<void> {
+    this.identity.close();
   }
 }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { baseConfigSchema, loadConfig } from '@svc/kit';
 
 export const inboxConfigSchema = baseConfigSchema.extend({
+  /** identity (who the org's members are, to check an assignee), host:port. */
+  IDENTITY_GRPC_URL: z.string().default(''),
   /** Blob storage of the media library: a local directory (a mounted volume in Kubernetes). */
   MEDIA_DIR: z.string().min(1).default('.data/media'),
   /** Largest accepted file, in bytes. */

@@ -11,9 +11,11 @@ import {
   type Principal,
   rejection,
   apiKeyPrincipal,
+  PrincipalCodec,
 } from '@svc/kit';
 import { ChatStatus, DeliveryStatus, InboxServiceClient, type Message, type MessagePage } from '@svc/proto/inbox/v1';
 import { InboxApp, inboxConfig } from '../src';
+import { FakeIdentity } from './fake-identity';
 
 const EVERYTHING = [
   ApiScope.MESSAGES_READ,
@@ -26,10 +28,14 @@ const EVERYTHING = [
 describe('InboxService', () => {
   let app: InboxApp;
   let client: InboxServiceClient;
+  let identity: FakeIdentity;
   const as = (principal: Principal): Metadata => app.codec.metadata(principal);
 
   before(async () => {
-    app = new InboxApp(inboxConfig(testEnv('inbox')));
+    const config = inboxConfig(testEnv('inbox'));
+    identity = new FakeIdentity(new PrincipalCodec(config.SVC_INTERNAL_SECRET));
+    await identity.start();
+    app = new InboxApp(config, { identityAddress: () => `127.0.0.1:${identity.port}` });
     await app.start();
     client = grpcClient(InboxServiceClient, `127.0.0.1:${app.grpcPort}`);
   });
@@ -37,6 +43,7 @@ describe('InboxService', () => {
   after(async () => {
     client.close();
     await app.stop();
+    identity.stop();
     await dropTestDatabase(app.config.DB_URL);
   });
 
@@ -158,6 +165,114 @@ describe('InboxService', () => {
       expect((await rejection(unary(client.closeChat.bind(client), { chatId: chat._id }, as(reader)))).code).to.equal(
         status.PERMISSION_DENIED,
       );
+    });
+  });
+
+  describe('InboxService.AssignChatToOperator', () => {
+    const assign = (principal: Principal, chatId: string, operatorId: string) =>
+      unary(client.assignChatToOperator.bind(client), { chatId, operatorId }, as(principal));
+    const assignThreads = (principal: Principal, conversationId: string, operatorId: string) =>
+      unary(client.assignConversationThreads.bind(client), { conversationId, operatorId }, as(principal));
+    const assigneeOf = async (principal: Principal, chatId: string) =>
+      (await unary(client.getChat.bind(client), { chatId }, as(principal))).assigneeId ?? null;
+    /** The gRPC status and the argument it names (`x-svc-error-field`). */
+    const refusal = async (call: Promise<unknown>) => {
+      const error = await rejection(call);
+      return { code: error.code, field: error.metadata?.get('x-svc-error-field')[0] };
+    };
+
+    it('returns the chat assigned to a member of the org', async () => {
+      const { orgId, chat } = await newChat();
+      const key = apiKeyPrincipal(orgId, EVERYTHING);
+      const operatorId = identity.addMember(orgId, newId());
+      expect((await assign(key, chat._id, operatorId)).assigneeId).to.equal(operatorId);
+      expect(identity.asked.at(-1)).to.deep.equal([operatorId]);
+    });
+
+    it("answers NOT_FOUND naming operatorId for an unknown id, another org's member or a removed member", async () => {
+      const { orgId, chat } = await newChat();
+      const key = apiKeyPrincipal(orgId, EVERYTHING);
+      const removed = identity.addMember(orgId, newId());
+      identity.removeMember(orgId, removed);
+      const elsewhere = identity.addMember(newId(), newId());
+      for (const operatorId of [newId(), elsewhere, removed]) {
+        expect(await refusal(assign(key, chat._id, operatorId))).to.deep.equal({
+          code: status.NOT_FOUND,
+          field: 'operatorId',
+        });
+        expect(await refusal(assignThreads(key, chat.conversationId, operatorId))).to.deep.equal({
+          code: status.NOT_FOUND,
+          field: 'operatorId',
+        });
+      }
+      expect(await assigneeOf(key, chat._id)).to.equal(null);
+    });
+
+    it('keeps the current assignee when the new one is refused', async () => {
+      const { orgId, chat } = await newChat();
+      const key = apiKeyPrincipal(orgId, EVERYTHING);
+      const member = identity.addMember(orgId, newId());
+      await assign(key, chat._id, member);
+      expect((await refusal(assign(key, chat._id, newId()))).code).to.equal(status.NOT_FOUND);
+      expect(await assigneeOf(key, chat._id)).to.equal(member);
+    });
+
+    it('answers INVALID_ARGUMENT for an operator id that is not an id, without asking identity', async () => {
+      const { orgId, chat } = await newChat();
+      const asked = identity.asked.length;
+      expect(await refusal(assign(apiKeyPrincipal(orgId, EVERYTHING), chat._id, 'olive'))).to.deep.equal({
+        code: status.INVALID_ARGUMENT,
+        field: 'operatorId',
+      });
+      expect(identity.asked.length).to.equal(asked);
+    });
+
+    it("answers NOT_FOUND naming chatId for another org's chat before asking identity", async () => {
+      const { orgId, chat } = await newChat();
+      const stranger = apiKeyPrincipal(newId(), EVERYTHING);
+      const operatorId = identity.addMember(stranger.orgId, newId());
+      const asked = identity.asked.length;
+      expect(await refusal(assign(stranger, chat._id, operatorId))).to.deep.equal({
+        code: status.NOT_FOUND,
+        field: 'chatId',
+      });
+      expect(await refusal(assignThreads(stranger, chat.conversationId, operatorId))).to.deep.equal({
+        code: status.NOT_FOUND,
+        field: 'conversationId',
+      });
+      expect(identity.asked.length).to.equal(asked);
+      expect(await assigneeOf(apiKeyPrincipal(orgId, EVERYTHING), chat._id)).to.equal(null);
+    });
+
+    it('refuses a key without CONVERSATIONS_MANAGE before asking identity', async () => {
+      const { orgId, chat } = await newChat();
+      const asked = identity.asked.length;
+      const reader = apiKeyPrincipal(orgId, [ApiScope.MESSAGES_READ]);
+      expect((await refusal(assign(reader, chat._id, identity.addMember(orgId, newId())))).code).to.equal(
+        status.PERMISSION_DENIED,
+      );
+      expect(identity.asked.length).to.equal(asked);
+    });
+
+    it('answers UNAVAILABLE and assigns nobody when identity cannot answer', async () => {
+      const { orgId, chat } = await newChat();
+      const key = apiKeyPrincipal(orgId, EVERYTHING);
+      const operatorId = identity.addMember(orgId, newId());
+      identity.down = true;
+      try {
+        expect((await refusal(assign(key, chat._id, operatorId))).code).to.equal(status.UNAVAILABLE);
+      } finally {
+        identity.down = false;
+      }
+      expect(await assigneeOf(key, chat._id)).to.equal(null);
+    });
+
+    it('assigns every open thread of the conversation to a member', async () => {
+      const { orgId, chat } = await newChat();
+      const key = apiKeyPrincipal(orgId, EVERYTHING);
+      const operatorId = identity.addMember(orgId, newId());
+      await assignThreads(key, chat.conversationId, operatorId);
+      expect(await assigneeOf(key, chat._id)).to.equal(operatorId);
     });
   });
 

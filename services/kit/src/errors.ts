@@ -44,6 +44,10 @@ export class RateLimited extends DomainError {
 export class FailedPrecondition extends DomainError {
   readonly code = 'FAILED_PRECONDITION';
 }
+/** A service this one depends on could not answer (down, or past the deadline); the caller may retry. */
+export class Unavailable extends DomainError {
+  readonly code = 'UNAVAILABLE';
+}
 
 const GRPC_STATUS_OF: Record<ErrorCode, GrpcStatus> = {
   BAD_USER_INPUT: GrpcStatus.INVALID_ARGUMENT,

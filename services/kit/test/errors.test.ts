@@ -1,6 +1,14 @@
 import { expect } from 'chai';
-import { status, type ServiceError } from '@grpc/grpc-js';
-import { Conflict, InvalidArgument, NotFound, domainErrorOf, errorCodeOfGrpcStatus, grpcStatusOf } from '../src';
+import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import {
+  Conflict,
+  InvalidArgument,
+  NotFound,
+  Unavailable,
+  domainErrorOf,
+  errorCodeOfGrpcStatus,
+  grpcStatusOf,
+} from '../src';
 
 describe('kit.errors', () => {
   it('maps every domain error code to a gRPC status and back', () => {
@@ -12,6 +20,7 @@ describe('kit.errors', () => {
       'CONFLICT',
       'RATE_LIMITED',
       'FAILED_PRECONDITION',
+      'UNAVAILABLE',
     ] as const) {
       expect(errorCodeOfGrpcStatus(grpcStatusOf(code))).to.equal(code);
     }
@@ -29,7 +38,18 @@ describe('kit.errors', () => {
       .with.property('message', 'why');
     expect(domainErrorOf(failure(status.INVALID_ARGUMENT))).to.be.instanceOf(InvalidArgument);
     expect(domainErrorOf(failure(status.ALREADY_EXISTS))).to.be.instanceOf(Conflict);
+    expect(domainErrorOf(failure(status.UNAVAILABLE))).to.be.instanceOf(Unavailable);
+    expect(domainErrorOf(failure(status.DEADLINE_EXCEEDED))).to.be.instanceOf(Unavailable);
     const internal = failure(status.INTERNAL);
     expect(domainErrorOf(internal)).to.equal(internal);
+  });
+
+  it('keeps the argument a downstream error named (x-svc-error-field), and names none when there was none', () => {
+    const metadata = new Metadata();
+    metadata.set('x-svc-error-field', 'operatorId');
+    const named = { code: status.NOT_FOUND, details: 'operator not found', metadata } as ServiceError;
+    expect(domainErrorOf(named)).to.be.instanceOf(NotFound).with.deep.property('details', { field: 'operatorId' });
+    const unnamed = { code: status.NOT_FOUND, details: 'gone', metadata: new Metadata() } as ServiceError;
+    expect(domainErrorOf(unnamed)).to.have.deep.property('details', {});
   });
 });

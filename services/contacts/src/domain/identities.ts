@@ -34,9 +34,21 @@ export function identityKey(identity: ContactIdentity, field = 'identities'): Id
   }
 }
 
+/** How a conflict names an identifier to a person. */
+const NOUN: Record<IdentifierType, string> = {
+  [IdentifierType.IDENTIFIER_TYPE_UNSPECIFIED]: 'identifier',
+  [IdentifierType.EMAIL]: 'email',
+  [IdentifierType.PHONE_NUMBER]: 'phone number',
+  [IdentifierType.CHANNEL_USER_ID]: 'channel user id',
+  [IdentifierType.CHAT_ID]: 'chat',
+  [IdentifierType.UNRECOGNIZED]: 'identifier',
+};
+
 /**
  * Adds an identity to a contact. One already pointing at the same contact is kept (idempotent); one pointing at
- * another contact of the org is a conflict, so every identifier resolves to at most one person.
+ * another contact of the org is a conflict naming `field` (the argument that carried it: `email`, `phone` or
+ * `identities`), so every identifier resolves to at most one person. Nothing is merged or moved: see
+ * docs/decisions/0034-assignees-and-contact-conflicts.md.
  */
 export async function addIdentity(
   manager: EntityManager,
@@ -44,18 +56,18 @@ export async function addIdentity(
   contactId: string,
   key: IdentityKey,
   at: Date,
+  field = 'identities',
 ): Promise<void> {
+  const conflict = () => new Conflict(`another contact already has this ${NOUN[key.type]}`, { field });
   const existing = await manager.findOneBy(IdentityRow, { orgId, ...key });
   if (existing) {
     if (existing.contactId === contactId) return;
-    throw new Conflict(`another contact already has this ${IdentifierType[key.type] ?? 'identifier'}`, {
-      field: 'identities',
-    });
+    throw conflict();
   }
   try {
     await manager.insert(IdentityRow, { id: newId(at), orgId, contactId, ...key, createdAt: at });
   } catch (error) {
-    if (isDuplicateKeyError(error)) throw new Conflict('another contact already has this identifier');
+    if (isDuplicateKeyError(error)) throw conflict();
     throw error;
   }
 }
@@ -72,5 +84,6 @@ export async function replaceFieldIdentity(
 ): Promise<void> {
   if (previous === next) return;
   if (previous) await manager.delete(IdentityRow, { orgId, contactId, type, scope: '', value: previous });
-  if (next) await addIdentity(manager, orgId, contactId, { type, scope: '', value: next }, at);
+  const field = type === IdentifierType.EMAIL ? 'email' : 'phone';
+  if (next) await addIdentity(manager, orgId, contactId, { type, scope: '', value: next }, at, field);
 }

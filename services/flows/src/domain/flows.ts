@@ -58,9 +58,28 @@ function validStep(step: FlowStep, index: number): FlowStep {
   return step;
 }
 
-function validSteps(steps: FlowStep[]): string {
+function validSteps(steps: FlowStep[]): FlowStep[] {
   if (steps.length > MAX_STEPS) throw new InvalidArgument(`a flow has at most ${MAX_STEPS} steps`, { field: 'steps' });
-  return JSON.stringify(steps.map(validStep));
+  return steps.map(validStep);
+}
+
+/** Who may be assigned work: identity's members of the org (`FindMembers`). */
+export interface MemberDirectory {
+  /** The ids among `memberIds` that are members of the org now (a removed member, or another org's, is not). */
+  membersOf(orgId: string, memberIds: string[]): Promise<string[]>;
+}
+
+/**
+ * The assign steps whose assignee is not a member of the org now, by index: one question to identity per flow
+ * written or published, none for a flow without assign steps.
+ */
+async function strangerSteps(members: MemberDirectory, orgId: string, steps: FlowStep[]): Promise<number[]> {
+  const assigns = steps.flatMap((step, index) =>
+    step.type === FlowStepType.ASSIGN && step.assigneeId ? [{ index, assigneeId: step.assigneeId }] : [],
+  );
+  if (!assigns.length) return [];
+  const found = new Set(await members.membersOf(orgId, [...new Set(assigns.map((a) => a.assigneeId))]));
+  return assigns.filter((a) => !found.has(a.assigneeId)).map((a) => a.index);
 }
 
 function validName(name: string | undefined): string {
@@ -86,7 +105,22 @@ export class Flows {
   constructor(
     private readonly dataSource: DataSource,
     private readonly relay: () => OutboxRelay,
+    private readonly members: MemberDirectory,
   ) {}
+
+  /**
+   * Steps as written: well-formed, and every assignee a member of the org (NOT_FOUND naming the step otherwise, as
+   * for any id of the input that names nothing of the org). Identity is asked before the transaction, never in it.
+   */
+  private async authoredSteps(orgId: string, steps: FlowStep[]): Promise<string> {
+    const valid = validSteps(steps);
+    const [stranger] = await strangerSteps(this.members, orgId, valid);
+    if (stranger !== undefined)
+      throw new NotFound(`steps[${stranger}] assigns someone who is not a member of this org`, {
+        field: `steps[${stranger}]`,
+      });
+    return JSON.stringify(valid);
+  }
 
   private scope(principal: Principal): string {
     requireMemberSession(principal);
@@ -95,14 +129,17 @@ export class Flows {
 
   async create(principal: Principal, input: FlowInput): Promise<FlowRow> {
     const orgId = this.scope(principal);
+    const name = validName(input.name);
+    const trigger = triggerOf(input);
+    const steps = await this.authoredSteps(orgId, input.steps);
     const at = now();
     const row: FlowRow = {
       id: newId(at),
       orgId,
-      name: validName(input.name),
+      name,
       status: FlowStatus.DRAFT,
-      ...triggerOf(input),
-      steps: validSteps(input.steps),
+      ...trigger,
+      steps,
       version: 1,
       createdAt: at,
       updatedAt: at,
@@ -113,16 +150,30 @@ export class Flows {
   }
 
   /** Edits apply to runs started afterwards (runs keep the steps they started with). */
-  update(principal: Principal, id: string, input: FlowInput): Promise<FlowRow> {
+  async update(principal: Principal, id: string, input: FlowInput): Promise<FlowRow> {
+    const orgId = this.scope(principal);
+    const steps = input.replaceSteps || input.steps.length ? await this.authoredSteps(orgId, input.steps) : undefined;
     return this.change(principal, id, (row) => {
       if (input.name !== undefined) row.name = validName(input.name);
       if (input.trigger) Object.assign(row, triggerOf(input));
-      if (input.replaceSteps || input.steps.length) row.steps = validSteps(input.steps);
+      if (steps !== undefined) row.steps = steps;
       row.version += 1;
     });
   }
 
-  publish(principal: Principal, id: string): Promise<FlowRow> {
+  /**
+   * A draft may have been written before its assignee was removed from the org: publishing it is FAILED_PRECONDITION
+   * naming the step (a published flow whose assignee is removed later fails its runs at that step instead).
+   */
+  async publish(principal: Principal, id: string): Promise<FlowRow> {
+    const orgId = this.scope(principal);
+    const current = await findFlow(this.dataSource.manager, orgId, id);
+    const [stranger] = await strangerSteps(this.members, orgId, JSON.parse(current.steps) as FlowStep[]);
+    if (stranger !== undefined)
+      throw new FailedPrecondition(
+        `steps[${stranger}] assigns someone who is no longer a member of this org; choose another assignee`,
+        { field: `steps[${stranger}]` },
+      );
     return this.change(principal, id, (row, at) => {
       if (!(JSON.parse(row.steps) as FlowStep[]).length)
         throw new FailedPrecondition('a flow needs at least one step to be published');

@@ -1,4 +1,4 @@
-import { isId } from '@svc/kit';
+import { NotFound, isId } from '@svc/kit';
 import { FlowStepType, type FlowStep } from '@svc/proto/flows/v1';
 import { renderTemplate } from './template';
 
@@ -6,6 +6,7 @@ import { renderTemplate } from './template';
 export interface StepActions {
   sendMessage(orgId: string, chatId: string, text: string, internal: boolean): Promise<void>;
   closeChat(orgId: string, chatId: string): Promise<void>;
+  /** Fails with NOT_FOUND naming `operatorId` when the operator is not a member of the org (inbox, via identity). */
   assign(orgId: string, chatId: string, operatorId: string): Promise<void>;
   /** Adds a label of the org to the thread (idempotent). */
   addLabel(orgId: string, chatId: string, labelId: string): Promise<void>;
@@ -28,6 +29,21 @@ function needChat(context: RunContext): string {
   return context.chatId;
 }
 
+/**
+ * Authoring checked the assignee, but a member can be removed after the flow was published: the inbox then refuses
+ * the assignment and the run fails with a reason that says so (not the generic "a step failed in another service").
+ */
+async function assign(context: RunContext, assigneeId: string, actions: StepActions): Promise<void> {
+  const chatId = needChat(context);
+  try {
+    await actions.assign(context.orgId, chatId, assigneeId);
+  } catch (error) {
+    if (error instanceof NotFound && error.details.field === 'operatorId')
+      throw new StepError(`the assignee ${assigneeId} is no longer a member of the org`);
+    throw error;
+  }
+}
+
 /** Runs one step; text fields are rendered against the webhook payload first. */
 export async function runStep(step: FlowStep, context: RunContext, actions: StepActions): Promise<StepResult> {
   const render = (text: string | undefined) => renderTemplate(text ?? '', context.payload);
@@ -48,7 +64,7 @@ export async function runStep(step: FlowStep, context: RunContext, actions: Step
       );
       return { kind: 'next' };
     case FlowStepType.ASSIGN:
-      await actions.assign(context.orgId, needChat(context), step.assigneeId ?? '');
+      await assign(context, step.assigneeId ?? '', actions);
       return { kind: 'next' };
     case FlowStepType.CLOSE_CHAT:
       await actions.closeChat(context.orgId, needChat(context));

@@ -1,4 +1,4 @@
-import { IsNull, type DataSource, type Repository } from 'typeorm';
+import { In, IsNull, type DataSource, type Repository } from 'typeorm';
 import {
   Conflict,
   FailedPrecondition,
@@ -6,9 +6,12 @@ import {
   InvalidArgument,
   NotFound,
   isDuplicateKeyError,
+  isId,
   newId,
   now,
+  requireOrg,
   requireScope,
+  requireSystem,
   type Principal,
 } from '@svc/kit';
 import { ApiScope, MemberRole, PrincipalKind } from '@svc/proto/common/v1';
@@ -19,6 +22,8 @@ import type { Passwords } from './passwords';
 import { memberView } from './views';
 
 const PRIVILEGED = new Set([MemberRole.OWNER, MemberRole.ADMIN]);
+/** Most ids one FindMembers call may ask about (a flow has at most 50 steps). */
+export const MAX_FIND_MEMBERS = 100;
 
 /** TEAM_READ / TEAM_MANAGE. A key may only manage agents; only an owner may create or promote an owner. */
 export class Team {
@@ -33,6 +38,23 @@ export class Team {
       .getRepository(MemberRow)
       .find({ where: { orgId: principal.orgId }, order: { createdAt: 'ASC', id: 'ASC' } });
     return rows.map(memberView);
+  }
+
+  /**
+   * The ids among `memberIds` that are members of the principal's org (SYSTEM callers: the inbox and flows check an
+   * assignee). A removed member is deleted, so it is simply not found; malformed ids are never members.
+   */
+  async find(principal: Principal, memberIds: string[]): Promise<string[]> {
+    requireSystem(principal);
+    const orgId = requireOrg(principal);
+    if (memberIds.length > MAX_FIND_MEMBERS)
+      throw new InvalidArgument(`at most ${MAX_FIND_MEMBERS} member ids per call`, { field: 'memberIds' });
+    const ids = [...new Set(memberIds.filter(isId))];
+    if (!ids.length) return [];
+    const rows = await this.dataSource
+      .getRepository(MemberRow)
+      .find({ select: { id: true }, where: { orgId, id: In(ids) } });
+    return rows.map((row) => row.id);
   }
 
   async add(

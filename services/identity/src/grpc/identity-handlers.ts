@@ -39,6 +39,9 @@ export function identityService(domain: IdentityDomain, deps: { codec: Principal
       await domain.team.remove(principal, request.memberId);
       return { ok: true };
     },
+    findMembers: async (request, { principal }) => ({
+      memberIds: await domain.team.find(principal, request.memberIds),
+    }),
     getOrg: async (_request, { principal }) => {
       const org = await domain.dataSource.getRepository(OrgRow).findOneBy({ id: principal.orgId });
       if (!org) throw new NotFound('org not found');

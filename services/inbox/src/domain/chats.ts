@@ -32,6 +32,7 @@ import { chatEvent, conversationEvent } from './events';
 import { applyFilter, validFilter } from './search-filters';
 import { containsPattern } from './search-terms';
 import { findChat, findCollection, requireId } from './lookups';
+import { requireMember, type MemberDirectory } from './members';
 
 export { findChat } from './lookups';
 
@@ -74,6 +75,7 @@ export class Chats {
   constructor(
     private readonly dataSource: DataSource,
     private readonly relay: () => OutboxRelay,
+    private readonly members: MemberDirectory,
   ) {}
 
   async get(principal: Principal, chatId: string): Promise<Chat> {
@@ -116,9 +118,17 @@ export class Chats {
     return this.change(principal, chatId, (row) => this.statusChange(row, ChatStatus.OPEN));
   }
 
-  /** The operator id is a member id of the org; the inbox does not own members, so it checks only the id's form. */
+  /**
+   * The operator must be a member of the org now: an unknown id, another org's member or a removed member is
+   * NOT_FOUND naming `operatorId`, and nothing changes. The chat is found first (its NOT_FOUND wins), then identity
+   * is asked, before the transaction and never across it.
+   */
   async assign(principal: Principal, chatId: string, operatorId: string): Promise<Chat> {
+    requireScope(principal, ApiScope.CONVERSATIONS_MANAGE);
+    const orgId = requireOrg(principal);
     requireId(operatorId, 'operatorId');
+    await findChat(this.dataSource.manager, orgId, chatId);
+    await requireMember(this.members, orgId, operatorId);
     return this.change(principal, chatId, (row) => {
       if (row.assigneeId === operatorId) return undefined;
       row.assigneeId = operatorId;

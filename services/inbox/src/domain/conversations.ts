@@ -18,11 +18,13 @@ import { chatPage } from './chat-views';
 import { conversationViewOf } from './conversation-views';
 import { chatEvent, conversationEvent } from './events';
 import { findConversation, requireId } from './lookups';
+import { requireMember, type MemberDirectory } from './members';
 
 export class Conversations {
   constructor(
     private readonly dataSource: DataSource,
     private readonly relay: () => OutboxRelay,
+    private readonly members: MemberDirectory,
   ) {}
 
   async get(principal: Principal, conversationId: string): Promise<Conversation> {
@@ -86,9 +88,16 @@ export class Conversations {
     });
   }
 
-  /** Assigns every open thread of the conversation to the operator (closed threads keep their history). */
+  /**
+   * Assigns every open thread of the conversation to the operator (closed threads keep their history). The operator
+   * must be a member of the org now, as for `Chats.assign` (the conversation is found first).
+   */
   async assignThreads(principal: Principal, conversationId: string, operatorId: string): Promise<Conversation> {
+    requireScope(principal, ApiScope.CONVERSATIONS_MANAGE);
+    const orgId = requireOrg(principal);
     requireId(operatorId, 'operatorId');
+    await findConversation(this.dataSource.manager, orgId, conversationId);
+    await requireMember(this.members, orgId, operatorId);
     return this.change(principal, conversationId, async (row, manager, at) => {
       const open = await manager.findBy(ChatRow, { orgId: row.orgId, conversationId: row.id, status: ChatStatus.OPEN });
       const events: NewEvent[] = [];

@@ -8,6 +8,7 @@ import { Deletion } from './deletion';
 import { InboxCountsReader } from './inbox-counts';
 import { Labels } from './labels';
 import { MediaLibrary, type MediaLimits } from './media';
+import type { MemberDirectory } from './members';
 import { MediaAttachments } from './media-attachments';
 import type { MediaLinks } from './media-links';
 import { MessageReader } from './message-details';
@@ -31,6 +32,8 @@ export interface InboxDomain {
   media: MediaLibrary;
 }
 
+export type { MemberDirectory } from './members';
+
 /** What the media library needs from the deployable: its blob storage, link signer and limits. */
 export interface MediaDeps {
   blobs: BlobStore;
@@ -39,7 +42,12 @@ export interface MediaDeps {
   logger: Logger;
 }
 
-export function inboxDomain(dataSource: DataSource, relay: () => OutboxRelay, mediaDeps: MediaDeps): InboxDomain {
+export function inboxDomain(
+  dataSource: DataSource,
+  relay: () => OutboxRelay,
+  mediaDeps: MediaDeps,
+  members: MemberDirectory,
+): InboxDomain {
   const attachments = new MediaAttachments(mediaDeps.links);
   const reader = new MessageReader(attachments);
   const media = new MediaLibrary(
@@ -51,8 +59,8 @@ export function inboxDomain(dataSource: DataSource, relay: () => OutboxRelay, me
     mediaDeps.logger,
   );
   return {
-    chats: new Chats(dataSource, relay),
-    conversations: new Conversations(dataSource, relay),
+    chats: new Chats(dataSource, relay, members),
+    conversations: new Conversations(dataSource, relay, members),
     messages: new Messages(dataSource, relay, reader, attachments),
     messageChanges: new MessageChanges(dataSource, relay, reader, attachments),
     reading: new Reading(dataSource, relay),

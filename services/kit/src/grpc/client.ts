@@ -8,6 +8,7 @@ import {
   Unauthenticated,
   Conflict,
   RateLimited,
+  Unavailable,
   type DomainError,
   type ErrorCode,
 } from '../errors';
@@ -35,7 +36,9 @@ export function unary<Req, Res>(
   });
 }
 
-const DOMAIN_ERROR_OF: Partial<Record<ErrorCode, new (message: string) => DomainError>> = {
+const DOMAIN_ERROR_OF: Partial<
+  Record<ErrorCode, new (message: string, details?: Record<string, string>) => DomainError>
+> = {
   BAD_USER_INPUT: InvalidArgument,
   NOT_FOUND: NotFound,
   FORBIDDEN: Forbidden,
@@ -43,12 +46,18 @@ const DOMAIN_ERROR_OF: Partial<Record<ErrorCode, new (message: string) => Domain
   CONFLICT: Conflict,
   RATE_LIMITED: RateLimited,
   FAILED_PRECONDITION: FailedPrecondition,
+  UNAVAILABLE: Unavailable,
 };
 
-/** Turns a downstream gRPC failure back into the domain error it was, for service-to-service calls. */
+/**
+ * Turns a downstream gRPC failure back into the domain error it was, for service-to-service calls, keeping the
+ * argument it named (`x-svc-error-field`, set by `implement`) so a caller can tell which of its inputs was refused.
+ */
 export function domainErrorOf(error: ServiceError): DomainError | ServiceError {
   const ErrorClass = DOMAIN_ERROR_OF[errorCodeOfGrpcStatus(error.code)];
-  return ErrorClass ? new ErrorClass(error.details || error.message) : error;
+  if (!ErrorClass) return error;
+  const field = error.metadata?.get('x-svc-error-field')[0];
+  return new ErrorClass(error.details || error.message, typeof field === 'string' && field ? { field } : {});
 }
 
 /**

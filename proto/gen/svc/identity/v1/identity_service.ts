@@ -136,6 +136,15 @@ export interface RemoveMemberResponse {
   ok: boolean;
 }
 
+export interface FindMembersRequest {
+  memberIds: string[];
+}
+
+export interface FindMembersResponse {
+  /** The ids asked for that are members of the org, in no particular order (ids only: callers need no personal data). */
+  memberIds: string[];
+}
+
 export interface GetOrgRequest {
 }
 
@@ -1873,6 +1882,152 @@ export const RemoveMemberResponse: MessageFns<RemoveMemberResponse> = {
   },
 };
 
+function createBaseFindMembersRequest(): FindMembersRequest {
+  return { memberIds: [] };
+}
+
+export const FindMembersRequest: MessageFns<FindMembersRequest> = {
+  encode(message: FindMembersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.memberIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindMembersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindMembersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.memberIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindMembersRequest {
+    return {
+      memberIds: globalThis.Array.isArray(object?.memberIds)
+        ? object.memberIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.member_ids)
+        ? object.member_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: FindMembersRequest): unknown {
+    const obj: any = {};
+    if (message.memberIds?.length) {
+      obj.memberIds = message.memberIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindMembersRequest>, I>>(base?: I): FindMembersRequest {
+    return FindMembersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindMembersRequest>, I>>(object: I): FindMembersRequest {
+    const message = createBaseFindMembersRequest();
+    message.memberIds = object.memberIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseFindMembersResponse(): FindMembersResponse {
+  return { memberIds: [] };
+}
+
+export const FindMembersResponse: MessageFns<FindMembersResponse> = {
+  encode(message: FindMembersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.memberIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindMembersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindMembersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.memberIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindMembersResponse {
+    return {
+      memberIds: globalThis.Array.isArray(object?.memberIds)
+        ? object.memberIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.member_ids)
+        ? object.member_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: FindMembersResponse): unknown {
+    const obj: any = {};
+    if (message.memberIds?.length) {
+      obj.memberIds = message.memberIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindMembersResponse>, I>>(base?: I): FindMembersResponse {
+    return FindMembersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindMembersResponse>, I>>(object: I): FindMembersResponse {
+    const message = createBaseFindMembersResponse();
+    message.memberIds = object.memberIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
 function createBaseGetOrgRequest(): GetOrgRequest {
   return {};
 }
@@ -2032,6 +2187,20 @@ export const IdentityServiceService = {
       Buffer.from(RemoveMemberResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RemoveMemberResponse => RemoveMemberResponse.decode(value),
   },
+  /**
+   * SYSTEM callers (inbox, flows): which of these ids are members of the principal's org, to refuse assigning work
+   * to anyone else. Ids of removed members, of another org's members and malformed ids are left out of the answer.
+   * At most 100 ids per call.
+   */
+  findMembers: {
+    path: "/svc.identity.v1.IdentityService/FindMembers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FindMembersRequest): Buffer => Buffer.from(FindMembersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FindMembersRequest => FindMembersRequest.decode(value),
+    responseSerialize: (value: FindMembersResponse): Buffer => Buffer.from(FindMembersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FindMembersResponse => FindMembersResponse.decode(value),
+  },
   getOrg: {
     path: "/svc.identity.v1.IdentityService/GetOrg" as const,
     requestStream: false as const,
@@ -2059,6 +2228,12 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   addMemberDirect: handleUnaryCall<AddMemberDirectRequest, AddMemberDirectResponse>;
   updateMemberRole: handleUnaryCall<UpdateMemberRoleRequest, TeamMember>;
   removeMember: handleUnaryCall<RemoveMemberRequest, RemoveMemberResponse>;
+  /**
+   * SYSTEM callers (inbox, flows): which of these ids are members of the principal's org, to refuse assigning work
+   * to anyone else. Ids of removed members, of another org's members and malformed ids are left out of the answer.
+   * At most 100 ids per call.
+   */
+  findMembers: handleUnaryCall<FindMembersRequest, FindMembersResponse>;
   getOrg: handleUnaryCall<GetOrgRequest, Org>;
 }
 
@@ -2217,6 +2392,26 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * SYSTEM callers (inbox, flows): which of these ids are members of the principal's org, to refuse assigning work
+   * to anyone else. Ids of removed members, of another org's members and malformed ids are left out of the answer.
+   * At most 100 ids per call.
+   */
+  findMembers(
+    request: FindMembersRequest,
+    callback: (error: ServiceError | null, response: FindMembersResponse) => void,
+  ): ClientUnaryCall;
+  findMembers(
+    request: FindMembersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FindMembersResponse) => void,
+  ): ClientUnaryCall;
+  findMembers(
+    request: FindMembersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FindMembersResponse) => void,
   ): ClientUnaryCall;
   getOrg(request: GetOrgRequest, callback: (error: ServiceError | null, response: Org) => void): ClientUnaryCall;
   getOrg(
