@@ -11,11 +11,12 @@ import {
   type Principal,
   rejection,
   apiKeyPrincipal,
-  PrincipalCodec,
+  MemberRole,
 } from '@svc/kit';
+import { IdentityApp, identityConfig } from '@svc/identity';
+import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { ChatStatus, DeliveryStatus, InboxServiceClient, type Message, type MessagePage } from '@svc/proto/inbox/v1';
 import { InboxApp, inboxConfig } from '../src';
-import { FakeIdentity } from './fake-identity';
 
 const EVERYTHING = [
   ApiScope.MESSAGES_READ,
@@ -25,27 +26,71 @@ const EVERYTHING = [
   ApiScope.PII_READ,
 ];
 
+/** An org in the real identity service, whose team is managed through identity's own gRPC API. */
+interface IdentityOrg {
+  id: string;
+  ownerId: string;
+  addMember(): Promise<string>;
+  removeMember(memberId: string): Promise<void>;
+}
+
 describe('InboxService', () => {
   let app: InboxApp;
   let client: InboxServiceClient;
-  let identity: FakeIdentity;
+  let identity: IdentityApp;
+  let identityClient: IdentityServiceClient;
   const as = (principal: Principal): Metadata => app.codec.metadata(principal);
 
   before(async () => {
     const config = inboxConfig(testEnv('inbox'));
-    identity = new FakeIdentity(new PrincipalCodec(config.SVC_INTERNAL_SECRET));
+    // One internal secret, as in a deployment: identity trusts the SYSTEM principal the inbox signs.
+    identity = new IdentityApp(
+      identityConfig(testEnv('identity', { SVC_INTERNAL_SECRET: config.SVC_INTERNAL_SECRET })),
+      { serveHttp: false },
+    );
     await identity.start();
-    app = new InboxApp(config, { identityAddress: () => `127.0.0.1:${identity.port}` });
+    identityClient = grpcClient(IdentityServiceClient, `127.0.0.1:${identity.grpcPort}`);
+    app = new InboxApp(config, { identityAddress: () => `127.0.0.1:${identity.grpcPort}` });
     await app.start();
     client = grpcClient(InboxServiceClient, `127.0.0.1:${app.grpcPort}`);
   });
 
   after(async () => {
     client.close();
+    identityClient.close();
     await app.stop();
-    identity.stop();
+    await identity.stop();
     await dropTestDatabase(app.config.DB_URL);
+    await dropTestDatabase(identity.config.DB_URL);
   });
+
+  const unique = () => Math.random().toString(36).slice(2);
+
+  /** Creates an org with its owner in identity; members are added and removed by a TEAM_MANAGE key of the org. */
+  async function newOrg(): Promise<IdentityOrg> {
+    const created = await identity.createOrg({
+      name: 'Acme',
+      owner: { email: `owner-${unique()}@example.com`, name: 'Olive Owner' },
+    });
+    const id = created.org.id;
+    const team = identity.codec.metadata(apiKeyPrincipal(id, [ApiScope.TEAM_MANAGE]));
+    return {
+      id,
+      ownerId: created.owner.id,
+      async addMember() {
+        const added = await unary(
+          identityClient.addMemberDirect.bind(identityClient),
+          { email: `agent-${unique()}@example.com`, name: 'Ada Agent', role: MemberRole.AGENT },
+          team,
+        );
+        if (!added.member) throw new Error('identity added no member');
+        return added.member.id;
+      },
+      async removeMember(memberId) {
+        await unary(identityClient.removeMember.bind(identityClient), { memberId }, team);
+      },
+    };
+  }
 
   async function newChat(orgId = newId(), name = 'Ada Lovelace') {
     const chat = await unary(
@@ -182,19 +227,21 @@ describe('InboxService', () => {
     };
 
     it('returns the chat assigned to a member of the org', async () => {
-      const { orgId, chat } = await newChat();
-      const key = apiKeyPrincipal(orgId, EVERYTHING);
-      const operatorId = identity.addMember(orgId, newId());
+      const org = await newOrg();
+      const { chat } = await newChat(org.id);
+      const key = apiKeyPrincipal(org.id, EVERYTHING);
+      const operatorId = await org.addMember();
       expect((await assign(key, chat._id, operatorId)).assigneeId).to.equal(operatorId);
-      expect(identity.asked.at(-1)).to.deep.equal([operatorId]);
+      expect((await assign(key, chat._id, org.ownerId)).assigneeId).to.equal(org.ownerId);
     });
 
     it("answers NOT_FOUND naming operatorId for an unknown id, another org's member or a removed member", async () => {
-      const { orgId, chat } = await newChat();
-      const key = apiKeyPrincipal(orgId, EVERYTHING);
-      const removed = identity.addMember(orgId, newId());
-      identity.removeMember(orgId, removed);
-      const elsewhere = identity.addMember(newId(), newId());
+      const org = await newOrg();
+      const { chat } = await newChat(org.id);
+      const key = apiKeyPrincipal(org.id, EVERYTHING);
+      const removed = await org.addMember();
+      await org.removeMember(removed);
+      const elsewhere = await (await newOrg()).addMember();
       for (const operatorId of [newId(), elsewhere, removed]) {
         expect(await refusal(assign(key, chat._id, operatorId))).to.deep.equal({
           code: status.NOT_FOUND,
@@ -209,70 +256,76 @@ describe('InboxService', () => {
     });
 
     it('keeps the current assignee when the new one is refused', async () => {
-      const { orgId, chat } = await newChat();
-      const key = apiKeyPrincipal(orgId, EVERYTHING);
-      const member = identity.addMember(orgId, newId());
+      const org = await newOrg();
+      const { chat } = await newChat(org.id);
+      const key = apiKeyPrincipal(org.id, EVERYTHING);
+      const member = await org.addMember();
       await assign(key, chat._id, member);
       expect((await refusal(assign(key, chat._id, newId()))).code).to.equal(status.NOT_FOUND);
       expect(await assigneeOf(key, chat._id)).to.equal(member);
     });
 
-    it('answers INVALID_ARGUMENT for an operator id that is not an id, without asking identity', async () => {
-      const { orgId, chat } = await newChat();
-      const asked = identity.asked.length;
-      expect(await refusal(assign(apiKeyPrincipal(orgId, EVERYTHING), chat._id, 'olive'))).to.deep.equal({
-        code: status.INVALID_ARGUMENT,
-        field: 'operatorId',
-      });
-      expect(identity.asked.length).to.equal(asked);
-    });
-
-    it("answers NOT_FOUND naming chatId for another org's chat before asking identity", async () => {
-      const { orgId, chat } = await newChat();
-      const stranger = apiKeyPrincipal(newId(), EVERYTHING);
-      const operatorId = identity.addMember(stranger.orgId, newId());
-      const asked = identity.asked.length;
-      expect(await refusal(assign(stranger, chat._id, operatorId))).to.deep.equal({
-        code: status.NOT_FOUND,
-        field: 'chatId',
-      });
-      expect(await refusal(assignThreads(stranger, chat.conversationId, operatorId))).to.deep.equal({
-        code: status.NOT_FOUND,
-        field: 'conversationId',
-      });
-      expect(identity.asked.length).to.equal(asked);
-      expect(await assigneeOf(apiKeyPrincipal(orgId, EVERYTHING), chat._id)).to.equal(null);
-    });
-
-    it('refuses a key without CONVERSATIONS_MANAGE before asking identity', async () => {
-      const { orgId, chat } = await newChat();
-      const asked = identity.asked.length;
-      const reader = apiKeyPrincipal(orgId, [ApiScope.MESSAGES_READ]);
-      expect((await refusal(assign(reader, chat._id, identity.addMember(orgId, newId())))).code).to.equal(
-        status.PERMISSION_DENIED,
-      );
-      expect(identity.asked.length).to.equal(asked);
-    });
-
-    it('answers UNAVAILABLE and assigns nobody when identity cannot answer', async () => {
-      const { orgId, chat } = await newChat();
-      const key = apiKeyPrincipal(orgId, EVERYTHING);
-      const operatorId = identity.addMember(orgId, newId());
-      identity.down = true;
-      try {
-        expect((await refusal(assign(key, chat._id, operatorId))).code).to.equal(status.UNAVAILABLE);
-      } finally {
-        identity.down = false;
-      }
-      expect(await assigneeOf(key, chat._id)).to.equal(null);
-    });
-
     it('assigns every open thread of the conversation to a member', async () => {
-      const { orgId, chat } = await newChat();
-      const key = apiKeyPrincipal(orgId, EVERYTHING);
-      const operatorId = identity.addMember(orgId, newId());
+      const org = await newOrg();
+      const { chat } = await newChat(org.id);
+      const key = apiKeyPrincipal(org.id, EVERYTHING);
+      const operatorId = await org.addMember();
       await assignThreads(key, chat.conversationId, operatorId);
       expect(await assigneeOf(key, chat._id)).to.equal(operatorId);
+    });
+
+    /**
+     * Identity is stopped for good here (mocha runs these after the tests above). A call that reaches identity now
+     * fails UNAVAILABLE, so any other answer proves the inbox refused without asking it.
+     */
+    describe('with identity stopped', () => {
+      let org: IdentityOrg;
+      let operatorId: string;
+      let stranger: IdentityOrg;
+      let strangerMemberId: string;
+
+      before(async () => {
+        org = await newOrg();
+        operatorId = await org.addMember();
+        stranger = await newOrg();
+        strangerMemberId = await stranger.addMember();
+        await identity.stop();
+      });
+
+      it('answers UNAVAILABLE and assigns nobody when identity cannot answer', async () => {
+        const { chat } = await newChat(org.id);
+        const key = apiKeyPrincipal(org.id, EVERYTHING);
+        expect((await refusal(assign(key, chat._id, operatorId))).code).to.equal(status.UNAVAILABLE);
+        expect(await assigneeOf(key, chat._id)).to.equal(null);
+      });
+
+      it('answers INVALID_ARGUMENT for an operator id that is not an id, without asking identity', async () => {
+        const { chat } = await newChat(org.id);
+        expect(await refusal(assign(apiKeyPrincipal(org.id, EVERYTHING), chat._id, 'olive'))).to.deep.equal({
+          code: status.INVALID_ARGUMENT,
+          field: 'operatorId',
+        });
+      });
+
+      it("answers NOT_FOUND naming chatId for another org's chat before asking identity", async () => {
+        const { chat } = await newChat(org.id);
+        const intruder = apiKeyPrincipal(stranger.id, EVERYTHING);
+        expect(await refusal(assign(intruder, chat._id, strangerMemberId))).to.deep.equal({
+          code: status.NOT_FOUND,
+          field: 'chatId',
+        });
+        expect(await refusal(assignThreads(intruder, chat.conversationId, strangerMemberId))).to.deep.equal({
+          code: status.NOT_FOUND,
+          field: 'conversationId',
+        });
+        expect(await assigneeOf(apiKeyPrincipal(org.id, EVERYTHING), chat._id)).to.equal(null);
+      });
+
+      it('refuses a key without CONVERSATIONS_MANAGE before asking identity', async () => {
+        const { chat } = await newChat(org.id);
+        const reader = apiKeyPrincipal(org.id, [ApiScope.MESSAGES_READ]);
+        expect((await refusal(assign(reader, chat._id, operatorId))).code).to.equal(status.PERMISSION_DENIED);
+      });
     });
   });
 
