@@ -1,12 +1,7 @@
 import { expect } from 'chai';
 import bcrypt from 'bcrypt';
-import { createLogger, dropTestDatabase, newId, now, testEnv } from '@svc/kit';
-import {
-  InboundAuthMode,
-  InboundConnectionStatus,
-  InboundIdentifierType,
-  InboundOutcome,
-} from '@svc/proto/webhooks/v1';
+import { createLogger, dropTestDatabase, testEnv } from '@svc/kit';
+import { InboundAuthMode, InboundOutcome } from '@svc/proto/webhooks/v1';
 import { WebhookIngressApp, ingressConfig } from '../src';
 import { SharedSecretVerifier } from '../src/auth/shared-secret';
 import { GroupCommit } from '../src/domain/group-commit';
@@ -15,6 +10,7 @@ import { ConnectionRow, RequestLogRow } from '../src/entities';
 import { SecretKeyring, newKeyEntry, parseKeys } from '../src/secrets/keyring';
 import { SigningSecrets } from '../src/secrets/signing-secrets';
 import { watchBcrypt } from './bcrypt-stub';
+import { connectionRow } from './connection-row';
 
 describe('WebhookIngress.InboundPipeline', () => {
   let app: WebhookIngressApp;
@@ -28,30 +24,11 @@ describe('WebhookIngress.InboundPipeline', () => {
   });
 
   async function sharedSecretConnection(secret: string): Promise<ConnectionRow> {
-    const at = now();
-    const row: ConnectionRow = {
-      id: newId(at),
-      orgId: newId(),
+    const row = connectionRow({
       name: 'Busy',
       authMode: InboundAuthMode.SHARED_SECRET,
       secretHash: await bcrypt.hash(secret, 4),
-      signingSecretSealed: null,
-      legacySigningSecret: null,
-      secretVersion: 1,
-      identifierType: InboundIdentifierType.EMAIL,
-      identifierPath: '$.email',
-      channelIntegrationId: null,
-      hmacHeader: null,
-      hmacEncoding: null,
-      hmacPrefix: null,
-      status: InboundConnectionStatus.ACTIVE,
-      schemaFields: '[]',
-      schemaVersion: 0,
-      schemaCapturedAt: null,
-      captureUntil: null,
-      createdAt: at,
-      updatedAt: at,
-    };
+    });
     await app.dataSource.manager.insert(ConnectionRow, row);
     return row;
   }

@@ -3,8 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHmac, randomBytes } from 'node:crypto';
-import { ConfigError, dropTestDatabase, newId, now, openDataSource, testDbUrl, testEnv } from '@svc/kit';
-import { InboundAuthMode, InboundConnectionStatus, InboundIdentifierType } from '@svc/proto/webhooks/v1';
+import { ConfigError, dropTestDatabase, newId, openDataSource, testDbUrl, testEnv } from '@svc/kit';
 import { WebhookIngressApp, ingressConfig } from '../src';
 import { ConnectionRow } from '../src/entities';
 import { migrations as mysqlMigrations } from '../src/migrations/mysql';
@@ -12,6 +11,7 @@ import { migrations as sqliteMigrations } from '../src/migrations/sqlite';
 import { EMBEDDED_KEY_FILE, loadKeyring } from '../src/secrets/key-source';
 import { SealedSecretError, SecretKeyring, keyIdOf, newKeyEntry, parseKeys } from '../src/secrets/keyring';
 import { SigningSecrets, resealSigningSecrets, signingSecretsByKey } from '../src/secrets/signing-secrets';
+import { connectionRow } from './connection-row';
 
 const key = (id: string) => ({ id, key: randomBytes(32) });
 const owner = { orgId: newId(), connectionId: newId() };
@@ -235,33 +235,7 @@ describe('WebhookIngress signing secrets at rest', () => {
       await dropTestDatabase(app.config.DB_URL);
     });
 
-    function connection(fields: Partial<ConnectionRow>): ConnectionRow {
-      const at = now();
-      return {
-        id: newId(),
-        orgId: newId(),
-        name: 'legacy',
-        authMode: InboundAuthMode.PAYMENTS_PROVIDER,
-        secretHash: null,
-        signingSecretSealed: null,
-        legacySigningSecret: null,
-        secretVersion: 1,
-        identifierType: InboundIdentifierType.EMAIL,
-        identifierPath: '$.email',
-        channelIntegrationId: null,
-        hmacHeader: null,
-        hmacEncoding: null,
-        hmacPrefix: null,
-        status: InboundConnectionStatus.ACTIVE,
-        schemaFields: '[]',
-        schemaVersion: 0,
-        schemaCapturedAt: null,
-        captureUntil: null,
-        createdAt: at,
-        updatedAt: at,
-        ...fields,
-      };
-    }
+    const connection = (fields: Partial<ConnectionRow>) => connectionRow({ name: 'legacy', ...fields });
 
     it('seals plaintext rows of earlier versions, then re-seals under a new first key (rotation)', async () => {
       const repository = app.dataSource.getRepository(ConnectionRow);
