@@ -24,8 +24,6 @@ export interface FlowsDeps extends ServiceAppDeps {
   identityAddress?: () => string;
   inboxAddress?: () => string;
   contactsAddress?: () => string;
-  /** Who the org's members are (assign steps); identity (`FindMembers`) unless given (unit tests pass a stand-in). */
-  members?: MemberDirectory;
 }
 
 /** Re-throws a downstream failure as the domain error it was (so it is logged and classified, not INTERNAL). */
@@ -39,6 +37,7 @@ async function call<T>(promise: Promise<T>): Promise<T> {
 
 export class FlowsApp extends ServiceApp<FlowsConfig> {
   private readonly identity: Peer<IdentityServiceClient>;
+  /** Who the org's members are (to check an assignee): always identity (`FindMembers`). */
   private readonly members: MemberDirectory;
   private readonly inbox: Peer<InboxServiceClient>;
   private readonly contacts: Peer<ContactsServiceClient>;
@@ -53,7 +52,7 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
       deps,
     );
     this.identity = new Peer(IdentityServiceClient, deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL));
-    this.members = deps.members ?? {
+    this.members = {
       membersOf: async (orgId, memberIds) => {
         const identity = this.identity.get();
         const found = await call(unary(identity.findMembers.bind(identity), { memberIds }, this.as(orgId)));

@@ -2,10 +2,13 @@ import { expect } from 'chai';
 import { status, type ServiceError } from '@grpc/grpc-js';
 import {
   ApiScope,
+  MemberRole,
   PrincipalKind,
+  apiKeyPrincipal,
   dropTestDatabase,
   eventually,
   grpcClient,
+  grpcServerDuration,
   newId,
   systemPrincipal,
   testEnv,
@@ -13,40 +16,90 @@ import {
   principalFor,
   rejection,
 } from '@svc/kit';
+import { IdentityApp, identityConfig } from '@svc/identity';
 import { Envelope } from '@svc/proto/events/v1';
 import { FlowStatus, FlowStepType, FlowTriggerType, FlowsServiceClient } from '@svc/proto/flows/v1';
-import { FlowsApp, flowsConfig, renderTemplate, type MemberDirectory } from '../src';
+import { IdentityServiceClient } from '@svc/proto/identity/v1';
+import { FlowsApp, flowsConfig, renderTemplate } from '../src';
+
+/** An org in the real identity service, whose team is managed through identity's own gRPC API. */
+interface IdentityOrg {
+  id: string;
+  addMember(): Promise<string>;
+  removeMember(memberId: string): Promise<void>;
+}
+
+/**
+ * How many FindMembers calls identity has answered, read from its own gRPC call metrics (one registry per process,
+ * shared by every app this test starts).
+ */
+async function findMembersCalls(): Promise<number> {
+  const { values } = await grpcServerDuration.get();
+  return values
+    .filter(
+      (v) =>
+        v.metricName === 'svc_grpc_server_handling_seconds_count' &&
+        v.labels.service === 'identity' &&
+        v.labels.method === 'findMembers',
+    )
+    .reduce((sum, v) => sum + v.value, 0);
+}
 
 describe('FlowsService', () => {
   let app: FlowsApp;
   let client: FlowsServiceClient;
-
-  /** identity as flows sees it: the members of each org, and every question asked of it. */
-  const members = new Map<string, Set<string>>();
-  const asked: string[][] = [];
-  const directory: MemberDirectory = {
-    membersOf: async (orgId, ids) => {
-      asked.push(ids);
-      return ids.filter((id) => members.get(orgId)?.has(id));
-    },
-  };
-  const addMember = (orgId: string) => {
-    const id = newId();
-    members.set(orgId, new Set([...(members.get(orgId) ?? []), id]));
-    return id;
-  };
+  let identity: IdentityApp;
+  let identityClient: IdentityServiceClient;
 
   before(async () => {
-    app = new FlowsApp(flowsConfig(testEnv('flows')), { members: directory });
+    const config = flowsConfig(testEnv('flows'));
+    // One internal secret, as in a deployment: identity trusts the SYSTEM principal flows signs.
+    identity = new IdentityApp(
+      identityConfig(testEnv('identity', { SVC_INTERNAL_SECRET: config.SVC_INTERNAL_SECRET })),
+      { serveHttp: false },
+    );
+    await identity.start();
+    identityClient = grpcClient(IdentityServiceClient, `127.0.0.1:${identity.grpcPort}`);
+    app = new FlowsApp(config, { identityAddress: () => `127.0.0.1:${identity.grpcPort}` });
     await app.start();
     client = grpcClient(FlowsServiceClient, `127.0.0.1:${app.grpcPort}`);
   });
 
   after(async () => {
     client.close();
+    identityClient.close();
     await app.stop();
+    await identity.stop();
     await dropTestDatabase(app.config.DB_URL);
+    await dropTestDatabase(identity.config.DB_URL);
   });
+
+  const unique = () => Math.random().toString(36).slice(2);
+
+  /** Creates an org with its owner in identity; members are added and removed by a TEAM_MANAGE key of the org. */
+  async function newOrg(): Promise<IdentityOrg> {
+    const created = await identity.createOrg({
+      name: 'Acme',
+      owner: { email: `owner-${unique()}@example.com`, name: 'Olive Owner' },
+    });
+    const id = created.org.id;
+    const team = identity.codec.metadata(apiKeyPrincipal(id, [ApiScope.TEAM_MANAGE]));
+    return {
+      id,
+      async addMember() {
+        const added = await unary(
+          identityClient.addMemberDirect.bind(identityClient),
+          { email: `agent-${unique()}@example.com`, name: 'Ada Agent', role: MemberRole.AGENT },
+          team,
+        );
+        if (!added.member) throw new Error('identity added no member');
+        return added.member.id;
+      },
+      async removeMember(memberId) {
+        await unary(identityClient.removeMember.bind(identityClient), { memberId }, team);
+      },
+    };
+  }
 
   async function publishedFlow(orgId: string) {
     const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
@@ -124,57 +177,57 @@ describe('FlowsService', () => {
     };
 
     it('keeps assign steps whose assignees are members of the org, asking identity once for all of them', async () => {
-      const orgId = newId();
-      const [a, b] = [addMember(orgId), addMember(orgId)];
-      const before = asked.length;
-      const flow = await create(orgId, assigning(a, b, a));
+      const org = await newOrg();
+      const [a, b] = [await org.addMember(), await org.addMember()];
+      const before = await findMembersCalls();
+      const flow = await create(org.id, assigning(a, b, a));
       expect(flow.steps.map((s) => s.assigneeId)).to.deep.equal([undefined, a, b, a]);
-      expect(asked.slice(before)).to.deep.equal([[a, b]]);
+      expect((await findMembersCalls()) - before).to.equal(1);
     });
 
     it('answers NOT_FOUND naming the step for an assignee that is no member of the org, creating nothing', async () => {
-      const orgId = newId();
-      const stranger = addMember(newId());
-      expect(await refusal(create(orgId, assigning(addMember(orgId), stranger)))).to.deep.equal({
+      const org = await newOrg();
+      const stranger = await (await newOrg()).addMember();
+      expect(await refusal(create(org.id, assigning(await org.addMember(), stranger)))).to.deep.equal({
         code: status.NOT_FOUND,
         field: 'steps[2]',
         details: 'steps[2] assigns someone who is not a member of this org',
       });
-      const listed = await unary(client.listFlows.bind(client), {}, member(orgId));
+      const listed = await unary(client.listFlows.bind(client), {}, member(org.id));
       expect(listed.flows).to.deep.equal([]);
     });
 
     it('answers NOT_FOUND for an update that assigns a non-member, keeping the steps it had', async () => {
-      const orgId = newId();
-      const kept = addMember(orgId);
-      const flow = await create(orgId, assigning(kept));
-      expect((await refusal(update(orgId, flow._id, assigning(newId())))).code).to.equal(status.NOT_FOUND);
-      const current = await unary(client.getFlow.bind(client), { flowId: flow._id }, member(orgId));
+      const org = await newOrg();
+      const kept = await org.addMember();
+      const flow = await create(org.id, assigning(kept));
+      expect((await refusal(update(org.id, flow._id, assigning(newId())))).code).to.equal(status.NOT_FOUND);
+      const current = await unary(client.getFlow.bind(client), { flowId: flow._id }, member(org.id));
       expect(current.steps.map((s) => s.assigneeId)).to.deep.equal([undefined, kept]);
     });
 
     it('answers FAILED_PRECONDITION naming the step when publishing a draft whose assignee was removed since', async () => {
-      const orgId = newId();
-      const leaving = addMember(orgId);
-      const flow = await create(orgId, assigning(leaving));
-      members.get(orgId)?.delete(leaving);
-      expect(await refusal(publish(orgId, flow._id))).to.deep.include({
+      const org = await newOrg();
+      const leaving = await org.addMember();
+      const flow = await create(org.id, assigning(leaving));
+      await org.removeMember(leaving);
+      expect(await refusal(publish(org.id, flow._id))).to.deep.include({
         code: status.FAILED_PRECONDITION,
         field: 'steps[1]',
       });
-      const current = await unary(client.getFlow.bind(client), { flowId: flow._id }, member(orgId));
+      const current = await unary(client.getFlow.bind(client), { flowId: flow._id }, member(org.id));
       expect(current.status).to.equal(FlowStatus.DRAFT);
-      const replacement = addMember(orgId);
-      await update(orgId, flow._id, assigning(replacement));
-      expect((await publish(orgId, flow._id)).status).to.equal(FlowStatus.PUBLISHED);
+      const replacement = await org.addMember();
+      await update(org.id, flow._id, assigning(replacement));
+      expect((await publish(org.id, flow._id)).status).to.equal(FlowStatus.PUBLISHED);
     });
 
     it('asks identity nothing for a flow without assign steps', async () => {
       const orgId = newId();
-      const before = asked.length;
+      const before = await findMembersCalls();
       const flow = await create(orgId, assigning());
       await publish(orgId, flow._id);
-      expect(asked.length).to.equal(before);
+      expect(await findMembersCalls()).to.equal(before);
     });
   });
 

@@ -34,8 +34,6 @@ export const INBOX_GRPC_SERVICES = [
 export interface InboxDeps extends ServiceAppDeps {
   /** Where identity listens, read at first use (the embedded stack knows it only after start). */
   identityAddress?: () => string;
-  /** Who the org's members are; identity (`FindMembers`) unless given (unit tests pass a stand-in). */
-  members?: MemberDirectory;
 }
 
 /** Room for a whole uploadMultipleMedia call in one gRPC message, plus framing. */
@@ -47,6 +45,7 @@ export class InboxApp extends ServiceApp<InboxConfig> {
   /** `GET /media/:id` (signed links); the embedded stack mounts it on its public port. */
   router: Router | undefined;
   private readonly identity: Peer<IdentityServiceClient>;
+  /** Who the org's members are (to check an assignee): always identity (`FindMembers`). */
   private readonly members: MemberDirectory;
 
   constructor(config: InboxConfig, deps: InboxDeps = {}) {
@@ -68,7 +67,7 @@ export class InboxApp extends ServiceApp<InboxConfig> {
       publicUrl: config.MEDIA_PUBLIC_URL,
     });
     this.identity = new Peer(IdentityServiceClient, deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL));
-    this.members = deps.members ?? identityMembers(this.identity, this.codec);
+    this.members = identityMembers(this.identity, this.codec);
   }
 
   override readinessChecks(): Record<string, ReadinessCheck> {

@@ -2,4 +2,3 @@ export { InboxApp, type InboxDeps } from './app';
 export { inboxConfig, inboxConfigSchema, type InboxConfig } from './config';
 export { inboxData } from './data';
 export { CHATS_TOPIC, MESSAGES_TOPIC } from './domain/events';
-export type { MemberDirectory } from './domain/members';
