@@ -126,5 +126,30 @@ describe('WebhookIngress', () => {
       expect(await app.dataSource.manager.existsBy(IdempotencyKeyRow, { id: 'a'.repeat(64) })).to.equal(false);
       expect(await app.dataSource.manager.existsBy(IdempotencyKeyRow, { id: 'b'.repeat(64) })).to.equal(true);
     });
+
+    it('deletes in batches until nothing expired is left, and counts what it deleted', async () => {
+      const day = 24 * 3600 * 1000;
+      const connectionId = newId();
+      const rows = Array.from({ length: 23 }, (_, i) => ({
+        id: newId(),
+        orgId: newId(),
+        connectionId,
+        requestId: null,
+        idempotencyKey: null,
+        outcome: InboundOutcome.UNAUTHORIZED,
+        httpStatus: 401,
+        headers: '{}',
+        contactId: null,
+        flowIds: '[]',
+        replay: false,
+        detail: null,
+        // 20 expired (31 to 50 days old), 3 kept.
+        createdAt: new Date(Date.now() - (i < 20 ? (31 + i) * day : day)),
+      }));
+      await app.dataSource.manager.insert(RequestLogRow, rows);
+      expect(await enforceRetention(app.dataSource, new Date(), 7)).to.equal(20);
+      expect(await app.dataSource.manager.countBy(RequestLogRow, { connectionId })).to.equal(3);
+      expect(await enforceRetention(app.dataSource, new Date(), 7)).to.equal(0);
+    });
   });
 });
