@@ -1,5 +1,5 @@
 import { In, LessThan, type DataSource, type EntityManager } from 'typeorm';
-import { enqueueEvents, insertRows, isDuplicateKeyError, now, type Logger, type NewEvent } from '@svc/kit';
+import { enqueueEvents, entitySql, insertRows, isDuplicateKeyError, now, type Logger, type NewEvent } from '@svc/kit';
 import { IdempotencyKeyRow, RequestLogRow } from '../entities';
 import { IDEMPOTENCY_WINDOW_MS } from './retention';
 
@@ -141,10 +141,14 @@ export class GroupCommit {
  */
 async function liveClaims(manager: EntityManager, ids: string[]): Promise<Set<string>> {
   const cutoff = idempotencyCutoff(now());
-  const stored = await manager.find(IdempotencyKeyRow, {
-    select: { id: true, createdAt: true },
-    where: { id: In([...new Set(ids)]) },
-  });
+  const unique = [...new Set(ids)];
+  const keys = entitySql(manager.connection, IdempotencyKeyRow);
+  const stored = await keys.selectColumns(
+    manager,
+    ['id', 'createdAt'],
+    `WHERE ${keys.column('id')} IN (${unique.map(() => '?').join(', ')})`,
+    unique,
+  );
   const expired = stored.filter((row) => row.createdAt < cutoff).map((row) => row.id);
   if (expired.length) await manager.delete(IdempotencyKeyRow, { id: In(expired), createdAt: LessThan(cutoff) });
   return new Set(stored.filter((row) => row.createdAt >= cutoff).map((row) => row.id));
