@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { createBus, createLogger, metricsRegistry, opsRouter, stopOnSignals } from '@svc/kit';
+import { createServer } from 'node:http';
+import { createBus, createLogger, keepConnectionsAlive, metricsRegistry, opsRouter, stopOnSignals } from '@svc/kit';
 import { gatewayConfig, serviceEndpoints } from './config';
 import { createGateway } from './gateway';
 
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
     await gateway.handleNode(ctx.req, ctx.res);
   });
   app.use(ops.routes()).use(graphql.routes());
-  const server = app.listen(config.PORT);
+  const server = keepConnectionsAlive(createServer(app.callback()), config.HTTP_KEEP_ALIVE_MS).listen(config.PORT);
   stopOnSignals(async () => {
     await new Promise<void>((resolve) => {
       server.close(() => resolve());

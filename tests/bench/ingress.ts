@@ -100,7 +100,20 @@ function cpuMs(pid: number): number | undefined {
 /** One keep-alive connection per concurrent client, as a sender's HTTP client pool would hold. */
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
-function post(url: string, body: string, headers: Record<string, string>): Promise<Answer> {
+/**
+ * A keep-alive connection the server closed as idle just as it was reused fails with ECONNRESET before anything was
+ * sent back: the request is sent again on a fresh connection, as Node's documentation advises for `reusedSocket`.
+ */
+async function post(url: string, body: string, headers: Record<string, string>): Promise<Answer> {
+  try {
+    return await postOnce(url, body, headers);
+  } catch (error) {
+    if ((error as { reusedSocketReset?: boolean }).reusedSocketReset) return postOnce(url, body, headers);
+    throw error;
+  }
+}
+
+function postOnce(url: string, body: string, headers: Record<string, string>): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const request = http.request(
       url,
@@ -124,7 +137,11 @@ function post(url: string, body: string, headers: Record<string, string>): Promi
         });
       },
     );
-    request.on('error', reject);
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        request.reusedSocket && error.code === 'ECONNRESET' ? Object.assign(error, { reusedSocketReset: true }) : error,
+      ),
+    );
     request.end(body);
   });
 }

@@ -21,6 +21,12 @@ export const baseConfigSchema = z.object({
   HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   GRPC_HOST: z.string().default('0.0.0.0'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * How long an idle keep-alive HTTP connection stays open. Longer than the idle timeout of the proxies in front
+   * (ingress-nginx and cloud load balancers keep upstream connections 60 s): if Node closed first (its default is
+   * 5 s), a proxy could send a request on a connection being closed and answer 502.
+   */
+  HTTP_KEEP_ALIVE_MS: z.coerce.number().int().positive().default(65_000),
 });
 
 export type BaseConfig = z.infer<typeof baseConfigSchema>;

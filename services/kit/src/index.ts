@@ -21,6 +21,7 @@ export * from './grpc/peer';
 export * from './grpc/server';
 export * from './http/ops-app';
 export * from './http/raw-routes';
+export * from './http/keep-alive';
 export * from './db/migration-tool';
 export * from './testing';
 export * from './db/sql';

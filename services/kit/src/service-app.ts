@@ -9,6 +9,7 @@ import { OutboxRelay } from './bus/outbox';
 import { openDataSource, type DataSourceSpec } from './db/data-source';
 import { GrpcServer } from './grpc/server';
 import { opsApp, type ReadinessCheck } from './http/ops-app';
+import { keepConnectionsAlive } from './http/keep-alive';
 import { withRawRoutes, type RawRoute } from './http/raw-routes';
 import { createLogger } from './logger';
 import { metricsRegistry } from './metrics';
@@ -122,9 +123,10 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
     if (this.deps.serveHttp !== false) {
       const app = opsApp(this.readinessChecks(), metricsRegistry);
       for (const router of this.httpRouters()) app.use(router.routes()).use(router.allowedMethods());
-      this.http = createServer(withRawRoutes(this.rawRoutes(), app.callback(), this.logger)).listen(
-        this.config.HTTP_PORT,
-      );
+      this.http = keepConnectionsAlive(
+        createServer(withRawRoutes(this.rawRoutes(), app.callback(), this.logger)),
+        this.config.HTTP_KEEP_ALIVE_MS,
+      ).listen(this.config.HTTP_PORT);
       await new Promise<void>((resolve) => this.http?.once('listening', () => resolve()));
     }
     await this.startWorkers();

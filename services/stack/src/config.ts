@@ -7,6 +7,8 @@ import { loadConfig } from '@svc/kit';
 export const stackConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().default('0.0.0.0'),
+  /** Idle keep-alive connections stay open this long (kit baseConfigSchema's HTTP_KEEP_ALIVE_MS says why). */
+  HTTP_KEEP_ALIVE_MS: z.coerce.number().int().positive().default(65_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where the embedded default keeps its SQLite files, its internal secret and demo.env. */
   SVC_DATA_DIR: z.string().default('.data'),

@@ -10,6 +10,7 @@ import {
   metricsRegistry,
   opsRouter,
   withRawRoutes,
+  keepConnectionsAlive,
   type EventBus,
   type Logger,
   baseConfigSchema,
@@ -157,10 +158,10 @@ export class Stack {
     app.use(router.routes()).use(gatewayRoutes.routes());
     if (this.inbox.router) app.use(this.inbox.router.routes());
     const rawRoutes = this.apps.flatMap((service) => service.publicRawRoutes);
-    this.server = createServer(withRawRoutes(rawRoutes, app.callback(), this.logger)).listen(
-      this.config.PORT,
-      this.config.HOST,
-    );
+    this.server = keepConnectionsAlive(
+      createServer(withRawRoutes(rawRoutes, app.callback(), this.logger)),
+      this.config.HTTP_KEEP_ALIVE_MS,
+    ).listen(this.config.PORT, this.config.HOST);
     await new Promise<void>((resolve, reject) => {
       this.server?.once('listening', () => resolve());
       this.server?.once('error', reject);
