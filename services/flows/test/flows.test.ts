@@ -2,9 +2,7 @@ import { expect } from 'chai';
 import { status, type ServiceError } from '@grpc/grpc-js';
 import {
   ApiScope,
-  MemberRole,
   PrincipalKind,
-  apiKeyPrincipal,
   dropTestDatabase,
   eventually,
   grpcClient,
@@ -16,18 +14,10 @@ import {
   principalFor,
   rejection,
 } from '@svc/kit';
-import { IdentityApp, identityConfig } from '@svc/identity';
+import { IdentityForTests } from '@svc/identity';
 import { Envelope } from '@svc/proto/events/v1';
 import { FlowStatus, FlowStepType, FlowTriggerType, FlowsServiceClient } from '@svc/proto/flows/v1';
-import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { FlowsApp, flowsConfig, renderTemplate } from '../src';
-
-/** An org in the real identity service, whose team is managed through identity's own gRPC API. */
-interface IdentityOrg {
-  id: string;
-  addMember(): Promise<string>;
-  removeMember(memberId: string): Promise<void>;
-}
 
 /**
  * How many FindMembers calls identity has answered, read from its own gRPC call metrics (one registry per process,
@@ -48,58 +38,26 @@ async function findMembersCalls(): Promise<number> {
 describe('FlowsService', () => {
   let app: FlowsApp;
   let client: FlowsServiceClient;
-  let identity: IdentityApp;
-  let identityClient: IdentityServiceClient;
+  let identity: IdentityForTests;
 
   before(async () => {
     const config = flowsConfig(testEnv('flows'));
     // One internal secret, as in a deployment: identity trusts the SYSTEM principal flows signs.
-    identity = new IdentityApp(
-      identityConfig(testEnv('identity', { SVC_INTERNAL_SECRET: config.SVC_INTERNAL_SECRET })),
-      { serveHttp: false },
-    );
+    identity = new IdentityForTests(config.SVC_INTERNAL_SECRET);
     await identity.start();
-    identityClient = grpcClient(IdentityServiceClient, `127.0.0.1:${identity.grpcPort}`);
-    app = new FlowsApp(config, { identityAddress: () => `127.0.0.1:${identity.grpcPort}` });
+    app = new FlowsApp(config, { identityAddress: () => identity.address });
     await app.start();
     client = grpcClient(FlowsServiceClient, `127.0.0.1:${app.grpcPort}`);
   });
 
   after(async () => {
     client.close();
-    identityClient.close();
     await app.stop();
-    await identity.stop();
+    await identity.dispose();
     await dropTestDatabase(app.config.DB_URL);
-    await dropTestDatabase(identity.config.DB_URL);
   });
 
-  const unique = () => Math.random().toString(36).slice(2);
-
-  /** Creates an org with its owner in identity; members are added and removed by a TEAM_MANAGE key of the org. */
-  async function newOrg(): Promise<IdentityOrg> {
-    const created = await identity.createOrg({
-      name: 'Acme',
-      owner: { email: `owner-${unique()}@example.com`, name: 'Olive Owner' },
-    });
-    const id = created.org.id;
-    const team = identity.codec.metadata(apiKeyPrincipal(id, [ApiScope.TEAM_MANAGE]));
-    return {
-      id,
-      async addMember() {
-        const added = await unary(
-          identityClient.addMemberDirect.bind(identityClient),
-          { email: `agent-${unique()}@example.com`, name: 'Ada Agent', role: MemberRole.AGENT },
-          team,
-        );
-        if (!added.member) throw new Error('identity added no member');
-        return added.member.id;
-      },
-      async removeMember(memberId) {
-        await unary(identityClient.removeMember.bind(identityClient), { memberId }, team);
-      },
-    };
-  }
+  const newOrg = () => identity.newOrg();
 
   async function publishedFlow(orgId: string) {
     const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));

@@ -4,3 +4,4 @@ export { identityData } from './data';
 export { KEYS_TOPIC } from './domain/api-keys';
 export { allScopes, scopesOfRole } from './domain/role-scopes';
 export type { CreatedOrg, NewOrg } from './domain/orgs';
+export { IdentityForTests, type IdentityTestOrg } from './testing';

@@ -11,10 +11,8 @@ import {
   type Principal,
   rejection,
   apiKeyPrincipal,
-  MemberRole,
 } from '@svc/kit';
-import { IdentityApp, identityConfig } from '@svc/identity';
-import { IdentityServiceClient } from '@svc/proto/identity/v1';
+import { IdentityForTests, type IdentityTestOrg } from '@svc/identity';
 import { ChatStatus, DeliveryStatus, InboxServiceClient, type Message, type MessagePage } from '@svc/proto/inbox/v1';
 import { InboxApp, inboxConfig } from '../src';
 
@@ -26,71 +24,30 @@ const EVERYTHING = [
   ApiScope.PII_READ,
 ];
 
-/** An org in the real identity service, whose team is managed through identity's own gRPC API. */
-interface IdentityOrg {
-  id: string;
-  ownerId: string;
-  addMember(): Promise<string>;
-  removeMember(memberId: string): Promise<void>;
-}
-
 describe('InboxService', () => {
   let app: InboxApp;
   let client: InboxServiceClient;
-  let identity: IdentityApp;
-  let identityClient: IdentityServiceClient;
+  let identity: IdentityForTests;
   const as = (principal: Principal): Metadata => app.codec.metadata(principal);
 
   before(async () => {
     const config = inboxConfig(testEnv('inbox'));
     // One internal secret, as in a deployment: identity trusts the SYSTEM principal the inbox signs.
-    identity = new IdentityApp(
-      identityConfig(testEnv('identity', { SVC_INTERNAL_SECRET: config.SVC_INTERNAL_SECRET })),
-      { serveHttp: false },
-    );
+    identity = new IdentityForTests(config.SVC_INTERNAL_SECRET);
     await identity.start();
-    identityClient = grpcClient(IdentityServiceClient, `127.0.0.1:${identity.grpcPort}`);
-    app = new InboxApp(config, { identityAddress: () => `127.0.0.1:${identity.grpcPort}` });
+    app = new InboxApp(config, { identityAddress: () => identity.address });
     await app.start();
     client = grpcClient(InboxServiceClient, `127.0.0.1:${app.grpcPort}`);
   });
 
   after(async () => {
     client.close();
-    identityClient.close();
     await app.stop();
-    await identity.stop();
+    await identity.dispose();
     await dropTestDatabase(app.config.DB_URL);
-    await dropTestDatabase(identity.config.DB_URL);
   });
 
-  const unique = () => Math.random().toString(36).slice(2);
-
-  /** Creates an org with its owner in identity; members are added and removed by a TEAM_MANAGE key of the org. */
-  async function newOrg(): Promise<IdentityOrg> {
-    const created = await identity.createOrg({
-      name: 'Acme',
-      owner: { email: `owner-${unique()}@example.com`, name: 'Olive Owner' },
-    });
-    const id = created.org.id;
-    const team = identity.codec.metadata(apiKeyPrincipal(id, [ApiScope.TEAM_MANAGE]));
-    return {
-      id,
-      ownerId: created.owner.id,
-      async addMember() {
-        const added = await unary(
-          identityClient.addMemberDirect.bind(identityClient),
-          { email: `agent-${unique()}@example.com`, name: 'Ada Agent', role: MemberRole.AGENT },
-          team,
-        );
-        if (!added.member) throw new Error('identity added no member');
-        return added.member.id;
-      },
-      async removeMember(memberId) {
-        await unary(identityClient.removeMember.bind(identityClient), { memberId }, team);
-      },
-    };
-  }
+  const newOrg = () => identity.newOrg();
 
   async function newChat(orgId = newId(), name = 'Ada Lovelace') {
     const chat = await unary(
@@ -279,9 +236,9 @@ describe('InboxService', () => {
      * fails UNAVAILABLE, so any other answer proves the inbox refused without asking it.
      */
     describe('with identity stopped', () => {
-      let org: IdentityOrg;
+      let org: IdentityTestOrg;
       let operatorId: string;
-      let stranger: IdentityOrg;
+      let stranger: IdentityTestOrg;
       let strangerMemberId: string;
 
       before(async () => {
