@@ -6,7 +6,7 @@ import { ApiKeys, KEYS_TOPIC } from './domain/api-keys';
 import { Authentication } from './domain/authentication';
 import { createOrgWithOwner, type CreatedOrg, type NewOrg } from './domain/orgs';
 import { Passwords } from './domain/passwords';
-import { Team } from './domain/team';
+import { MEMBERS_TOPIC, Team } from './domain/team';
 import { identityService } from './grpc/identity-handlers';
 
 export class IdentityApp extends ServiceApp<IdentityConfig> {
@@ -18,7 +18,7 @@ export class IdentityApp extends ServiceApp<IdentityConfig> {
         name: 'identity',
         grpcServices: ['svc.identity.v1.IdentityService'],
         data: identityData,
-        publishes: [KEYS_TOPIC],
+        publishes: [KEYS_TOPIC, MEMBERS_TOPIC],
       },
       config,
       deps,
@@ -31,7 +31,7 @@ export class IdentityApp extends ServiceApp<IdentityConfig> {
       dataSource: this.dataSource,
       authentication: new Authentication(this.dataSource, this.passwords),
       apiKeys: new ApiKeys(this.dataSource),
-      team: new Team(this.dataSource, this.passwords),
+      team: new Team(this.dataSource, this.passwords, () => this.relay),
     };
     this.grpc.add(
       IdentityServiceService,

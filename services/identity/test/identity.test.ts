@@ -6,6 +6,7 @@ import {
   OrgKind,
   PrincipalKind,
   dropTestDatabase,
+  eventually,
   grpcClient,
   systemPrincipal,
   testEnv,
@@ -13,8 +14,9 @@ import {
   type Principal,
   rejection,
 } from '@svc/kit';
+import { Envelope } from '@svc/proto/events/v1';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
-import { IdentityApp, identityConfig } from '../src';
+import { IdentityApp, MEMBERS_TOPIC, identityConfig } from '../src';
 
 describe('IdentityService', () => {
   let app: IdentityApp;
@@ -217,6 +219,40 @@ describe('IdentityService', () => {
         unary(client.removeMember.bind(client), { memberId: created.owner.id }, as(principal)),
       );
       expect(error.code).to.equal(status.FAILED_PRECONDITION);
+    });
+  });
+
+  describe('IdentityService.RemoveMember', () => {
+    it('emits member.removed (keyed by the member) once the removal commits, and nothing when it is refused', async () => {
+      const { principal, created } = await ownerSession();
+      const seen: Envelope[] = [];
+      const watcher = await app.bus.subscribe({
+        groupId: `${app.config.KAFKA_TOPIC_PREFIX}test.members.${created.org.id}`,
+        topics: [app.config.KAFKA_TOPIC_PREFIX + MEMBERS_TOPIC],
+        fromBeginning: true,
+        handle: async (record) => {
+          const envelope = Envelope.decode(record.value);
+          if (envelope.orgId === created.org.id) seen.push({ ...envelope, id: `${record.key}/${envelope.id}` });
+        },
+      });
+      try {
+        const agent = await unary(
+          client.addMemberDirect.bind(client),
+          { email: `gone-${Date.now()}@example.com`, name: 'Agent', role: MemberRole.AGENT },
+          as(principal),
+        );
+        const agentId = agent.member?.id ?? '';
+        await rejection(unary(client.removeMember.bind(client), { memberId: created.owner.id }, as(principal)));
+        await unary(client.removeMember.bind(client), { memberId: agentId }, as(principal));
+        const [event] = await eventually(async () => seen.length > 0 && seen, 10_000, 'member.removed');
+        expect(event?.type).to.equal('member.removed');
+        expect(event?.member).to.deep.equal({ memberId: agentId });
+        expect(event?.id.startsWith(`${agentId}/`)).to.equal(true);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(seen).to.have.length(1);
+      } finally {
+        await watcher.stop();
+      }
     });
   });
 

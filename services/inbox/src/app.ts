@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type Router from '@koa/router';
-import { Peer, ServiceApp, type ReadinessCheck, type ServiceAppDeps } from '@svc/kit';
+import { Peer, ServiceApp, type ReadinessCheck, type ServiceAppDeps, type Subscription } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
 import { CollectionServiceService } from '@svc/proto/inbox/v1/collections';
@@ -12,6 +12,7 @@ import { inboxData } from './data';
 import { inboxDomain, type MemberDirectory } from './domain';
 import { CHATS_TOPIC, MESSAGES_TOPIC } from './domain/events';
 import { MediaLinks, mediaLinkSecret } from './domain/media-links';
+import { MemberRemoval, subscribeMemberRemoval } from './domain/member-removal';
 import { collectionService } from './grpc/collection-handlers';
 import { identityMembers } from './grpc/identity-members';
 import { inboxService } from './grpc/inbox-handlers';
@@ -47,6 +48,9 @@ export class InboxApp extends ServiceApp<InboxConfig> {
   private readonly identity: Peer<IdentityServiceClient>;
   /** Who the org's members are (to check an assignee): always identity (`FindMembers`). */
   private readonly members: MemberDirectory;
+  private memberRemoval: MemberRemoval | undefined;
+  /** Consumes identity's `member.removed` (svc.identity.members.v1) to unassign the removed member's chats. */
+  private memberRemovalConsumer: Subscription | undefined;
 
   constructor(config: InboxConfig, deps: InboxDeps = {}) {
     super(
@@ -97,6 +101,17 @@ export class InboxApp extends ServiceApp<InboxConfig> {
     this.grpc.add(SearchServiceService, searchService(domain.search, deps), 'svc.inbox.v1.SearchService');
     this.grpc.add(MediaServiceService, mediaService(domain.media, deps), 'svc.inbox.v1.MediaService');
     this.router = mediaRouter(this.dataSource, this.blobs, this.mediaLinks);
+    this.memberRemoval = new MemberRemoval(this.dataSource, () => this.relay);
+  }
+
+  protected override async startWorkers(): Promise<void> {
+    if (!this.memberRemoval) return;
+    this.memberRemovalConsumer = await subscribeMemberRemoval(
+      this.bus,
+      this.memberRemoval,
+      this.config.KAFKA_TOPIC_PREFIX,
+      this.logger,
+    );
   }
 
   protected override httpRouters(): Router[] {
@@ -104,6 +119,8 @@ export class InboxApp extends ServiceApp<InboxConfig> {
   }
 
   protected override async stopWorkers(): Promise<void> {
+    await this.memberRemovalConsumer?.stop();
+    this.memberRemovalConsumer = undefined;
     this.identity.close();
   }
 }

@@ -9,12 +9,15 @@ import {
   testEnv,
   unary,
   type Principal,
+  type Subscription,
   rejection,
   apiKeyPrincipal,
+  eventually,
 } from '@svc/kit';
 import { IdentityForTests, type IdentityTestOrg } from '@svc/identity';
+import { Envelope } from '@svc/proto/events/v1';
 import { ChatStatus, DeliveryStatus, InboxServiceClient, type Message, type MessagePage } from '@svc/proto/inbox/v1';
-import { InboxApp, inboxConfig } from '../src';
+import { CHATS_TOPIC, InboxApp, MEMBERS_TOPIC, inboxConfig } from '../src';
 
 const EVERYTHING = [
   ApiScope.MESSAGES_READ,
@@ -167,6 +170,84 @@ describe('InboxService', () => {
       expect((await rejection(unary(client.closeChat.bind(client), { chatId: chat._id }, as(reader)))).code).to.equal(
         status.PERMISSION_DENIED,
       );
+    });
+  });
+
+  describe('member.removed (svc.identity.members.v1)', () => {
+    let watcher: Subscription;
+    /** `chat.unassigned` events seen on the inbox's chats topic, by chat id. */
+    const unassigned = new Map<string, number>();
+
+    before(async () => {
+      watcher = await app.bus.subscribe({
+        groupId: `${app.config.KAFKA_TOPIC_PREFIX}test.unassigned.${newId()}`,
+        topics: [app.config.KAFKA_TOPIC_PREFIX + CHATS_TOPIC],
+        fromBeginning: true,
+        handle: async (record) => {
+          const envelope = Envelope.decode(record.value);
+          if (envelope.type !== 'chat.unassigned' || !envelope.chat) return;
+          unassigned.set(envelope.chat.chatId, (unassigned.get(envelope.chat.chatId) ?? 0) + 1);
+        },
+      });
+    });
+
+    after(async () => watcher.stop());
+
+    /** As identity publishes it; `key` keeps test records on one partition, so they are handled in order. */
+    const removed = (orgId: string, memberId: string, key: string, id = newId()) =>
+      app.bus.publish([
+        {
+          topic: app.config.KAFKA_TOPIC_PREFIX + MEMBERS_TOPIC,
+          key,
+          value: Buffer.from(
+            Envelope.encode({
+              id,
+              type: 'member.removed',
+              orgId,
+              occurredAt: new Date().toISOString(),
+              member: { memberId },
+            }).finish(),
+          ),
+        },
+      ]);
+    const assigneeOf = async (principal: Principal, chatId: string) =>
+      (await unary(client.getChat.bind(client), { chatId }, as(principal))).assigneeId ?? null;
+
+    it("unassigns the removed member's open and closed chats once, emitting chat.unassigned, and no one else's", async () => {
+      const org = await newOrg();
+      const key = apiKeyPrincipal(org.id, EVERYTHING);
+      const leaving = await org.addMember();
+      const staying = await org.addMember();
+      const open = (await newChat(org.id)).chat;
+      const closed = (await newChat(org.id)).chat;
+      const kept = (await newChat(org.id)).chat;
+      const other = (await newChat(org.id)).chat;
+      for (const chat of [open, closed]) {
+        await unary(client.assignChatToOperator.bind(client), { chatId: chat._id, operatorId: leaving }, as(key));
+      }
+      await unary(client.closeChat.bind(client), { chatId: closed._id }, as(key));
+      await unary(client.assignChatToOperator.bind(client), { chatId: kept._id, operatorId: staying }, as(key));
+      await unary(client.assignChatToOperator.bind(client), { chatId: other._id, operatorId: staying }, as(key));
+      // Another org's event naming the same member changes nothing here.
+      const event = newId();
+      await removed(newId(), leaving, leaving);
+      await removed(org.id, leaving, leaving, event);
+      await eventually(
+        async () => unassigned.get(open._id) === 1 && unassigned.get(closed._id) === 1,
+        10_000,
+        'chat.unassigned for both chats',
+      );
+      expect(await assigneeOf(key, open._id)).to.equal(null);
+      expect(await assigneeOf(key, closed._id)).to.equal(null);
+      expect(await assigneeOf(key, kept._id)).to.equal(staying);
+
+      // Redelivered, then a marker on the same partition: once the marker is handled, so is the redelivery.
+      await removed(org.id, leaving, leaving, event);
+      await removed(org.id, staying, leaving);
+      await eventually(async () => unassigned.get(other._id) === 1, 10_000, 'the marker handled');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(unassigned.get(open._id)).to.equal(1);
+      expect(unassigned.get(closed._id)).to.equal(1);
     });
   });
 

@@ -5,6 +5,7 @@ import {
   Forbidden,
   InvalidArgument,
   NotFound,
+  enqueueEvents,
   isDuplicateKeyError,
   isId,
   newId,
@@ -12,6 +13,7 @@ import {
   requireOrg,
   requireScope,
   requireSystem,
+  type OutboxRelay,
   type Principal,
 } from '@svc/kit';
 import { ApiScope, MemberRole, PrincipalKind } from '@svc/proto/common/v1';
@@ -24,12 +26,15 @@ import { memberView } from './views';
 const PRIVILEGED = new Set([MemberRole.OWNER, MemberRole.ADMIN]);
 /** Most ids one FindMembers call may ask about (a flow has at most 50 steps). */
 export const MAX_FIND_MEMBERS = 100;
+/** `member.removed`: the inbox unassigns the removed member's chats (docs/decisions/0034). */
+export const MEMBERS_TOPIC = 'svc.identity.members.v1';
 
 /** TEAM_READ / TEAM_MANAGE. A key may only manage agents; only an owner may create or promote an owner. */
 export class Team {
   constructor(
     private readonly dataSource: DataSource,
     private readonly passwords: Passwords,
+    private readonly relay: () => OutboxRelay,
   ) {}
 
   async list(principal: Principal): Promise<TeamMember[]> {
@@ -97,6 +102,10 @@ export class Team {
     });
   }
 
+  /**
+   * Deletes the member and ends their sessions; `member.removed` is enqueued in the same transaction, so it is
+   * published if and only if the removal commits, and the inbox then unassigns their chats (eventually).
+   */
   async remove(principal: Principal, memberId: string): Promise<void> {
     requireScope(principal, ApiScope.TEAM_MANAGE);
     await this.dataSource.transaction(async (manager) => {
@@ -105,8 +114,23 @@ export class Team {
       this.checkMayChange(principal, row);
       if (row.role === MemberRole.OWNER) await this.keepAnOwner(manager.getRepository(MemberRow), row);
       await manager.delete(MemberRow, { id: row.id });
-      await manager.update(SessionRow, { memberId: row.id, endedAt: IsNull() }, { endedAt: now() });
+      const at = now();
+      await manager.update(SessionRow, { memberId: row.id, endedAt: IsNull() }, { endedAt: at });
+      await enqueueEvents(
+        manager,
+        [
+          {
+            topic: MEMBERS_TOPIC,
+            key: row.id,
+            type: 'member.removed',
+            orgId: row.orgId,
+            payload: { member: { memberId: row.id } },
+          },
+        ],
+        at,
+      );
     });
+    this.relay().nudge();
   }
 
   private checkMayGrant(principal: Principal, role: MemberRole): void {

@@ -17,7 +17,11 @@ export interface Envelope {
   occurredAt: string;
   message?: MessageEvent | undefined;
   chat?: ChatEvent | undefined;
-  apiKey?: ApiKeyEvent | undefined;
+  apiKey?:
+    | ApiKeyEvent
+    | undefined;
+  /** The identity domain (svc.identity.members.v1). */
+  member?: MemberEvent | undefined;
   contact?: ContactEvent | undefined;
   webhookReceived?:
     | WebhookReceivedEvent
@@ -116,6 +120,14 @@ export interface ApiKeyEvent {
   keyId: string;
 }
 
+/**
+ * member.removed on svc.identity.members.v1: the member is deleted (sessions ended); the inbox unassigns every chat
+ * (conversation thread) of the org still assigned to them. Ids only, no personal data.
+ */
+export interface MemberEvent {
+  memberId: string;
+}
+
 /** contact.created, contact.updated on svc.contacts.people.v1 (no personal data: consumers read the contact). */
 export interface ContactEvent {
   contactId: string;
@@ -153,6 +165,7 @@ function createBaseEnvelope(): Envelope {
     message: undefined,
     chat: undefined,
     apiKey: undefined,
+    member: undefined,
     contact: undefined,
     webhookReceived: undefined,
     conversation: undefined,
@@ -185,6 +198,9 @@ export const Envelope: MessageFns<Envelope> = {
     }
     if (message.apiKey !== undefined) {
       ApiKeyEvent.encode(message.apiKey, writer.uint32(98).fork()).join();
+    }
+    if (message.member !== undefined) {
+      MemberEvent.encode(message.member, writer.uint32(106).fork()).join();
     }
     if (message.contact !== undefined) {
       ContactEvent.encode(message.contact, writer.uint32(162).fork()).join();
@@ -279,6 +295,14 @@ export const Envelope: MessageFns<Envelope> = {
             message.apiKey = ApiKeyEvent.decode(reader, reader.uint32());
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.member = MemberEvent.decode(reader, reader.uint32());
+            continue;
+          }
           case 20: {
             if (tag !== 162) {
               break;
@@ -368,6 +392,7 @@ export const Envelope: MessageFns<Envelope> = {
         : isSet(object.api_key)
         ? ApiKeyEvent.fromJSON(object.api_key)
         : undefined,
+      member: isSet(object.member) ? MemberEvent.fromJSON(object.member) : undefined,
       contact: isSet(object.contact) ? ContactEvent.fromJSON(object.contact) : undefined,
       webhookReceived: isSet(object.webhookReceived)
         ? WebhookReceivedEvent.fromJSON(object.webhookReceived)
@@ -404,6 +429,9 @@ export const Envelope: MessageFns<Envelope> = {
     }
     if (message.apiKey !== undefined) {
       obj.apiKey = ApiKeyEvent.toJSON(message.apiKey);
+    }
+    if (message.member !== undefined) {
+      obj.member = MemberEvent.toJSON(message.member);
     }
     if (message.contact !== undefined) {
       obj.contact = ContactEvent.toJSON(message.contact);
@@ -444,6 +472,9 @@ export const Envelope: MessageFns<Envelope> = {
     message.chat = (object.chat !== undefined && object.chat !== null) ? ChatEvent.fromPartial(object.chat) : undefined;
     message.apiKey = (object.apiKey !== undefined && object.apiKey !== null)
       ? ApiKeyEvent.fromPartial(object.apiKey)
+      : undefined;
+    message.member = (object.member !== undefined && object.member !== null)
+      ? MemberEvent.fromPartial(object.member)
       : undefined;
     message.contact = (object.contact !== undefined && object.contact !== null)
       ? ContactEvent.fromPartial(object.contact)
@@ -1699,6 +1730,79 @@ export const ApiKeyEvent: MessageFns<ApiKeyEvent> = {
   fromPartial<I extends Exact<DeepPartial<ApiKeyEvent>, I>>(object: I): ApiKeyEvent {
     const message = createBaseApiKeyEvent();
     message.keyId = object.keyId ?? "";
+    return message;
+  },
+};
+
+function createBaseMemberEvent(): MemberEvent {
+  return { memberId: "" };
+}
+
+export const MemberEvent: MessageFns<MemberEvent> = {
+  encode(message: MemberEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.memberId !== "") {
+      writer.uint32(10).string(message.memberId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MemberEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMemberEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.memberId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MemberEvent {
+    return {
+      memberId: isSet(object.memberId)
+        ? globalThis.String(object.memberId)
+        : isSet(object.member_id)
+        ? globalThis.String(object.member_id)
+        : "",
+    };
+  },
+
+  toJSON(message: MemberEvent): unknown {
+    const obj: any = {};
+    if (message.memberId !== "") {
+      obj.memberId = message.memberId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MemberEvent>, I>>(base?: I): MemberEvent {
+    return MemberEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MemberEvent>, I>>(object: I): MemberEvent {
+    const message = createBaseMemberEvent();
+    message.memberId = object.memberId ?? "";
     return message;
   },
 };
