@@ -63,9 +63,13 @@ export class EntitySql<T extends ObjectLiteral> {
 
   /** An entity from a raw `SELECT *` row, hydrated as TypeORM would. */
   hydrate(raw: Record<string, unknown>): T {
+    return this.fill(this.metadata.create() as T, this.metadata.columns, raw);
+  }
+
+  /** Sets each column's property on `entity` from the raw row, converted as TypeORM would. */
+  private fill<E extends object>(entity: E, columns: readonly ColumnMetadata[], raw: Record<string, unknown>): E {
     const driver = this.dataSource.driver;
-    const entity = this.metadata.create() as T;
-    for (const column of this.metadata.columns)
+    for (const column of columns)
       column.setEntityValue(entity, driver.prepareHydratedValue(raw[column.databaseName], column));
     return entity;
   }
@@ -91,13 +95,7 @@ export class EntitySql<T extends ObjectLiteral> {
     const columns = properties.map((property) => this.columnOf(property));
     const names = columns.map((column) => this.dataSource.driver.escape(column.databaseName)).join(', ');
     const rows = await this.rows(manager, `SELECT ${names} FROM ${this.table} ${rest}`, parameters);
-    const driver = this.dataSource.driver;
-    return rows.map((raw) => {
-      const entity = {} as Pick<T, K>;
-      for (const column of columns)
-        column.setEntityValue(entity, driver.prepareHydratedValue(raw[column.databaseName], column));
-      return entity;
-    });
+    return rows.map((raw) => this.fill({} as Pick<T, K>, columns, raw));
   }
 
   private async rows(manager: EntityManager, sql: string, parameters: unknown[]): Promise<Record<string, unknown>[]> {

@@ -299,11 +299,20 @@ export class Connections {
   }
 }
 
-/** A captured payload replaces the schema (no merge), bumps its version and closes the tunnel. */
+/** What a captured payload writes besides the version bump: the schema it replaces (no merge), the tunnel closed. */
+export function capturedColumns(
+  payload: unknown,
+  at: Date,
+): Pick<ConnectionRow, 'schemaFields' | 'schemaCapturedAt' | 'captureUntil' | 'updatedAt'> {
+  return {
+    schemaFields: JSON.stringify(inferSchema(payload)),
+    schemaCapturedAt: at,
+    captureUntil: null,
+    updatedAt: at,
+  };
+}
+
+/** A captured payload replaces the schema, bumps its version and closes the tunnel. */
 export function applyCapture(row: ConnectionRow, payload: unknown, at: Date): void {
-  row.schemaFields = JSON.stringify(inferSchema(payload));
-  row.schemaVersion += 1;
-  row.schemaCapturedAt = at;
-  row.captureUntil = null;
-  row.updatedAt = at;
+  Object.assign(row, capturedColumns(payload, at), { schemaVersion: row.schemaVersion + 1 });
 }

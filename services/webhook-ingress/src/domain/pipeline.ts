@@ -15,7 +15,7 @@ import type { HeaderReader } from '../auth/hmac';
 import type { SharedSecretVerifier } from '../auth/shared-secret';
 import { ConnectionRow, IdempotencyKeyRow, type RequestLogRow } from '../entities';
 import type { SigningSecrets } from '../secrets/signing-secrets';
-import { inferSchema } from './schema-inference';
+import { capturedColumns } from './connections';
 import { webhookReceivedEvent } from './events';
 import { idempotencyCutoff, type GroupCommit } from './group-commit';
 import { scrubHeaders } from './scrub';
@@ -269,13 +269,7 @@ export class InboundPipeline {
     const result = await this.dataSource
       .createQueryBuilder()
       .update(ConnectionRow)
-      .set({
-        schemaFields: JSON.stringify(inferSchema(payload)),
-        schemaVersion: () => 'schema_version + 1',
-        schemaCapturedAt: at,
-        captureUntil: null,
-        updatedAt: at,
-      })
+      .set({ ...capturedColumns(payload, at), schemaVersion: () => 'schema_version + 1' })
       .where('id = :id AND capture_until > :at', { id: connection.id, at })
       .execute();
     return (result.affected ?? 0) > 0;
