@@ -11,8 +11,8 @@
  *   times how long flows and the inbox take to run them all, and their CPU per run.
  * - **flows running**: flows consume and run every accepted request (one `SendMessage` each) in the same process
  *   meanwhile, competing with the ingress for its event loop and the machine's two cores.
- * The bare server is measured again just before each auth mode, and each row is divided by that neighbouring
- * baseline: on a shared machine the load drifts over a run, and one baseline at the start would credit or charge the
+ * The bare server is measured again between auth modes, and each row is divided by the mean of the two bare rows
+ * around its mode: on a shared machine the load drifts over a run, and one baseline at the start would credit or charge the
  * modes for it. Every row starts after a warm-up whose flow runs have finished, so no row pays for another's backlog. After each
  * row the bench waits until flows have run every accepted request and checks, in flows' own database (as the e2e
  * suite's "500 webhooks with the consumer stopped" test does), that each accepted request id has exactly one run and
@@ -76,7 +76,7 @@ interface Result {
   drainMs?: number;
   /** Paused rows: the server process's CPU time per run while flows and the inbox worked through the backlog. */
   runCpuMs?: number;
-  /** The bare server's req/s measured just before this mode: the row's baseline (the machine's load drifts). */
+  /** The mean req/s of the bare rows measured just before and just after this mode: the row's baseline. */
   bare?: number;
 }
 
@@ -329,7 +329,9 @@ function report(results: Result[], checked: number): void {
     `\n${REQUESTS} requests per row after ${WARMUP} warm-up requests (flows caught up in between), ${CONCURRENCY} concurrent clients`,
   );
   console.log('stack and bare server each in their own process; flows paused or running in the stack during the row');
-  console.log('"/ bare": divided by the bare server measured just before the mode (its req/s in "bare req/s")\n');
+  console.log(
+    '"/ bare": divided by the mean of the bare server rows measured just before and just after the mode ("bare req/s")\n',
+  );
   console.log(
     '| mode | flows during the row | accepted req/s | p50 ms | p99 ms | bare req/s | / bare | server CPU ms / request | flows caught up after | flows + inbox CPU ms / run |',
   );
@@ -337,7 +339,7 @@ function report(results: Result[], checked: number): void {
   for (const r of results)
     console.log(
       `| ${r.name} | ${r.flows ?? ''} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(1)} | ${(r.bare ?? r.rps).toFixed(0)} | ${relative(r).toFixed(2)} | ${
-        r.serverCpuMs === undefined ? '' : r.serverCpuMs.toFixed(2)
+        r.serverCpuMs === undefined ? '' : r.serverCpuMs.toFixed(3)
       } | ${r.drainMs === undefined ? '' : `${(r.drainMs / 1000).toFixed(1)} s`} | ${
         r.runCpuMs === undefined ? '' : r.runCpuMs.toFixed(2)
       } |`,
@@ -402,9 +404,11 @@ async function main(): Promise<void> {
     const measureBare = () => measure(BARE, bare.pid, postBare);
     const results: Result[] = [];
     let checked = await warmUp(fixtures, ledger, stack.url, body, postBare);
+    // The bare row after a mode is the next mode's row before.
+    let bareBefore = await measureBare();
+    results.push(bareBefore);
     for (const mode of MODES) {
-      const baseline = await measureBare();
-      results.push(baseline);
+      const modeRows: Result[] = [];
       const shared = mode === SHARED;
       const secret = shared ? '' : signingSecretFor(mode);
       const connection = await fixtures.connection(shared ? {} : connectionInputFor(mode, secret));
@@ -427,7 +431,7 @@ async function main(): Promise<void> {
         };
         const result = await measure(mode, stack.pid, () => post(url, body, headers()), { settle, record });
         result.flows = flows;
-        result.bare = baseline.rps;
+        modeRows.push(result);
         if (flows === 'paused') {
           const cpuBefore = cpuMs(stack.pid);
           await stack.control('resume-flows-consumer');
@@ -447,6 +451,10 @@ async function main(): Promise<void> {
         );
       }
       checked += accepted.size;
+      const bareAfter = await measureBare();
+      results.push(bareAfter);
+      for (const row of modeRows) row.bare = (bareBefore.rps + bareAfter.rps) / 2;
+      bareBefore = bareAfter;
     }
     report(results, checked);
   } finally {

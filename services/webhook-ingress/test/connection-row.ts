@@ -27,6 +27,7 @@ export function connectionRow(fields: Partial<ConnectionRow> = {}): ConnectionRo
     captureUntil: null,
     createdAt: at,
     updatedAt: at,
+    revision: 1,
     ...fields,
   };
 }

@@ -1,9 +1,16 @@
 import type { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, QueryResult } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 
-/** The part of a better-sqlite3 connection and statement these reads use. */
+/** The part of a better-sqlite3 statement these reads use. */
+interface SqliteStatement {
+  all(...parameters: unknown[]): unknown[];
+  /** Rows as arrays of column values instead of objects. */
+  raw(toggle: boolean): SqliteStatement;
+}
+
+/** The part of a better-sqlite3 connection these reads use. */
 interface SqliteConnection {
-  prepare(sql: string): { all(...parameters: unknown[]): unknown[] };
+  prepare(sql: string): SqliteStatement;
 }
 
 /** Distinct statements kept prepared per entity (IN lists of every length are distinct statements). */
@@ -83,6 +90,18 @@ export class EntitySql<T extends ObjectLiteral> {
   async select(manager: EntityManager, rest: string, parameters: unknown[]): Promise<T[]> {
     const rows = await this.rows(manager, `SELECT * FROM ${this.table} ${rest}`, parameters);
     return rows.map((raw) => this.hydrate(raw));
+  }
+
+  /**
+   * A read of the named properties' columns with a fixed `rest` (`WHERE …` with `?` parameters), built once and kept
+   * by a hot path that runs it on every request: column names and SQL text are resolved here, not per call, and on
+   * SQLite the statement is prepared once and hands rows over as arrays (better-sqlite3 builds an object row through
+   * V8's API one property at a time, which costs more than a primary-key read of a wide row itself).
+   */
+  prepareSelect<K extends keyof T & string>(properties: readonly K[], rest: string): PreparedSelect<Pick<T, K>> {
+    const columns = properties.map((property) => this.columnOf(property));
+    const names = columns.map((column) => this.dataSource.driver.escape(column.databaseName)).join(', ');
+    return new PreparedSelect(this.dataSource, columns, `SELECT ${names} FROM ${this.table} ${rest}`, this.sqlite);
   }
 
   /** Like `select`, reading and hydrating only the named properties' columns (a hot read that needs a few). */
@@ -170,6 +189,38 @@ export class EntitySql<T extends ObjectLiteral> {
       );
       await manager.query(this.insertHead + chunk.map(() => this.insertTuple).join(', '), parameters);
     }
+  }
+}
+
+/** A read built once by `EntitySql.prepareSelect`; rows hydrated as TypeORM would. */
+export class PreparedSelect<R extends object> {
+  private statement: SqliteStatement | undefined;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly columns: readonly ColumnMetadata[],
+    private readonly sql: string,
+    private readonly sqlite: SqliteConnection | undefined,
+  ) {}
+
+  /** The rows matching `parameters`, read on the manager's connection (its transaction, if any). */
+  async all(manager: EntityManager, parameters: unknown[]): Promise<R[]> {
+    if (this.sqlite) {
+      this.statement ??= this.sqlite.prepare(this.sql).raw(true);
+      return (this.statement.all(...parameters) as unknown[][]).map((values) => this.hydrate(values));
+    }
+    const rows = (await manager.query(this.sql, parameters)) as Record<string, unknown>[];
+    return rows.map((raw) => this.hydrate(this.columns.map((column) => raw[column.databaseName])));
+  }
+
+  /** A row from its column values in `columns` order, converted as TypeORM would. */
+  private hydrate(values: unknown[]): R {
+    const driver = this.dataSource.driver;
+    const row = {} as R;
+    this.columns.forEach((column, index) =>
+      column.setEntityValue(row, driver.prepareHydratedValue(values[index], column)),
+    );
+    return row;
   }
 }
 

@@ -129,6 +129,7 @@ export class Connections {
       captureUntil: null,
       createdAt: at,
       updatedAt: at,
+      revision: 1,
     };
     await this.dataSource.manager.insert(ConnectionRow, row);
     return { row, ...(secret ? { secret } : {}) };

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DataSource } from 'typeorm';
 import { JSONPath } from 'jsonpath-plus';
-import { entitySql, isId, newId, now, selectById, type Logger } from '@svc/kit';
+import { isId, newId, now, selectById, type Logger } from '@svc/kit';
 import {
   InboundAuthMode,
   InboundConnectionStatus,
@@ -19,27 +19,7 @@ import { capturedColumns } from './connections';
 import { webhookReceivedEvent } from './events';
 import { idempotencyCutoff, type GroupCommit } from './group-commit';
 import { scrubHeaders } from './scrub';
-
-/** What serving a request reads of its connection (not its name, schema or timestamps). */
-const SERVING_COLUMNS = [
-  'id',
-  'orgId',
-  'status',
-  'authMode',
-  'secretHash',
-  'secretVersion',
-  'signingSecretSealed',
-  'legacySigningSecret',
-  'identifierType',
-  'identifierPath',
-  'channelIntegrationId',
-  'hmacHeader',
-  'hmacEncoding',
-  'hmacPrefix',
-  'captureUntil',
-] as const satisfies readonly (keyof ConnectionRow)[];
-
-type ServingConnection = Pick<ConnectionRow, (typeof SERVING_COLUMNS)[number]>;
+import { ServingConnections, type ServingConnection } from './serving-connections';
 
 /** Spec 8: at most 100 KB. */
 export const MAX_BODY_BYTES = 100 * 1024;
@@ -130,6 +110,8 @@ function idempotencyId(connectionId: string, key: string): string {
  * twice. Transactions are shared by concurrent requests (group commit, docs/decisions/0015).
  */
 export class InboundPipeline {
+  private readonly connections: ServingConnections;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly commits: GroupCommit,
@@ -137,7 +119,9 @@ export class InboundPipeline {
     private readonly signingSecrets: SigningSecrets,
     private readonly resolvers: Resolvers,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.connections = new ServingConnections(dataSource);
+  }
 
   async handle(request: InboundHttpRequest): Promise<InboundHttpResponse> {
     const requestLogId = newId();
@@ -149,7 +133,7 @@ export class InboundPipeline {
     let key: string | undefined;
     let result: Outcome;
     try {
-      connection = isId(request.connectionId) ? await this.servingConnection(request.connectionId) : null;
+      connection = isId(request.connectionId) ? await this.connections.get(request.connectionId) : null;
       const explicitKey = header('x-idempotency-key')?.slice(0, 255) || undefined;
       key = explicitKey ?? (connection ? providerIdempotencyKey(connection, header) : undefined);
       result = await this.decide(request, connection, header, requestLogId, key);
@@ -169,15 +153,6 @@ export class InboundPipeline {
         .catch((error: unknown) => this.logger.error({ err: error }, 'could not write the inbound history row'));
     }
     return { status, body, headers };
-  }
-
-  /** The connection, read on every request: pause, resume and rotation apply to the next request (decision 0015). */
-  private async servingConnection(id: string): Promise<ServingConnection | null> {
-    const sql = entitySql(this.dataSource, ConnectionRow);
-    const [row] = await sql.selectColumns(this.dataSource.manager, SERVING_COLUMNS, `WHERE ${sql.column('id')} = ?`, [
-      id,
-    ]);
-    return row ?? null;
   }
 
   private async decide(

@@ -1,4 +1,4 @@
-import { Column, Entity, Index } from 'typeorm';
+import { Column, Entity, Index, VersionColumn } from 'typeorm';
 import { DateTimeColumn, EnumColumn, IdColumn, LongTextColumn, RefColumn, TextColumn } from '@svc/kit';
 import { HmacEncoding, InboundAuthMode, InboundConnectionStatus, InboundIdentifierType } from '@svc/proto/webhooks/v1';
 
@@ -61,4 +61,10 @@ export class ConnectionRow {
   @DateTimeColumn({ name: 'capture_until', nullable: true }) captureUntil!: Date | null;
   @DateTimeColumn({ name: 'created_at' }) createdAt!: Date;
   @DateTimeColumn({ name: 'updated_at' }) updatedAt!: Date;
+  /**
+   * Bumped by TypeORM on every UPDATE it makes of the row (`save`, `update`, query-builder updates: decision 0015):
+   * the ingress reads it on every request and reads the rest of the row again only when it moved. A change written
+   * with hand-made SQL must bump it too.
+   */
+  @VersionColumn({ default: 1 }) revision!: number;
 }
