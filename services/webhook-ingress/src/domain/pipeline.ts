@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DataSource } from 'typeorm';
 import { JSONPath } from 'jsonpath-plus';
-import { isId, newId, now, selectById, type Logger } from '@svc/kit';
+import { entitySql, isId, newId, now, type Logger, type PreparedSelect } from '@svc/kit';
 import {
   InboundAuthMode,
   InboundConnectionStatus,
@@ -14,6 +14,9 @@ import { VerificationBusy } from '../auth/bcrypt-slots';
 import type { HeaderReader } from '../auth/hmac';
 import type { SharedSecretVerifier } from '../auth/shared-secret';
 import { ConnectionRow, IdempotencyKeyRow, type RequestLogRow } from '../entities';
+
+/** What an idempotency key keeps of the first request: enough to answer a replay as it was answered. */
+type StoredResponse = Pick<IdempotencyKeyRow, 'outcome' | 'httpStatus' | 'responseBody' | 'createdAt'>;
 import type { SigningSecrets } from '../secrets/signing-secrets';
 import { capturedColumns } from './connections';
 import { webhookReceivedEvent } from './events';
@@ -66,7 +69,7 @@ interface Outcome {
   detail?: string;
   contactId?: string;
   flows?: { flowId: string; name: string }[];
-  replayOf?: IdempotencyKeyRow;
+  replayOf?: StoredResponse;
   /** Not a verdict on the credentials: bcrypt was saturated, the sender should retry (ERROR + Retry-After). */
   busy?: boolean;
   /** The history row was written with the commit. */
@@ -111,6 +114,7 @@ function idempotencyId(connectionId: string, key: string): string {
  */
 export class InboundPipeline {
   private readonly connections: ServingConnections;
+  private readonly storedResponses: PreparedSelect<StoredResponse>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -121,6 +125,17 @@ export class InboundPipeline {
     private readonly logger: Logger,
   ) {
     this.connections = new ServingConnections(dataSource);
+    const keys = entitySql(dataSource, IdempotencyKeyRow);
+    this.storedResponses = keys.prepareSelect(
+      ['outcome', 'httpStatus', 'responseBody', 'createdAt'],
+      `WHERE ${keys.column('id')} = ?`,
+    );
+  }
+
+  /** The response stored under the connection's idempotency key, if any (expired or not). */
+  private async storedResponse(connectionId: string, key: string): Promise<StoredResponse | undefined> {
+    const [stored] = await this.storedResponses.all(this.dataSource.manager, [idempotencyId(connectionId, key)]);
+    return stored;
   }
 
   async handle(request: InboundHttpRequest): Promise<InboundHttpResponse> {
@@ -185,7 +200,7 @@ export class InboundPipeline {
     if (!authenticated) return { outcome: InboundOutcome.UNAUTHORIZED };
     if (!request.body) return { outcome: InboundOutcome.PAYLOAD_TOO_LARGE };
     if (key) {
-      const cached = await selectById(this.dataSource.manager, IdempotencyKeyRow, idempotencyId(connection.id, key));
+      const cached = await this.storedResponse(connection.id, key);
       // A key older than the window is a new request (decision 0012), even before the retention job deletes it.
       if (cached && cached.createdAt >= idempotencyCutoff(now()))
         return { outcome: cached.outcome, replayOf: cached, detail: 'idempotent replay' };
@@ -292,9 +307,7 @@ export class InboundPipeline {
           : undefined,
     });
     if (result === 'committed') return { ...outcome, logged: true };
-    const winner = key
-      ? await selectById(this.dataSource.manager, IdempotencyKeyRow, idempotencyId(connection.id, key))
-      : null;
+    const winner = key ? await this.storedResponse(connection.id, key) : undefined;
     if (!winner) throw new Error('idempotency key reported as taken but not found');
     return { outcome: winner.outcome, replayOf: winner, detail: 'idempotent replay (concurrent)' };
   }
