@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { ApiScope, eventually, newId } from '@svc/kit';
-import { Envelope } from '@svc/proto/events/v1';
-import { ALL_SCOPES_BUT_PARTNER, StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
-import { ChannelSimulator, PAGE, dataOf, expectError, type Page } from './inbox-fixtures';
+import { ALL_SCOPES_BUT_PARTNER, type GraphQLResponse } from '../support/stack-harness';
+import { dataOf, expectError, inboxSuite, PAGE, type Page } from './inbox-fixtures';
 
 interface Chat {
   _id: string;
@@ -15,21 +14,20 @@ const SET_LABELS = `mutation($c: String!, $v: JSON) {
   updateChatField(chatId: $c, input: { field: LABELS, value: $v }) { ${CHAT} } }`;
 
 describe('Inbox chat (thread) labels (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
-  let org: TestOrg;
-  let key: string;
-  let channels: ChannelSimulator;
-  const seen: Envelope[] = [];
-  let stopObserving: () => Promise<void>;
+  const inbox = inboxSuite({ observe: ['svc.inbox.chats.v1'] });
+  const { harness, seen } = inbox;
 
-  const gql = <T>(query: string, variables: Record<string, unknown> = {}, as = key) =>
+  const gql = <T>(query: string, variables: Record<string, unknown> = {}, as = inbox.key) =>
     harness.graphql<T>(query, variables, as).then(dataOf);
-  const setLabels = (chatId: string, value: unknown, as = key): Promise<GraphQLResponse<{ updateChatField: Chat }>> =>
-    harness.graphql(SET_LABELS, { c: chatId, v: value }, as);
+  const setLabels = (
+    chatId: string,
+    value: unknown,
+    as = inbox.key,
+  ): Promise<GraphQLResponse<{ updateChatField: Chat }>> => harness.graphql(SET_LABELS, { c: chatId, v: value }, as);
   const labelsOf = async (chatId: string, value: unknown) => dataOf(await setLabels(chatId, value)).updateChatField;
   const chat = async (chatId: string) =>
     (await gql<{ chat: Chat }>(`query($c: String!) { chat(chatId: $c) { ${CHAT} } }`, { c: chatId })).chat;
-  const newLabel = async (as = key) =>
+  const newLabel = async (as = inbox.key) =>
     (
       await gql<{ createLabel: { _id: string } }>(
         'mutation($n: String!) { createLabel(input: { name: $n }) { _id } }',
@@ -38,33 +36,9 @@ describe('Inbox chat (thread) labels (whole stack over HTTP)', function () {
       )
     ).createLabel._id;
 
-  before(async function () {
-    this.timeout(120_000);
-    await harness.start();
-    org = await harness.newOrg();
-    key = (await org.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
-    channels = new ChannelSimulator(harness, org);
-    const prefix = harness.stack.config.KAFKA_TOPIC_PREFIX;
-    const subscription = await harness.stack.bus.subscribe({
-      groupId: `e2e-chat-labels-${newId()}`,
-      topics: [`${prefix}svc.inbox.chats.v1`],
-      fromBeginning: true,
-      handle: async (record) => {
-        const envelope = Envelope.decode(record.value);
-        if (envelope.orgId === org.id) seen.push(envelope);
-      },
-    });
-    stopObserving = () => subscription.stop();
-  });
-
-  after(async () => {
-    await stopObserving();
-    await harness.stop();
-  });
-
   describe('Inbox.updateChatField LABELS', () => {
     it("sets the thread's labels, shown by chat, searchChats and threadsPage", async () => {
-      const opened = await channels.openChat();
+      const opened = await inbox.channels.openChat();
       const [first, second] = [await newLabel(), await newLabel()];
       expect((await labelsOf(opened._id, [first, second])).labelIds).to.have.members([first, second]);
       expect((await chat(opened._id)).labelIds).to.have.members([first, second]);
@@ -80,12 +54,12 @@ describe('Inbox chat (thread) labels (whole stack over HTTP)', function () {
       expect(threads.threadsPage.data.map((t) => [t._id, [...t.labelIds].sort()])).to.deep.equal([
         [opened._id, [first, second].sort()],
       ]);
-      const other = await channels.openChat();
+      const other = await inbox.channels.openChat();
       expect((await chat(other._id)).labelIds).to.deep.equal([]);
     });
 
     it('replaces the whole set, counts a repeated id once, and [] removes every label', async () => {
-      const opened = await channels.openChat();
+      const opened = await inbox.channels.openChat();
       const [a, b, c] = [await newLabel(), await newLabel(), await newLabel()];
       await labelsOf(opened._id, [a, b]);
       expect((await labelsOf(opened._id, [b, c, c])).labelIds).to.have.members([b, c]);
@@ -95,7 +69,7 @@ describe('Inbox chat (thread) labels (whole stack over HTTP)', function () {
     });
 
     it('emits chat.labels_set with the labels after each change, and nothing when the set is unchanged', async () => {
-      const opened = await channels.openChat();
+      const opened = await inbox.channels.openChat();
       const label = await newLabel();
       await labelsOf(opened._id, [label]);
       await labelsOf(opened._id, [label]);
@@ -107,7 +81,7 @@ describe('Inbox chat (thread) labels (whole stack over HTTP)', function () {
     });
 
     it('keeps an archived label on a thread that has it, but refuses to apply it anew (FAILED_PRECONDITION)', async () => {
-      const opened = await channels.openChat();
+      const opened = await inbox.channels.openChat();
       const [archived, active] = [await newLabel(), await newLabel()];
       await labelsOf(opened._id, [archived]);
       await gql('mutation($l: String!) { archiveLabel(labelId: $l) { archived } }', { l: archived });
@@ -118,7 +92,7 @@ describe('Inbox chat (thread) labels (whole stack over HTTP)', function () {
     });
 
     it("answers NOT_FOUND for an unknown label or another org's label", async () => {
-      const opened = await channels.openChat();
+      const opened = await inbox.channels.openChat();
       const mine = await newLabel();
       await labelsOf(opened._id, [mine]);
       const otherOrgKey = (await (await harness.newOrg('Other')).mintKey(ALL_SCOPES_BUT_PARTNER)).key;
@@ -131,7 +105,7 @@ describe('Inbox chat (thread) labels (whole stack over HTTP)', function () {
     });
 
     it('answers BAD_USER_INPUT for a value that is not an array of at most 20 label ids', async () => {
-      const opened = await channels.openChat();
+      const opened = await inbox.channels.openChat();
       const label = await newLabel();
       const tooMany = Array.from({ length: 21 }, () => newId());
       for (const value of [label, null, {}, [1], ['nope'], [label, null], tooMany])
@@ -140,9 +114,11 @@ describe('Inbox chat (thread) labels (whole stack over HTTP)', function () {
     });
 
     it('answers 403 FORBIDDEN naming CONVERSATIONS_MANAGE when the key lacks it', async () => {
-      const opened = await channels.openChat();
+      const opened = await inbox.channels.openChat();
       const label = await newLabel();
-      const reader = (await org.mintKey(ALL_SCOPES_BUT_PARTNER.filter((s) => s !== ApiScope.CONVERSATIONS_MANAGE))).key;
+      const reader = (
+        await inbox.org.mintKey(ALL_SCOPES_BUT_PARTNER.filter((s) => s !== ApiScope.CONVERSATIONS_MANAGE))
+      ).key;
       const response = await setLabels(opened._id, [label], reader);
       expectError(response, 403, 'FORBIDDEN');
       expect(response.body.errors?.[0]?.extensions?.scope).to.equal(ApiScope.CONVERSATIONS_MANAGE);
@@ -153,12 +129,12 @@ describe('Inbox chat (thread) labels (whole stack over HTTP)', function () {
   describe('Inbox search filter labelId', () => {
     it('matches a thread that carries the label or has a visible message carrying it', async () => {
       const label = await newLabel();
-      const labelledThread = await channels.openChat();
-      const labelledMessage = await channels.openChat();
-      const labelledNote = await channels.openChat();
-      const neither = await channels.openChat();
-      const inThread = await channels.receive(labelledThread._id, 'parcel arrived damaged');
-      await channels.receive(labelledMessage._id, 'parcel never arrived');
+      const labelledThread = await inbox.channels.openChat();
+      const labelledMessage = await inbox.channels.openChat();
+      const labelledNote = await inbox.channels.openChat();
+      const neither = await inbox.channels.openChat();
+      const inThread = await inbox.channels.receive(labelledThread._id, 'parcel arrived damaged');
+      await inbox.channels.receive(labelledMessage._id, 'parcel never arrived');
       const message = await gql<{ sendMessage: { _id: string } }>(
         'mutation($c: String!) { sendMessage(chatId: $c, input: { text: "parcel resent" }) { _id } }',
         { c: labelledMessage._id },
@@ -173,9 +149,10 @@ describe('Inbox chat (thread) labels (whole stack over HTTP)', function () {
           l: [label],
         });
       await labelsOf(labelledThread._id, [label]);
-      await channels.receive(neither._id, 'parcel question');
+      await inbox.channels.receive(neither._id, 'parcel question');
 
-      const withoutNotes = (await org.mintKey(ALL_SCOPES_BUT_PARTNER.filter((s) => s !== ApiScope.NOTES_WRITE))).key;
+      const withoutNotes = (await inbox.org.mintKey(ALL_SCOPES_BUT_PARTNER.filter((s) => s !== ApiScope.NOTES_WRITE)))
+        .key;
       const chatsFound = async (as: string) =>
         (
           await gql<{ searchChats: Page<Chat> }>(
@@ -184,7 +161,7 @@ describe('Inbox chat (thread) labels (whole stack over HTTP)', function () {
             as,
           )
         ).searchChats.data.map((c) => c._id);
-      expect(await chatsFound(key)).to.deep.equal([labelledNote._id, labelledMessage._id, labelledThread._id]);
+      expect(await chatsFound(inbox.key)).to.deep.equal([labelledNote._id, labelledMessage._id, labelledThread._id]);
       expect(await chatsFound(withoutNotes)).to.deep.equal([labelledMessage._id, labelledThread._id]);
 
       const conversations = await gql<{ searchConversations: Page<{ _id: string }> }>(
@@ -217,10 +194,10 @@ describe('Inbox chat (thread) labels (whole stack over HTTP)', function () {
 
     it("apiDeleteChat and apiDeleteConversation remove the threads' labels; the labels themselves stay", async () => {
       const label = await newLabel();
-      const lone = await channels.openChat();
+      const lone = await inbox.channels.openChat();
       const contactId = newId();
-      const first = await channels.openChat({ contactId });
-      const second = await channels.openChat({ contactId });
+      const first = await inbox.channels.openChat({ contactId });
+      const second = await inbox.channels.openChat({ contactId });
       for (const c of [lone, first, second]) await labelsOf(c._id, [label]);
       expect(await labelRows([lone._id, first._id, second._id])).to.equal(3);
 

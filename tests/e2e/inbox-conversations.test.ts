@@ -1,15 +1,7 @@
 import { expect } from 'chai';
 import { ApiScope, newId } from '@svc/kit';
-import { ALL_SCOPES_BUT_PARTNER, StackHarness, type TestOrg } from '../support/stack-harness';
-import {
-  CHAT_FIELDS,
-  CONVERSATION_FIELDS,
-  ChannelSimulator,
-  PAGE,
-  dataOf,
-  expectError,
-  type Page,
-} from './inbox-fixtures';
+import { ALL_SCOPES_BUT_PARTNER } from '../support/stack-harness';
+import { CHAT_FIELDS, CONVERSATION_FIELDS, dataOf, expectError, inboxSuite, PAGE, type Page } from './inbox-fixtures';
 
 interface Chat {
   _id: string;
@@ -32,28 +24,16 @@ interface Conversation {
 }
 
 describe('Inbox conversations and threads (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
-  let org: TestOrg;
-  let key: string;
-  let channels: ChannelSimulator;
+  const inbox = inboxSuite();
+  const { harness } = inbox;
 
-  before(async function () {
-    this.timeout(120_000);
-    await harness.start();
-    org = await harness.newOrg();
-    key = (await org.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
-    channels = new ChannelSimulator(harness, org);
-  });
-
-  after(async () => harness.stop());
-
-  const gql = <T>(query: string, variables: Record<string, unknown> = {}, as = key) =>
+  const gql = <T>(query: string, variables: Record<string, unknown> = {}, as = inbox.key) =>
     harness.graphql<T>(query, variables, as).then((r) => dataOf(r));
-  const chat = (chatId: string, as = key) =>
+  const chat = (chatId: string, as = inbox.key) =>
     gql<{ chat: Chat }>(`query($id: String!) { chat(chatId: $id) { ${CHAT_FIELDS} } }`, { id: chatId }, as).then(
       (d) => d.chat,
     );
-  const conversation = (id: string, as = key) =>
+  const conversation = (id: string, as = inbox.key) =>
     gql<{ conversation: Conversation }>(
       `query($id: String!) { conversation(conversationId: $id) { ${CONVERSATION_FIELDS} } }`,
       { id },
@@ -63,12 +43,12 @@ describe('Inbox conversations and threads (whole stack over HTTP)', function () 
   describe('Inbox.conversation / threadsPage / conversationMessages', () => {
     it('returns one conversation per contact with its threads on every channel, messages merged in time order', async () => {
       const contactId = newId();
-      const first = await channels.openChat({ contactId });
-      const second = await channels.openChat({ contactId });
+      const first = await inbox.channels.openChat({ contactId });
+      const second = await inbox.channels.openChat({ contactId });
       expect(second.conversationId).to.equal(first.conversationId);
-      await channels.receive(first._id, 'one');
-      await channels.receive(second._id, 'two');
-      await channels.receive(first._id, 'three');
+      await inbox.channels.receive(first._id, 'one');
+      await inbox.channels.receive(second._id, 'two');
+      await inbox.channels.receive(first._id, 'three');
       const view = await conversation(first.conversationId);
       expect(view).to.include({ threadCount: 2, openThreadCount: 2, unreadCount: 3, blocked: false, aiEnabled: false });
       const threads = await gql<{ threadsPage: Page<{ _id: string }> }>(
@@ -87,11 +67,11 @@ describe('Inbox conversations and threads (whole stack over HTTP)', function () 
 
   describe('Inbox.readMessages / readAllMessages / readAllConversation', () => {
     it('keeps a read position per reader and counts unread inbound messages after it', async () => {
-      const opened = await channels.openChat();
-      const a = await channels.receive(opened._id, 'a');
-      await channels.receive(opened._id, 'b');
-      await channels.receive(opened._id, 'c');
-      const otherReader = (await org.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
+      const opened = await inbox.channels.openChat();
+      const a = await inbox.channels.receive(opened._id, 'a');
+      await inbox.channels.receive(opened._id, 'b');
+      await inbox.channels.receive(opened._id, 'c');
+      const otherReader = (await inbox.org.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
       const read = await gql<{ readMessages: Chat }>(
         `mutation($chatId: String!, $ids: [String!]!) { readMessages(chatId: $chatId, messageIds: $ids) { ${CHAT_FIELDS} } }`,
         { chatId: opened._id, ids: [a._id] },
@@ -113,10 +93,10 @@ describe('Inbox conversations and threads (whole stack over HTTP)', function () 
 
     it('marks every thread of a conversation read', async () => {
       const contactId = newId();
-      const first = await channels.openChat({ contactId });
-      const second = await channels.openChat({ contactId });
-      await channels.receive(first._id, 'x');
-      await channels.receive(second._id, 'y');
+      const first = await inbox.channels.openChat({ contactId });
+      const second = await inbox.channels.openChat({ contactId });
+      await inbox.channels.receive(first._id, 'x');
+      await inbox.channels.receive(second._id, 'y');
       const result = await gql<{ readAllConversation: Conversation }>(
         `mutation($id: String!) { readAllConversation(conversationId: $id) { ${CONVERSATION_FIELDS} } }`,
         { id: first.conversationId },
@@ -126,14 +106,14 @@ describe('Inbox conversations and threads (whole stack over HTTP)', function () 
     });
 
     it('answers NOT_FOUND for a message of another chat', async () => {
-      const one = await channels.openChat();
-      const two = await channels.openChat();
-      const message = await channels.receive(two._id, 'elsewhere');
+      const one = await inbox.channels.openChat();
+      const two = await inbox.channels.openChat();
+      const message = await inbox.channels.receive(two._id, 'elsewhere');
       expectError(
         await harness.graphql(
           'mutation($chatId: String!, $ids: [String!]!) { readMessages(chatId: $chatId, messageIds: $ids) { _id } }',
           { chatId: one._id, ids: [message._id] },
-          key,
+          inbox.key,
         ),
         200,
         'NOT_FOUND',
@@ -147,10 +127,10 @@ describe('Inbox conversations and threads (whole stack over HTTP)', function () 
       'mutation($id: String!, $op: String!) { assignConversationThreads(conversationId: $id, operatorId: $op) { _id } }';
 
     it('assigns and unassigns a thread, and assigns every open thread of a conversation', async () => {
-      const operator = await org.addMember();
+      const operator = await inbox.org.addMember();
       const contactId = newId();
-      const first = await channels.openChat({ contactId });
-      const second = await channels.openChat({ contactId });
+      const first = await inbox.channels.openChat({ contactId });
+      const second = await inbox.channels.openChat({ contactId });
       const assigned = await gql<{ assignChatToOperator: Chat }>(
         `mutation($chatId: String!, $op: String!) { assignChatToOperator(chatId: $chatId, operatorId: $op) { ${CHAT_FIELDS} } }`,
         { chatId: first._id, op: operator },
@@ -174,15 +154,15 @@ describe('Inbox conversations and threads (whole stack over HTTP)', function () 
 
     it("answers NOT_FOUND naming operatorId for an id that is no member, another org's member or a removed one", async () => {
       const other = await harness.newOrg('Other');
-      const removed = await org.addMember('Gone Agent');
-      await org.removeMember(removed);
-      const opened = await channels.openChat();
+      const removed = await inbox.org.addMember('Gone Agent');
+      await inbox.org.removeMember(removed);
+      const opened = await inbox.channels.openChat();
       for (const operator of [newId(), await other.addMember(), removed]) {
         for (const [query, variables] of [
           [ASSIGN, { chatId: opened._id, op: operator }],
           [ASSIGN_THREADS, { id: opened.conversationId, op: operator }],
         ] as const) {
-          const response = await harness.graphql(query, variables, key);
+          const response = await harness.graphql(query, variables, inbox.key);
           expectError(response, 200, 'NOT_FOUND');
           expect(response.body.errors?.[0]?.extensions?.field).to.equal('operatorId');
           expect(response.body.errors?.[0]?.message).to.equal('operator not found: not a member of this org');
@@ -192,11 +172,11 @@ describe('Inbox conversations and threads (whole stack over HTTP)', function () 
     });
 
     it('keeps the assignee when a later assignment is refused, and answers BAD_USER_INPUT for a malformed id', async () => {
-      const operator = await org.addMember();
-      const opened = await channels.openChat();
+      const operator = await inbox.org.addMember();
+      const opened = await inbox.channels.openChat();
       await gql(ASSIGN, { chatId: opened._id, op: operator });
-      expectError(await harness.graphql(ASSIGN, { chatId: opened._id, op: newId() }, key), 200, 'NOT_FOUND');
-      const malformed = await harness.graphql(ASSIGN, { chatId: opened._id, op: 'olive' }, key);
+      expectError(await harness.graphql(ASSIGN, { chatId: opened._id, op: newId() }, inbox.key), 200, 'NOT_FOUND');
+      const malformed = await harness.graphql(ASSIGN, { chatId: opened._id, op: 'olive' }, inbox.key);
       expectError(malformed, 200, 'BAD_USER_INPUT');
       expect(malformed.body.errors?.[0]?.extensions?.field).to.equal('operatorId');
       expect((await chat(opened._id)).assigneeId).to.equal(operator);
@@ -206,14 +186,14 @@ describe('Inbox conversations and threads (whole stack over HTTP)', function () 
       const members = await gql<{ orgTeamMembers: { id: string; email: string | null }[] }>(
         '{ orgTeamMembers { id email } }',
         {},
-        org.sessionToken,
+        inbox.org.sessionToken,
       );
-      const ownerId = members.orgTeamMembers.find((m) => m.email === org.ownerEmail)?.id ?? '';
-      const opened = await channels.openChat();
+      const ownerId = members.orgTeamMembers.find((m) => m.email === inbox.org.ownerEmail)?.id ?? '';
+      const opened = await inbox.channels.openChat();
       const assigned = await gql<{ assignChatToOperator: Chat }>(
         ASSIGN,
         { chatId: opened._id, op: ownerId },
-        org.sessionToken,
+        inbox.org.sessionToken,
       );
       expect(assigned.assignChatToOperator.assigneeId).to.equal(ownerId);
     });
@@ -224,11 +204,11 @@ describe('Inbox conversations and threads (whole stack over HTTP)', function () 
       harness.graphql<{ updateChatField: Chat }>(
         `mutation($chatId: String!, $field: ChatField!, $value: JSON) { updateChatField(chatId: $chatId, input: { field: $field, value: $value }) { ${CHAT_FIELDS} } }`,
         { chatId, field, value },
-        key,
+        inbox.key,
       );
 
     it('sets status, priority, category, subject and collection, each validated for its type', async () => {
-      const opened = await channels.openChat();
+      const opened = await inbox.channels.openChat();
       expect(dataOf(await update(opened._id, 'PRIORITY', 'URGENT')).updateChatField.priority).to.equal('URGENT');
       expect(dataOf(await update(opened._id, 'CATEGORY', 'billing')).updateChatField.category).to.equal('billing');
       expect(dataOf(await update(opened._id, 'SUBJECT', 'Refund')).updateChatField.subject).to.equal('Refund');
@@ -238,7 +218,7 @@ describe('Inbox conversations and threads (whole stack over HTTP)', function () 
         await harness.graphql<{ apiCreateChatCollection: { _id: string } }>(
           'mutation { apiCreateChatCollection(input: { name: "VIP" }) { _id } }',
           {},
-          key,
+          inbox.key,
         ),
       ).apiCreateChatCollection;
       expect(dataOf(await update(opened._id, 'COLLECTION', collection._id)).updateChatField.collectionId).to.equal(
@@ -247,7 +227,7 @@ describe('Inbox conversations and threads (whole stack over HTTP)', function () 
     });
 
     it('answers BAD_USER_INPUT for a value of the wrong type and NOT_FOUND for an unknown collection', async () => {
-      const opened = await channels.openChat();
+      const opened = await inbox.channels.openChat();
       expectError(await update(opened._id, 'PRIORITY', 3), 200, 'BAD_USER_INPUT');
       expectError(await update(opened._id, 'STATUS', 'SNOOZED'), 200, 'BAD_USER_INPUT');
       expectError(await update(opened._id, 'SUBJECT', 'x'.repeat(201)), 200, 'BAD_USER_INPUT');
@@ -257,25 +237,25 @@ describe('Inbox conversations and threads (whole stack over HTTP)', function () 
 
   describe('Inbox.blockConversation / setConversationAi', () => {
     it('blocks a contact (closing its threads, which its new messages do not reopen) and unblocks it', async () => {
-      const opened = await channels.openChat();
+      const opened = await inbox.channels.openChat();
       const blocked = await gql<{ blockConversation: Conversation }>(
         `mutation($id: String!) { blockConversation(conversationId: $id) { ${CONVERSATION_FIELDS} } }`,
         { id: opened.conversationId },
       );
       expect(blocked.blockConversation).to.include({ blocked: true, openThreadCount: 0 });
-      await channels.receive(opened._id, 'let me in');
+      await inbox.channels.receive(opened._id, 'let me in');
       expect((await chat(opened._id)).status).to.equal('CLOSED');
       const unblocked = await gql<{ blockConversation: Conversation }>(
         `mutation($id: String!) { blockConversation(conversationId: $id, blocked: false) { blocked } }`,
         { id: opened.conversationId },
       );
       expect(unblocked.blockConversation.blocked).to.equal(false);
-      await channels.receive(opened._id, 'hello again');
+      await inbox.channels.receive(opened._id, 'hello again');
       expect((await chat(opened._id)).status).to.equal('OPEN');
     });
 
     it('toggles the AI assistant', async () => {
-      const opened = await channels.openChat();
+      const opened = await inbox.channels.openChat();
       const on = await gql<{ setConversationAi: Conversation }>(
         'mutation($id: String!) { setConversationAi(conversationId: $id, enabled: true) { aiEnabled } }',
         { id: opened.conversationId },
@@ -287,8 +267,8 @@ describe('Inbox conversations and threads (whole stack over HTTP)', function () 
 
   describe('Inbox.conversation PII', () => {
     it("masks the conversation contact's personal fields without PII_READ", async () => {
-      const opened = await channels.openChat({ name: 'Grace Hopper' });
-      const reader = (await org.mintKey([ApiScope.MESSAGES_READ])).key;
+      const opened = await inbox.channels.openChat({ name: 'Grace Hopper' });
+      const reader = (await inbox.org.mintKey([ApiScope.MESSAGES_READ])).key;
       const view = await gql<{ conversation: { contact: { name: string | null; email: string | null } } }>(
         'query($id: String!) { conversation(conversationId: $id) { contact { _id name email } } }',
         { id: opened.conversationId },

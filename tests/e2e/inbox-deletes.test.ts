@@ -1,30 +1,25 @@
 import { expect } from 'chai';
 import { ApiScope, eventually, newId } from '@svc/kit';
-import { Envelope } from '@svc/proto/events/v1';
-import { ALL_SCOPES_BUT_PARTNER, StackHarness, type TestOrg } from '../support/stack-harness';
-import { ChannelSimulator, dataOf, expectError } from './inbox-fixtures';
+import { ALL_SCOPES_BUT_PARTNER } from '../support/stack-harness';
+import { dataOf, expectError, inboxSuite } from './inbox-fixtures';
 
 const DELETE_CHAT = 'mutation($c: String!) { apiDeleteChat(chatId: $c) { chatId } }';
 const DELETE_CONVERSATION = `mutation($c: String!, $r: Boolean) {
   apiDeleteConversation(conversationId: $c, removePeople: $r) { conversationId deletedChatIds contactEraseRequested } }`;
 
 describe('Inbox deletes (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
-  let org: TestOrg;
-  let key: string;
-  let channels: ChannelSimulator;
-  const seen: Envelope[] = [];
-  let stopObserving: () => Promise<void>;
+  const inbox = inboxSuite({ observe: ['svc.inbox.chats.v1'] });
+  const { harness, seen } = inbox;
 
-  const gql = <T>(query: string, variables: Record<string, unknown> = {}, as = key) =>
+  const gql = <T>(query: string, variables: Record<string, unknown> = {}, as = inbox.key) =>
     harness.graphql<T>(query, variables, as).then(dataOf);
 
   /** A conversation with two threads, a message with a reaction, a label and an edit, and a read position. */
   async function populated() {
     const contactId = newId();
-    const first = await channels.openChat({ contactId });
-    const second = await channels.openChat({ contactId });
-    await channels.receive(first._id, 'hello there');
+    const first = await inbox.channels.openChat({ contactId });
+    const second = await inbox.channels.openChat({ contactId });
+    await inbox.channels.receive(first._id, 'hello there');
     const sent = await gql<{ sendMessage: { _id: string } }>(
       'mutation($c: String!) { sendMessage(chatId: $c, input: { text: "reply" }) { _id } }',
       { c: first._id },
@@ -43,30 +38,6 @@ describe('Inbox deletes (whole stack over HTTP)', function () {
     return { conversationId: first.conversationId, chatIds: [first._id, second._id], messageId };
   }
 
-  before(async function () {
-    this.timeout(120_000);
-    await harness.start();
-    org = await harness.newOrg();
-    key = (await org.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
-    channels = new ChannelSimulator(harness, org);
-    const prefix = harness.stack.config.KAFKA_TOPIC_PREFIX;
-    const subscription = await harness.stack.bus.subscribe({
-      groupId: `e2e-deletes-${newId()}`,
-      topics: [`${prefix}svc.inbox.chats.v1`],
-      fromBeginning: true,
-      handle: async (record) => {
-        const envelope = Envelope.decode(record.value);
-        if (envelope.orgId === org.id) seen.push(envelope);
-      },
-    });
-    stopObserving = () => subscription.stop();
-  });
-
-  after(async () => {
-    await stopObserving();
-    await harness.stop();
-  });
-
   describe('Inbox.apiDeleteChat', () => {
     it('deletes the thread and everything in it; the conversation and its other thread stay', async () => {
       const world = await populated();
@@ -75,7 +46,7 @@ describe('Inbox deletes (whole stack over HTTP)', function () {
         (await gql<{ apiDeleteChat: { chatId: string } }>(DELETE_CHAT, { c: deleted })).apiDeleteChat.chatId,
       ).to.equal(deleted);
       expectError(
-        await harness.graphql('query($c: String!) { chat(chatId: $c) { _id } }', { c: deleted }, key),
+        await harness.graphql('query($c: String!) { chat(chatId: $c) { _id } }', { c: deleted }, inbox.key),
         200,
         'NOT_FOUND',
       );
@@ -83,7 +54,7 @@ describe('Inbox deletes (whole stack over HTTP)', function () {
         await harness.graphql(
           'mutation($m: String!) { deleteMessage(messageId: $m) { _id } }',
           { m: world.messageId },
-          key,
+          inbox.key,
         ),
         200,
         'NOT_FOUND',
@@ -107,7 +78,7 @@ describe('Inbox deletes (whole stack over HTTP)', function () {
 
     it('needs CONVERSATIONS_DELETE, which CONVERSATIONS_MANAGE does not imply', async () => {
       const world = await populated();
-      const manager = (await org.mintKey([ApiScope.MESSAGES_READ, ApiScope.CONVERSATIONS_MANAGE])).key;
+      const manager = (await inbox.org.mintKey([ApiScope.MESSAGES_READ, ApiScope.CONVERSATIONS_MANAGE])).key;
       const response = await harness.graphql(DELETE_CHAT, { c: world.chatIds[0] }, manager);
       expectError(response, 403, 'FORBIDDEN');
       expect(response.body.errors?.[0]?.extensions?.scope).to.equal(ApiScope.CONVERSATIONS_DELETE);
@@ -127,14 +98,14 @@ describe('Inbox deletes (whole stack over HTTP)', function () {
         await harness.graphql(
           'query($c: String!) { conversation(conversationId: $c) { _id } }',
           { c: world.conversationId },
-          key,
+          inbox.key,
         ),
         200,
         'NOT_FOUND',
       );
       for (const chatId of world.chatIds)
         expectError(
-          await harness.graphql('query($c: String!) { chat(chatId: $c) { _id } }', { c: chatId }, key),
+          await harness.graphql('query($c: String!) { chat(chatId: $c) { _id } }', { c: chatId }, inbox.key),
           200,
           'NOT_FOUND',
         );
@@ -178,7 +149,9 @@ describe('Inbox deletes (whole stack over HTTP)', function () {
 
     it('with removePeople: true needs CONTACTS_ERASE as well', async () => {
       const world = await populated();
-      const withoutErase = (await org.mintKey(ALL_SCOPES_BUT_PARTNER.filter((s) => s !== ApiScope.CONTACTS_ERASE))).key;
+      const withoutErase = (
+        await inbox.org.mintKey(ALL_SCOPES_BUT_PARTNER.filter((s) => s !== ApiScope.CONTACTS_ERASE))
+      ).key;
       const response = await harness.graphql(DELETE_CONVERSATION, { c: world.conversationId, r: true }, withoutErase);
       expectError(response, 403, 'FORBIDDEN');
       expect(response.body.errors?.[0]?.extensions?.scope).to.equal(ApiScope.CONTACTS_ERASE);

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { grpcClient, newId, systemPrincipal, unary } from '@svc/kit';
+import { Envelope } from '@svc/proto/events/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
-import type { GraphQLResponse, StackHarness, TestOrg } from '../support/stack-harness';
+import { ALL_SCOPES_BUT_PARTNER, StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
 
 export const CHAT_FIELDS =
   '_id conversationId status priority category subject assigneeId collectionId unreadCount contact { _id name email phone }';
@@ -78,4 +79,50 @@ export class ChannelSimulator {
       ),
     );
   }
+}
+
+/** What an inbox suite works with once its `before` hook ran. */
+export interface InboxSuite {
+  harness: StackHarness;
+  org: TestOrg;
+  /** A key of `org` holding every scope but PARTNER_ADMIN. */
+  key: string;
+  channels: ChannelSimulator;
+  /** The envelopes of `org` published on the observed topics, in order (empty unless `observe` names topics). */
+  seen: Envelope[];
+}
+
+/**
+ * The setup the inbox suites share: registers mocha hooks that start the whole stack, create an org with a key and a
+ * channel simulator (and, with `observe`, collect the org's events on those topics from the bus), and stop it all
+ * after the suite. Call it inside `describe`; the fields are set once `before` has run.
+ */
+export function inboxSuite(options: { observe?: string[] } = {}): InboxSuite {
+  const suite = { harness: new StackHarness(), seen: [] as Envelope[] } as InboxSuite;
+  let stopObserving = async () => undefined as void;
+  before(async function () {
+    this.timeout(120_000);
+    const { harness } = suite;
+    await harness.start();
+    suite.org = await harness.newOrg();
+    suite.key = (await suite.org.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
+    suite.channels = new ChannelSimulator(harness, suite.org);
+    if (!options.observe?.length) return;
+    const prefix = harness.stack.config.KAFKA_TOPIC_PREFIX;
+    const subscription = await harness.stack.bus.subscribe({
+      groupId: `e2e-inbox-${newId()}`,
+      topics: options.observe.map((topic) => `${prefix}${topic}`),
+      fromBeginning: true,
+      handle: async (record) => {
+        const envelope = Envelope.decode(record.value);
+        if (envelope.orgId === suite.org.id) suite.seen.push(envelope);
+      },
+    });
+    stopObserving = () => subscription.stop();
+  });
+  after(async () => {
+    await stopObserving();
+    await suite.harness.stop();
+  });
+  return suite;
 }

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { eventually, newId } from '@svc/kit';
-import { ALL_SCOPES_BUT_PARTNER, StackHarness, type TestOrg } from '../support/stack-harness';
-import { CHAT_FIELDS, ChannelSimulator, dataOf } from './inbox-fixtures';
+import { CHAT_FIELDS, dataOf, inboxSuite } from './inbox-fixtures';
 
 interface Chat {
   _id: string;
@@ -15,23 +14,11 @@ interface Chat {
  * transaction and the inbox consumes it (docs/decisions/0034-assignees-and-contact-conflicts.md).
  */
 describe('Removing a member unassigns their chats (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
-  let org: TestOrg;
-  let key: string;
-  let channels: ChannelSimulator;
-
-  before(async function () {
-    this.timeout(120_000);
-    await harness.start();
-    org = await harness.newOrg();
-    key = (await org.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
-    channels = new ChannelSimulator(harness, org);
-  });
-
-  after(async () => harness.stop());
+  const inbox = inboxSuite();
+  const { harness } = inbox;
 
   const gql = <T>(query: string, variables: Record<string, unknown> = {}) =>
-    harness.graphql<T>(query, variables, key).then((r) => dataOf(r));
+    harness.graphql<T>(query, variables, inbox.key).then((r) => dataOf(r));
   const assigneeOf = async (chatId: string) =>
     (
       await gql<{ chat: Chat }>(`query($id: String!) { chat(chatId: $id) { ${CHAT_FIELDS} } }`, {
@@ -45,13 +32,13 @@ describe('Removing a member unassigns their chats (whole stack over HTTP)', func
     });
 
   it("unassigns every chat and conversation thread assigned to the removed member, and nobody else's", async () => {
-    const leaving = await org.addMember('Leaving Agent');
-    const staying = await org.addMember('Staying Agent');
+    const leaving = await inbox.org.addMember('Leaving Agent');
+    const staying = await inbox.org.addMember('Staying Agent');
     const contactId = newId();
-    const first = await channels.openChat({ contactId });
-    const second = await channels.openChat({ contactId });
-    const closed = await channels.openChat();
-    const kept = await channels.openChat();
+    const first = await inbox.channels.openChat({ contactId });
+    const second = await inbox.channels.openChat({ contactId });
+    const closed = await inbox.channels.openChat();
+    const kept = await inbox.channels.openChat();
     await gql(
       'mutation($id: String!, $op: String!) { assignConversationThreads(conversationId: $id, operatorId: $op) { _id } }',
       {
@@ -64,7 +51,7 @@ describe('Removing a member unassigns their chats (whole stack over HTTP)', func
     await assign(kept._id, staying);
     expect(await assigneeOf(second._id)).to.equal(leaving);
 
-    await org.removeMember(leaving);
+    await inbox.org.removeMember(leaving);
 
     await eventually(
       async () => (await Promise.all([first, second, closed].map((c) => assigneeOf(c._id)))).every((a) => a === null),

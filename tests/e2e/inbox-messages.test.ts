@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { SAMPLES } from '../support/media-samples';
-import { ALL_SCOPES_BUT_PARTNER, StackHarness, type TestOrg } from '../support/stack-harness';
-import { ChannelSimulator, MESSAGE_FIELDS, PAGE, dataOf, expectError, type Page } from './inbox-fixtures';
+import { dataOf, expectError, inboxSuite, MESSAGE_FIELDS, PAGE, type Page } from './inbox-fixtures';
 
 interface Message {
   _id: string;
@@ -19,22 +18,11 @@ interface Message {
 }
 
 describe('Inbox messages, labels and collections (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
-  let org: TestOrg;
-  let key: string;
-  let channels: ChannelSimulator;
+  const inbox = inboxSuite();
+  const { harness } = inbox;
 
-  before(async function () {
-    this.timeout(120_000);
-    await harness.start();
-    org = await harness.newOrg();
-    key = (await org.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
-    channels = new ChannelSimulator(harness, org);
-  });
-
-  after(async () => harness.stop());
-
-  const call = <T>(query: string, variables: Record<string, unknown> = {}) => harness.graphql<T>(query, variables, key);
+  const call = <T>(query: string, variables: Record<string, unknown> = {}) =>
+    harness.graphql<T>(query, variables, inbox.key);
   const gql = <T>(query: string, variables: Record<string, unknown> = {}) => call<T>(query, variables).then(dataOf);
   const send = (chatId: string, input: Record<string, unknown>) =>
     call<{ sendMessage: Message }>(
@@ -44,12 +32,12 @@ describe('Inbox messages, labels and collections (whole stack over HTTP)', funct
 
   describe('Inbox.sendMessage (every type)', () => {
     it('sends text, media, location, contact card and buttons messages', async () => {
-      const { _id: chatId } = await channels.openChat();
+      const { _id: chatId } = await inbox.channels.openChat();
       const uploaded = await harness.upload<{ createMedia: { _id: string } }>(
         'mutation($f: File!) { createMedia(file: $f) { _id } }',
         { f: null },
         { 'variables.f': { bytes: SAMPLES.png, name: 'photo.png' } },
-        key,
+        inbox.key,
       );
       const media = [dataOf(uploaded).createMedia._id];
       expect(dataOf(await send(chatId, { text: 'hi' })).sendMessage.type).to.equal('TEXT');
@@ -77,7 +65,7 @@ describe('Inbox messages, labels and collections (whole stack over HTTP)', funct
     });
 
     it('answers BAD_USER_INPUT for a message that does not fit its type', async () => {
-      const { _id: chatId } = await channels.openChat();
+      const { _id: chatId } = await inbox.channels.openChat();
       expectError(await send(chatId, { type: 'MEDIA', mediaIds: [] }), 200, 'BAD_USER_INPUT');
       expectError(
         await send(chatId, { type: 'LOCATION', location: { latitude: 91, longitude: 0 } }),
@@ -91,7 +79,7 @@ describe('Inbox messages, labels and collections (whole stack over HTTP)', funct
 
   describe('Inbox.updateMessage / deleteMessage', () => {
     it('edits keeping the history and editedAt, then soft-deletes visibly', async () => {
-      const { _id: chatId } = await channels.openChat();
+      const { _id: chatId } = await inbox.channels.openChat();
       const sent = dataOf(await send(chatId, { text: 'teh' })).sendMessage;
       const edited = await gql<{ updateMessage: Message }>(
         `mutation($id: String!) { updateMessage(messageId: $id, text: "the") { ${MESSAGE_FIELDS} } }`,
@@ -120,8 +108,8 @@ describe('Inbox messages, labels and collections (whole stack over HTTP)', funct
     });
 
     it("refuses to edit the contact's own message", async () => {
-      const { _id: chatId } = await channels.openChat();
-      const inbound = await channels.receive(chatId, 'mine');
+      const { _id: chatId } = await inbox.channels.openChat();
+      const inbound = await inbox.channels.receive(chatId, 'mine');
       expectError(
         await call(`mutation($id: String!) { updateMessage(messageId: $id, text: "x") { _id } }`, { id: inbound._id }),
         200,
@@ -132,7 +120,7 @@ describe('Inbox messages, labels and collections (whole stack over HTTP)', funct
 
   describe('Inbox.addMessageReaction / removeMessageReaction', () => {
     it('keeps one reaction per reactor per emoji, idempotently', async () => {
-      const { _id: chatId } = await channels.openChat();
+      const { _id: chatId } = await inbox.channels.openChat();
       const sent = dataOf(await send(chatId, { text: 'react to me' })).sendMessage;
       const add = () =>
         gql<{ addMessageReaction: Message }>(
@@ -162,7 +150,7 @@ describe('Inbox messages, labels and collections (whole stack over HTTP)', funct
         { id: labelId },
       );
       expect(updated.updateLabel.name).to.equal('Very urgent');
-      const { _id: chatId } = await channels.openChat();
+      const { _id: chatId } = await inbox.channels.openChat();
       const sent = dataOf(await send(chatId, { text: 'label me' })).sendMessage;
       const setLabels = (ids: string[]) =>
         call<{ setMessageLabels: Message }>(
@@ -198,8 +186,8 @@ describe('Inbox messages, labels and collections (whole stack over HTTP)', funct
       const child = await create('Tier 2', root._id);
       const other = await create('Sales');
       expect(child.depth).to.equal(1);
-      const opened = await channels.openChat();
-      await channels.receive(opened._id, 'help');
+      const opened = await inbox.channels.openChat();
+      await inbox.channels.receive(opened._id, 'help');
       await gql(
         'mutation($chatId: String!, $c: JSON) { updateChatField(chatId: $chatId, input: { field: COLLECTION, value: $c }) { _id } }',
         { chatId: opened._id, c: child._id },
