@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { DataSource } from 'typeorm';
 import { Envelope } from '@svc/proto/events/v1';
-import { OutboxEvent, enqueueEvents, openDataSource, type NewEvent } from '../src';
+import { OutboxEvent, enqueueEvents, type NewEvent } from '../src';
+import { memoryDataSource } from './memory-data-source';
 
 const mediaEvent = (mediaId: string, sizeBytes: number): NewEvent => ({
   topic: 'svc.inbox.messages.v1',
@@ -15,11 +16,7 @@ describe('kit.enqueueEvents', () => {
   let dataSource: DataSource;
 
   before(async () => {
-    dataSource = await openDataSource(
-      { url: 'sqlite::memory:', entities: [OutboxEvent], migrations: { mysql: [], sqlite: [] } },
-      { migrate: false },
-    );
-    await dataSource.synchronize();
+    dataSource = await memoryDataSource([OutboxEvent]);
   });
 
   after(() => dataSource.destroy());

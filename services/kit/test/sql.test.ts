@@ -11,9 +11,9 @@ import {
   existingIds,
   insertRows,
   newId,
-  openDataSource,
   selectById,
 } from '../src';
+import { memoryDataSource } from './memory-data-source';
 
 @Entity('sql_things')
 class ThingRow {
@@ -31,11 +31,7 @@ describe('entitySql on SQLite', () => {
   let dataSource: DataSource;
 
   before(async () => {
-    dataSource = await openDataSource(
-      { url: 'sqlite::memory:', entities: [ThingRow], migrations: { mysql: [], sqlite: [] } },
-      { migrate: false },
-    );
-    await dataSource.synchronize();
+    dataSource = await memoryDataSource([ThingRow]);
   });
 
   after(() => dataSource.destroy());
