@@ -14,15 +14,15 @@ import { VerificationBusy } from '../auth/bcrypt-slots';
 import type { HeaderReader } from '../auth/hmac';
 import type { SharedSecretVerifier } from '../auth/shared-secret';
 import { ConnectionRow, IdempotencyKeyRow, type RequestLogRow } from '../entities';
-
-/** What an idempotency key keeps of the first request: enough to answer a replay as it was answered. */
-type StoredResponse = Pick<IdempotencyKeyRow, 'outcome' | 'httpStatus' | 'responseBody' | 'createdAt'>;
 import type { SigningSecrets } from '../secrets/signing-secrets';
 import { capturedColumns } from './connections';
 import { webhookReceivedEvent } from './events';
 import { idempotencyCutoff, type GroupCommit } from './group-commit';
 import { scrubHeaders } from './scrub';
 import { ServingConnections, type ServingConnection } from './serving-connections';
+
+/** What an idempotency key keeps of the first request: enough to answer a replay as it was answered. */
+type StoredResponse = Pick<IdempotencyKeyRow, 'outcome' | 'httpStatus' | 'responseBody' | 'createdAt'>;
 
 /** Spec 8: at most 100 KB. */
 export const MAX_BODY_BYTES = 100 * 1024;
