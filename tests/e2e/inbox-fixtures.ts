@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { grpcClient, newId, systemPrincipal, unary } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
+import { SAMPLES } from '../support/media-samples';
 import { ALL_SCOPES_BUT_PARTNER, StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
 
 export const CHAT_FIELDS =
@@ -125,4 +126,67 @@ export function inboxSuite(options: { observe?: string[] } = {}): InboxSuite {
     await suite.harness.stop();
   });
   return suite;
+}
+
+/** Ids of one org's inbox data: a chat with a message and a media message, a label, a collection, a member. */
+export interface World {
+  chatId: string;
+  conversationId: string;
+  messageId: string;
+  labelId: string;
+  collectionId: string;
+  mediaId: string;
+  /** A member of the org (an agent): assignees must be members (docs/decisions/0034). */
+  operatorId: string;
+}
+
+/** Creates a fresh `World` in `org`, through the public API with a key holding every scope but PARTNER_ADMIN. */
+export async function createInboxWorld(harness: StackHarness, org: TestOrg): Promise<World> {
+  const key = (await org.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
+  const chat = await new ChannelSimulator(harness, org).openChat();
+  const message = dataOf(
+    await harness.graphql<{ sendMessage: { _id: string } }>(
+      'mutation($chatId: String!) { sendMessage(chatId: $chatId, input: { text: "hello" }) { _id } }',
+      { chatId: chat._id },
+      key,
+    ),
+  ).sendMessage;
+  const label = dataOf(
+    await harness.graphql<{ createLabel: { _id: string } }>(
+      'mutation($name: String!) { createLabel(input: { name: $name }) { _id } }',
+      { name: `vip ${newId()}` },
+      key,
+    ),
+  ).createLabel;
+  const collection = dataOf(
+    await harness.graphql<{ apiCreateChatCollection: { _id: string } }>(
+      'mutation($name: String!) { apiCreateChatCollection(input: { name: $name }) { _id } }',
+      { name: `Sales ${newId()}` },
+      key,
+    ),
+  ).apiCreateChatCollection;
+  const media = dataOf(
+    await harness.upload<{ createMedia: { _id: string } }>(
+      'mutation($f: File!) { createMedia(file: $f) { _id } }',
+      { f: null },
+      { 'variables.f': { bytes: SAMPLES.png, name: 'logo.png' } },
+      key,
+    ),
+  ).createMedia;
+  dataOf(
+    await harness.graphql(
+      'mutation($chatId: String!, $ids: [String!]!) { sendMessage(chatId: $chatId, input: { type: MEDIA, mediaIds: $ids, text: "" }) { _id } }',
+      { chatId: chat._id, ids: [media._id] },
+      key,
+    ),
+  );
+  return {
+    mediaId: media._id,
+    chatId: chat._id,
+    conversationId: chat.conversationId,
+    messageId: message._id,
+    labelId: label._id,
+    collectionId: collection._id,
+    operatorId: await org.addMember(),
+  };
 }

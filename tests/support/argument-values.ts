@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   getNamedType,
+  getNullableType,
   isCompositeType,
   isEnumType,
   isInputObjectType,
@@ -51,6 +52,19 @@ const DEFAULT_FILE_SCALARS = ['File', 'Upload'];
 /** A random 24-hex id: the shape of every id here, naming nothing that exists. */
 export function randomId(): string {
   return randomBytes(12).toString('hex');
+}
+
+/**
+ * A `fill` that gives each argument or input field named like a key of `ids` (`chatId`) that id, and each element of
+ * a list named like its plural (`chatIds`) too: calls then reach existing objects instead of ending in NOT_FOUND.
+ */
+export function fillIdsByName(ids: Record<string, string>): NonNullable<ArgumentValueOptions['fill']> {
+  return (path, type) => {
+    if (!isScalarType(getNamedType(type)) || isListType(getNullableType(type))) return undefined;
+    const last = path[path.length - 1];
+    const name = typeof last === 'number' ? String(path[path.length - 2]).replace(/s$/, '') : last;
+    return name !== undefined && Object.hasOwn(ids, name) ? ids[name] : undefined;
+  };
 }
 
 function defaultScalar(name: string): unknown {
