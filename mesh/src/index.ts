@@ -1,3 +1,5 @@
 export { createGateway, type Gateway, type GatewayOptions } from './gateway';
 export { loadOperationsTable, type OperationRule } from './auth/operations-table';
-export { ROUTES } from './routes';
+export { ROUTES, type Route } from './routes';
+export { publicSchema } from './schema';
+export { SUBGRAPHS, type Subgraph } from './subgraphs';

@@ -6,10 +6,11 @@ import {
   type GraphQLSchema,
   type IntrospectionQuery,
 } from 'graphql';
-import { ALL_SCOPES, ApiScope, OrgKind } from '@svc/kit';
+import { ApiScope, OrgKind } from '@svc/kit';
 import { loadOperationsTable, type OperationRule } from '@svc/gateway';
 import { fillIdsByName, operationCall } from '../support/argument-values';
 import { SAMPLES } from '../support/media-samples';
+import { argumentScopeOverride, orgKindOf, scopeOf as scopeOfRule, scopesBut } from '../support/scope-rules';
 import { StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
 import { createInboxWorld } from './inbox-fixtures';
 
@@ -92,15 +93,10 @@ describe('Scope matrix: operations.tsv × the public schema (whole stack over HT
   }
 
   /** Every scope an org of `kind` can hold but `scope`. */
-  const allBut = (scope: string, kind = OrgKind.STANDARD) =>
-    ALL_SCOPES.filter((s) => s !== scope && (kind === OrgKind.TECH_PROVIDER || s !== ApiScope.PARTNER_ADMIN));
   const scoped = (kind: 'scope' | 'other') =>
     operations.filter((op) => (op.rule?.requirement.kind === 'scope') === (kind === 'scope'));
-  const scopeOf = (op: Operation) => (op.rule?.requirement as { scope: ApiScope }).scope;
-  const argumentOverride = (op: Operation) => {
-    const extra = op.rule?.argumentScope;
-    return extra ? { [extra.path.join('.')]: extra.value } : {};
-  };
+  const scopeOf = (op: Operation) => scopeOfRule(op.rule) as ApiScope;
+  const orgOf = (op: Operation) => (orgKindOf(op.rule) === OrgKind.TECH_PROVIDER ? provider : standard);
 
   before(async function () {
     this.timeout(120_000);
@@ -132,11 +128,14 @@ describe('Scope matrix: operations.tsv × the public schema (whole stack over HT
   it('never refuses a key holding exactly the scope of the table (on a TECH_PROVIDER org for PARTNER_ADMIN rows)', async function () {
     this.timeout(300_000);
     const refused: string[] = [];
-    const queryIds = { standard: await idsOf(standard), provider: await idsOf(provider) };
+    const queryIds = new Map([
+      [standard, await idsOf(standard)],
+      [provider, await idsOf(provider)],
+    ]);
     for (const op of scoped('scope')) {
-      const org = op.rule?.techProviderOnly ? provider : standard;
+      const org = orgOf(op);
       // Real ids, so checks made after the lookup run too; each mutation gets objects of its own to change or delete.
-      const ids = op.type === 'mutation' ? await idsOf(org) : queryIds[org === provider ? 'provider' : 'standard'];
+      const ids = op.type === 'mutation' ? await idsOf(org) : queryIds.get(org);
       const outcome = scopeRefusal(await call(op, { org, scopes: [scopeOf(op)] }, { ids }));
       if (outcome) refused.push(`${op.field.name} (${scopeOf(op)}): ${outcome.code} ${outcome.message}`);
     }
@@ -147,9 +146,7 @@ describe('Scope matrix: operations.tsv × the public schema (whole stack over HT
     this.timeout(120_000);
     const wrong: string[] = [];
     for (const op of scoped('scope')) {
-      const kind = op.rule?.techProviderOnly ? OrgKind.TECH_PROVIDER : OrgKind.STANDARD;
-      const org = kind === OrgKind.TECH_PROVIDER ? provider : standard;
-      const response = await call(op, { org, scopes: allBut(scopeOf(op), kind) });
+      const response = await call(op, { org: orgOf(op), scopes: scopesBut(scopeOf(op), orgKindOf(op.rule)) });
       const outcome = refusal(response);
       const named = outcome?.scope === scopeOf(op) && outcome.message.includes(scopeOf(op));
       if (response.status !== 403 || outcome?.code !== 'FORBIDDEN' || !named)
@@ -169,11 +166,15 @@ describe('Scope matrix: operations.tsv × the public schema (whole stack over HT
       const both = await call(
         op,
         { org: standard, scopes: [scopeOf(op), extra.scope as ApiScope] },
-        { overrides: argumentOverride(op), ids: await idsOf(standard) },
+        { overrides: argumentScopeOverride(op.rule), ids: await idsOf(standard) },
       );
       if (scopeRefusal(both)) wrong.push(`${op.field.name} with ${extra.scope}: ${JSON.stringify(refusal(both))}`);
       const without = refusal(
-        await call(op, { org: standard, scopes: allBut(extra.scope) }, { overrides: argumentOverride(op) }),
+        await call(
+          op,
+          { org: standard, scopes: scopesBut(extra.scope) },
+          { overrides: argumentScopeOverride(op.rule) },
+        ),
       );
       if (without?.code !== 'FORBIDDEN' || without.scope !== extra.scope)
         wrong.push(`${op.field.name} without ${extra.scope}: ${JSON.stringify(without)}`);
@@ -187,7 +188,7 @@ describe('Scope matrix: operations.tsv × the public schema (whole stack over HT
     const wrong: string[] = [];
     const ownerSession = await freshSession(provider);
     for (const op of scoped('scope').filter((o) => o.rule?.techProviderOnly)) {
-      const outsider = refusal(await call(op, { org: standard, scopes: allBut(ApiScope.PARTNER_ADMIN) }));
+      const outsider = refusal(await call(op, { org: standard, scopes: scopesBut(ApiScope.PARTNER_ADMIN) }));
       if (outsider?.code !== 'FORBIDDEN') wrong.push(`${op.field.name} on a standard org: ${JSON.stringify(outsider)}`);
       const owner = refusal(await call(op, { session: ownerSession }));
       if (owner) wrong.push(`${op.field.name} as the provider's owner: ${JSON.stringify(owner)}`);
@@ -200,7 +201,7 @@ describe('Scope matrix: operations.tsv × the public schema (whole stack over HT
     const wrong: string[] = [];
     const others = scoped('other').filter((op) => op.rule?.requirement.kind !== 'public');
     for (const op of others) {
-      const key = refusal(await call(op, { org: provider, scopes: allBut('', OrgKind.TECH_PROVIDER) }));
+      const key = refusal(await call(op, { org: provider, scopes: scopesBut('', OrgKind.TECH_PROVIDER) }));
       if (key?.code !== 'FORBIDDEN') wrong.push(`${op.field.name} with a key: ${JSON.stringify(key)}`);
     }
     for (const op of others) {

@@ -149,6 +149,7 @@ export class Chats {
    * LABELS replaces the thread's whole set of labels.
    */
   async updateField(principal: Principal, chatId: string, field: ChatField, valueJson: string): Promise<Chat> {
+    requireScope(principal, ApiScope.CONVERSATIONS_MANAGE); // before the value is parsed, as in every other refusal
     const change = parseChatFieldChange(field, valueJson);
     if (change.field === ChatField.STATUS) {
       const status = change.value;
