@@ -144,27 +144,20 @@ export interface World {
 export async function createInboxWorld(harness: StackHarness, org: TestOrg): Promise<World> {
   const key = (await org.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
   const chat = await new ChannelSimulator(harness, org).openChat();
-  const message = dataOf(
-    await harness.graphql<{ sendMessage: { _id: string } }>(
-      'mutation($chatId: String!) { sendMessage(chatId: $chatId, input: { text: "hello" }) { _id } }',
-      { chatId: chat._id },
-      key,
-    ),
-  ).sendMessage;
-  const label = dataOf(
-    await harness.graphql<{ createLabel: { _id: string } }>(
-      'mutation($name: String!) { createLabel(input: { name: $name }) { _id } }',
-      { name: `vip ${newId()}` },
-      key,
-    ),
-  ).createLabel;
-  const collection = dataOf(
-    await harness.graphql<{ apiCreateChatCollection: { _id: string } }>(
-      'mutation($name: String!) { apiCreateChatCollection(input: { name: $name }) { _id } }',
-      { name: `Sales ${newId()}` },
-      key,
-    ),
-  ).apiCreateChatCollection;
+  /** The `_id` a mutation of one root field answers. */
+  const created = async (query: string, variables: Record<string, unknown>) =>
+    Object.values(dataOf(await harness.graphql<Record<string, { _id: string }>>(query, variables, key)))[0]?._id ?? '';
+  const messageId = await created(
+    'mutation($chatId: String!) { sendMessage(chatId: $chatId, input: { text: "hello" }) { _id } }',
+    { chatId: chat._id },
+  );
+  const labelId = await created('mutation($name: String!) { createLabel(input: { name: $name }) { _id } }', {
+    name: `vip ${newId()}`,
+  });
+  const collectionId = await created(
+    'mutation($name: String!) { apiCreateChatCollection(input: { name: $name }) { _id } }',
+    { name: `Sales ${newId()}` },
+  );
   const media = dataOf(
     await harness.upload<{ createMedia: { _id: string } }>(
       'mutation($f: File!) { createMedia(file: $f) { _id } }',
@@ -173,20 +166,17 @@ export async function createInboxWorld(harness: StackHarness, org: TestOrg): Pro
       key,
     ),
   ).createMedia;
-  dataOf(
-    await harness.graphql(
-      'mutation($chatId: String!, $ids: [String!]!) { sendMessage(chatId: $chatId, input: { type: MEDIA, mediaIds: $ids, text: "" }) { _id } }',
-      { chatId: chat._id, ids: [media._id] },
-      key,
-    ),
+  await created(
+    'mutation($chatId: String!, $ids: [String!]!) { sendMessage(chatId: $chatId, input: { type: MEDIA, mediaIds: $ids, text: "" }) { _id } }',
+    { chatId: chat._id, ids: [media._id] },
   );
   return {
     mediaId: media._id,
     chatId: chat._id,
     conversationId: chat.conversationId,
-    messageId: message._id,
-    labelId: label._id,
-    collectionId: collection._id,
+    messageId,
+    labelId,
+    collectionId,
     operatorId: await org.addMember(),
   };
 }
