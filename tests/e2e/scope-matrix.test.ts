@@ -19,8 +19,9 @@ import { createInboxWorld } from './inbox-fixtures';
  * (no list of operations here): for every exposed root operation, a key holding exactly the table's scope is never
  * refused for a scope reason, and a key holding every scope but that one is refused naming it; argument scopes (the
  * `also` column) likewise with the argument that needs them; dashboard-only and session operations refuse a key
- * holding every scope. Arguments are generated from their types (random ids, so most calls end in NOT_FOUND or
- * BAD_USER_INPUT: any answer but a refusal is fine), uploads travel as GraphQL multipart requests.
+ * holding every scope. Arguments are generated from their types, with ids of existing objects where an argument is
+ * named after one (any answer but a refusal is fine: NOT_FOUND, BAD_USER_INPUT…); uploads travel as GraphQL multipart
+ * requests.
  */
 
 type Operation = { type: 'query' | 'mutation'; field: GraphQLField<unknown, unknown>; rule: OperationRule | undefined };
@@ -92,7 +93,7 @@ describe('Scope matrix: operations.tsv × the public schema (whole stack over HT
     return harness.upload(query, variables, Object.fromEntries(files.map((path) => [path, upload])), token);
   }
 
-  /** Every scope an org of `kind` can hold but `scope`. */
+  /** The operations whose row names a scope, or the others (DASHBOARD_ONLY, SESSION, PUBLIC). */
   const scoped = (kind: 'scope' | 'other') =>
     operations.filter((op) => (op.rule?.requirement.kind === 'scope') === (kind === 'scope'));
   const scopeOf = (op: Operation) => scopeOfRule(op.rule) as ApiScope;
