@@ -57,8 +57,8 @@ export function coverageSection(rows: OperationRow[], exposed: Set<string>): str
     '     mesh/schema/*.graphql; `npm test` fails when it is stale. Do not edit by hand. -->',
     '',
     `**${count(spec)} of the ${spec.length} operations** of the spec's table (\`mesh/operations.tsv\`) are in the public`,
-    `schema, and ${count(local)} of the ${local.length} operations this project adds (\`mesh/operations.local.tsv\`:`,
-    'login, logout and the dashboard-only webhook and flow operations). `scope` is what the caller needs:',
+    `schema, and ${count(local)} of the ${local.length} operations this project adds beyond it`,
+    '(`mesh/operations.local.tsv`). `scope` is what the caller needs:',
     'a scope of its API key or member session, `DASHBOARD_ONLY` (a member session, never a key), `SESSION` (any',
     'dashboard session) or `PUBLIC` (no credentials).',
     ...(unlisted.length
