@@ -126,25 +126,27 @@ describe('Inbox deletes (whole stack over HTTP)', function () {
       ).to.have.length(0);
     });
 
-    it('with removePeople: true emits conversation.contact_erase_requested for the contacts service', async () => {
+    it('refuses removePeople: true (erasure is not built yet): nothing is deleted and no erasure is requested', async () => {
       const world = await populated();
-      const result = await gql<{ apiDeleteConversation: { contactEraseRequested: boolean } }>(DELETE_CONVERSATION, {
-        c: world.conversationId,
-        r: true,
-      });
-      expect(result.apiDeleteConversation.contactEraseRequested).to.equal(true);
-      const event = await eventually(
+      const refused = await harness.graphql(DELETE_CONVERSATION, { c: world.conversationId, r: true }, inbox.key);
+      expectError(refused, 200, 'BAD_USER_INPUT');
+      expect(refused.body.errors?.[0]?.extensions?.field).to.equal('removePeople');
+      for (const chatId of world.chatIds) await gql('query($c: String!) { chat(chatId: $c) { _id } }', { c: chatId });
+      // The conversation's events are ordered (one key): once its later deletion is seen, any erase request would be.
+      await gql(DELETE_CONVERSATION, { c: world.conversationId });
+      await eventually(
         async () =>
           seen.find(
-            (e) =>
-              e.type === 'conversation.contact_erase_requested' &&
-              e.conversation?.conversationId === world.conversationId,
+            (e) => e.type === 'conversation.deleted' && e.conversation?.conversationId === world.conversationId,
           ),
         30_000,
-        'conversation.contact_erase_requested',
+        'conversation.deleted',
       );
-      expect(event.conversation?.removePeople).to.equal(true);
-      expect(event.conversation?.contactId).to.have.length(24);
+      const deletions = seen.filter(
+        (e) => e.conversation?.conversationId === world.conversationId && e.type !== 'conversation.created',
+      );
+      expect(deletions.map((e) => e.type)).to.deep.equal(['conversation.deleted']);
+      expect(deletions[0]?.conversation?.removePeople).to.equal(false);
     });
 
     it('with removePeople: true needs CONTACTS_ERASE as well', async () => {

@@ -24,7 +24,8 @@ export interface GraphQLResponse<T = Record<string, unknown>> {
 }
 
 /**
- * Boots the whole stack in-process, exactly as `npm start` does, and talks to it only over HTTP. On the embedded
+ * Boots the whole stack in-process, exactly as `npm start` does, and talks to it over HTTP; `stack` exposes the
+ * services behind it for what no public operation does yet (internal gRPC, creating orgs, SQL reads). On the embedded
  * default it uses SQLite files in a temp dir and the in-process bus; with SVC_TEST_MYSQL_URL / SVC_TEST_KAFKA_BROKERS
  * set (npm run test:infra) every service gets a fresh MariaDB database and the bus is Kafka.
  */

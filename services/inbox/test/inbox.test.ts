@@ -157,6 +157,25 @@ describe('InboxService', () => {
     });
   });
 
+  describe('InboxService.DeleteConversation', () => {
+    const remove = (principal: Principal, conversationId: string, removePeople: boolean) =>
+      unary(client.deleteConversation.bind(client), { conversationId, removePeople }, as(principal));
+
+    it('refuses removePeople: true (erasure is not built) after the scope checks, deleting nothing', async () => {
+      const { orgId, chat } = await newChat();
+      const deleter = apiKeyPrincipal(orgId, [ApiScope.MESSAGES_READ, ApiScope.CONVERSATIONS_DELETE]);
+      const eraser = apiKeyPrincipal(orgId, [...EVERYTHING, ApiScope.CONVERSATIONS_DELETE, ApiScope.CONTACTS_ERASE]);
+      expect((await rejection(remove(deleter, chat.conversationId, true))).code).to.equal(status.PERMISSION_DENIED);
+      const refused = await rejection(remove(eraser, chat.conversationId, true));
+      expect(refused.code).to.equal(status.INVALID_ARGUMENT);
+      expect(refused.metadata?.get('x-svc-error-field')).to.deep.equal(['removePeople']);
+      const kept = await unary(client.getChat.bind(client), { chatId: chat._id }, as(deleter));
+      expect(kept._id).to.equal(chat._id);
+      const deleted = await remove(deleter, chat.conversationId, false);
+      expect(deleted).to.deep.include({ deletedChatIds: [chat._id], contactEraseRequested: false });
+    });
+  });
+
   describe('InboxService.CloseChat', () => {
     it('closes and reopens, and needs CONVERSATIONS_MANAGE', async () => {
       const { orgId, chat } = await newChat();

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { InvalidArgument, MAX_PAGE_SIZE, isId, requireOrg, requireScope, type Page, type Principal } from '@svc/kit';
+import { InvalidArgument, isId, pageLimit, requireOrg, requireScope, type Page, type Principal } from '@svc/kit';
 import { ApiScope } from '@svc/proto/common/v1';
 import type { ContactApiPaginationInput } from '@svc/proto/contacts/v1';
 import { ContactRow } from '../entities';
@@ -19,12 +19,10 @@ export async function listContacts(
 ): Promise<Page<ContactWithIdentities>> {
   requireScope(principal, ApiScope.CONTACTS_READ);
   const orgId = requireOrg(principal);
-  const first = pagination?.first ?? DEFAULT_FIRST;
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE)
-    throw new InvalidArgument(`first must be an integer from 1 to ${MAX_PAGE_SIZE}`, { field: 'first' });
+  const first = pageLimit(pagination?.first, DEFAULT_FIRST, 'pagination.first');
   const after = pagination?.after || undefined;
   if (after !== undefined && !isId(after))
-    throw new InvalidArgument('after must be the id of a contact', { field: 'after' });
+    throw new InvalidArgument('after must be the id of a contact', { field: 'pagination.after' });
   const query = dataSource.getRepository(ContactRow).createQueryBuilder('c').where('c.orgId = :orgId', { orgId });
   const page = query.clone();
   if (after) page.andWhere('c.id > :after', { after });

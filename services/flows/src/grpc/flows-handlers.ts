@@ -1,4 +1,12 @@
-import { implement, requireOrg, requireSystem, type Logger, type PrincipalCodec, type ServiceHandlers } from '@svc/kit';
+import {
+  implement,
+  pageLimit,
+  requireOrg,
+  requireSystem,
+  type Logger,
+  type PrincipalCodec,
+  type ServiceHandlers,
+} from '@svc/kit';
 import { FlowsServiceService, type FlowInput } from '@svc/proto/flows/v1';
 import type { Flows } from '../domain/flows';
 import type { Runs } from '../domain/runs';
@@ -24,7 +32,7 @@ export function flowsService(
       const page = await runs.list(principal, request.flowId, {
         cursor: request.input?.cursor || undefined,
         isBefore: request.input?.isBefore,
-        limit: request.input?.limit || DEFAULT_PAGE_SIZE,
+        limit: pageLimit(request.input?.limit, DEFAULT_PAGE_SIZE, 'input.limit'),
       });
       return { ...page, data: page.data.map(runView) };
     },

@@ -1,5 +1,13 @@
 import type { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import { enqueueEvents, now, requireOrg, requireScope, type OutboxRelay, type Principal } from '@svc/kit';
+import {
+  InvalidArgument,
+  enqueueEvents,
+  now,
+  requireOrg,
+  requireScope,
+  type OutboxRelay,
+  type Principal,
+} from '@svc/kit';
 import { ApiScope } from '@svc/proto/common/v1';
 import type { DeleteChatResult, DeleteConversationResult } from '@svc/proto/inbox/v1';
 import {
@@ -47,8 +55,9 @@ export class Deletion {
   }
 
   /**
-   * Deletes the conversation and its threads. `removePeople` also asks the contacts service, which owns the person,
-   * to erase them (`conversation.contact_erase_requested`): the inbox cannot erase what it does not own.
+   * Deletes the conversation and its threads. `removePeople: true` is refused (after the scope checks, before
+   * anything is read): erasing the person is not built yet, and a delete must not claim an erasure nobody performs
+   * (docs/decisions/0046-remove-people-refused.md).
    */
   async deleteConversation(
     principal: Principal,
@@ -56,7 +65,13 @@ export class Deletion {
     removePeople: boolean,
   ): Promise<DeleteConversationResult> {
     requireScope(principal, ApiScope.CONVERSATIONS_DELETE);
-    if (removePeople) requireScope(principal, ApiScope.CONTACTS_ERASE);
+    if (removePeople) {
+      requireScope(principal, ApiScope.CONTACTS_ERASE);
+      throw new InvalidArgument(
+        'removePeople: true is not available yet (erasing a person is not built); delete with removePeople: false',
+        { field: 'removePeople' },
+      );
+    }
     const orgId = requireOrg(principal);
     const { chatIds, blobKeys } = await this.dataSource.transaction(async (manager) => {
       const conversation = await findConversation(manager, orgId, conversationId);
@@ -68,18 +83,19 @@ export class Deletion {
       );
       await removeChats(manager, orgId, chats);
       await manager.delete(ConversationRow, { orgId, id: conversation.id });
-      const events = [
-        ...chats.map((chat) => chatEvent('chat.deleted', chat)),
-        conversationEvent('conversation.deleted', conversation, { removePeople }),
-      ];
-      if (removePeople)
-        events.push(conversationEvent('conversation.contact_erase_requested', conversation, { removePeople }));
-      await enqueueEvents(manager, events, now());
+      await enqueueEvents(
+        manager,
+        [
+          ...chats.map((chat) => chatEvent('chat.deleted', chat)),
+          conversationEvent('conversation.deleted', conversation),
+        ],
+        now(),
+      );
       return { chatIds: chats.map((chat) => chat.id), blobKeys: keys };
     });
     this.relay().nudge();
     await this.media.discardBlobs(blobKeys);
-    return { conversationId, deletedChatIds: chatIds, contactEraseRequested: removePeople };
+    return { conversationId, deletedChatIds: chatIds, contactEraseRequested: false };
   }
 }
 

@@ -91,13 +91,12 @@ export type ConversationEventType =
   | 'conversation.unblocked'
   | 'conversation.ai_changed'
   | 'conversation.read'
-  | 'conversation.deleted'
-  | 'conversation.contact_erase_requested';
+  | 'conversation.deleted';
 
 export function conversationEvent(
   type: ConversationEventType,
   row: ConversationRow,
-  extra: { removePeople?: boolean; readerId?: string } = {},
+  extra: { readerId?: string } = {},
 ): NewEvent {
   return {
     topic: CHATS_TOPIC,
@@ -110,7 +109,7 @@ export function conversationEvent(
         contactId: row.contactId,
         blocked: row.blocked,
         aiEnabled: row.aiEnabled,
-        removePeople: extra.removePeople ?? false,
+        removePeople: false,
         readerId: extra.readerId ?? '',
       },
     },

@@ -19,11 +19,20 @@ export interface Page<T> {
 
 export const MAX_PAGE_SIZE = 100;
 
-export function validateLimit(limit: number): number {
+/** `field` is the caller's name for the page size (`input.limit`, `pagination.first`), reported in the error. */
+export function validateLimit(limit: number, field = 'limit'): number {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw new InvalidArgument(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`, { field: 'limit' });
+    throw new InvalidArgument(`${field} must be an integer from 1 to ${MAX_PAGE_SIZE}`, { field });
   }
   return limit;
+}
+
+/**
+ * A requested page size: unset takes `fallback`; a value that is set is never replaced, so 0, a negative number or
+ * more than MAX_PAGE_SIZE is BAD_USER_INPUT naming `field`.
+ */
+export function pageLimit(limit: number | undefined, fallback: number, field: string): number {
+  return validateLimit(limit ?? fallback, field);
 }
 
 /**

@@ -61,7 +61,11 @@ export function implement<D extends ServiceDefinition>(
         return;
       }
       const logger = deps.logger.child({ rpc: method, orgId: principal.orgId || undefined });
-      handler(call.request, { principal, metadata: call.metadata, logger }).then(
+      // A handler that throws before returning its promise (input checked while building the domain call) is
+      // answered like one that rejects, with the error's own status.
+      new Promise<unknown>((resolve) =>
+        resolve(handler(call.request, { principal, metadata: call.metadata, logger })),
+      ).then(
         (response) => {
           finish(GrpcStatus.OK);
           callback(null, response);

@@ -1,4 +1,4 @@
-import { implement, type Logger, type PrincipalCodec, type ServiceHandlers } from '@svc/kit';
+import { implement, pageLimit, type Logger, type PrincipalCodec, type ServiceHandlers } from '@svc/kit';
 import {
   InboundConnectionStatus,
   WebhookIngressServiceService,
@@ -39,7 +39,7 @@ export function ingressService(connections: Connections, deps: { codec: Principa
       const page = await connections.history(principal, request.id, request.outcome, {
         cursor: request.input?.cursor || undefined,
         isBefore: request.input?.isBefore,
-        limit: request.input?.limit || DEFAULT_PAGE_SIZE,
+        limit: pageLimit(request.input?.limit, DEFAULT_PAGE_SIZE, 'input.limit'),
       });
       return { ...page, data: page.data.map(requestView) };
     },

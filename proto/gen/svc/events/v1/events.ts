@@ -76,7 +76,7 @@ export interface ChatEvent {
 
 /**
  * conversation.created, conversation.blocked, conversation.unblocked, conversation.ai_changed,
- * conversation.read, conversation.deleted, conversation.contact_erase_requested on svc.inbox.chats.v1.
+ * conversation.read, conversation.deleted on svc.inbox.chats.v1.
  */
 export interface ConversationEvent {
   conversationId: string;
@@ -84,8 +84,8 @@ export interface ConversationEvent {
   blocked: boolean;
   aiEnabled: boolean;
   /**
-   * conversation.contact_erase_requested: the contacts service erases the person (apiDeleteConversation
-   * with removePeople: true, checked against CONTACTS_ERASE by the gateway and the inbox).
+   * Always false: apiDeleteConversation refuses removePeople: true until erasing a person exists
+   * (docs/decisions/0046-remove-people-refused.md).
    */
   removePeople: boolean;
   readerId: string;

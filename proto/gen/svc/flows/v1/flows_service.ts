@@ -379,8 +379,11 @@ export interface FlowRun {
 
 export interface RunPageInput {
   cursor?: string | undefined;
-  isBefore?: boolean | undefined;
-  limit: number;
+  isBefore?:
+    | boolean
+    | undefined;
+  /** Unset: the default page size; anything outside 1-100 (0 included) is INVALID_ARGUMENT naming `input.limit`. */
+  limit?: number | undefined;
 }
 
 export interface ListFlowRunsRequest {
@@ -1664,7 +1667,7 @@ export const FlowRun: MessageFns<FlowRun> = {
 };
 
 function createBaseRunPageInput(): RunPageInput {
-  return { cursor: undefined, isBefore: undefined, limit: 0 };
+  return { cursor: undefined, isBefore: undefined, limit: undefined };
 }
 
 export const RunPageInput: MessageFns<RunPageInput> = {
@@ -1675,7 +1678,7 @@ export const RunPageInput: MessageFns<RunPageInput> = {
     if (message.isBefore !== undefined) {
       writer.uint32(16).bool(message.isBefore);
     }
-    if (message.limit !== 0) {
+    if (message.limit !== undefined) {
       writer.uint32(24).int32(message.limit);
     }
     return writer;
@@ -1738,7 +1741,7 @@ export const RunPageInput: MessageFns<RunPageInput> = {
         : isSet(object.is_before)
         ? globalThis.Boolean(object.is_before)
         : undefined,
-      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : undefined,
     };
   },
 
@@ -1750,7 +1753,7 @@ export const RunPageInput: MessageFns<RunPageInput> = {
     if (message.isBefore !== undefined) {
       obj.isBefore = message.isBefore;
     }
-    if (message.limit !== 0) {
+    if (message.limit !== undefined) {
       obj.limit = Math.round(message.limit);
     }
     return obj;
@@ -1763,7 +1766,7 @@ export const RunPageInput: MessageFns<RunPageInput> = {
     const message = createBaseRunPageInput();
     message.cursor = object.cursor ?? undefined;
     message.isBefore = object.isBefore ?? undefined;
-    message.limit = object.limit ?? 0;
+    message.limit = object.limit ?? undefined;
     return message;
   },
 };

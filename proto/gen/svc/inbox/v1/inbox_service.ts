@@ -806,8 +806,11 @@ export interface SendMessageRequest {
 
 export interface PaginateMessagesInput {
   cursor?: string | undefined;
-  isBefore?: boolean | undefined;
-  limit: number;
+  isBefore?:
+    | boolean
+    | undefined;
+  /** Unset: the default page size; anything outside 1-100 (0 included) is INVALID_ARGUMENT naming `input.limit`. */
+  limit?: number | undefined;
 }
 
 export interface GetMessagesRequest {
@@ -915,14 +918,14 @@ export interface DeleteChatResult {
 
 export interface DeleteConversationRequest {
   conversationId: string;
-  /** Also asks the contacts service to erase the person (needs CONTACTS_ERASE). */
+  /** true is refused with INVALID_ARGUMENT (after the CONTACTS_ERASE check) until erasing a person exists. */
   removePeople: boolean;
 }
 
 export interface DeleteConversationResult {
   conversationId: string;
   deletedChatIds: string[];
-  /** True when `conversation.contact_erase_requested` was emitted for the contacts service. */
+  /** Always false: no erasure is requested until erasing a person exists. */
   contactEraseRequested: boolean;
 }
 
@@ -4633,7 +4636,7 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
 };
 
 function createBasePaginateMessagesInput(): PaginateMessagesInput {
-  return { cursor: undefined, isBefore: undefined, limit: 0 };
+  return { cursor: undefined, isBefore: undefined, limit: undefined };
 }
 
 export const PaginateMessagesInput: MessageFns<PaginateMessagesInput> = {
@@ -4644,7 +4647,7 @@ export const PaginateMessagesInput: MessageFns<PaginateMessagesInput> = {
     if (message.isBefore !== undefined) {
       writer.uint32(16).bool(message.isBefore);
     }
-    if (message.limit !== 0) {
+    if (message.limit !== undefined) {
       writer.uint32(24).int32(message.limit);
     }
     return writer;
@@ -4707,7 +4710,7 @@ export const PaginateMessagesInput: MessageFns<PaginateMessagesInput> = {
         : isSet(object.is_before)
         ? globalThis.Boolean(object.is_before)
         : undefined,
-      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : undefined,
     };
   },
 
@@ -4719,7 +4722,7 @@ export const PaginateMessagesInput: MessageFns<PaginateMessagesInput> = {
     if (message.isBefore !== undefined) {
       obj.isBefore = message.isBefore;
     }
-    if (message.limit !== 0) {
+    if (message.limit !== undefined) {
       obj.limit = Math.round(message.limit);
     }
     return obj;
@@ -4732,7 +4735,7 @@ export const PaginateMessagesInput: MessageFns<PaginateMessagesInput> = {
     const message = createBasePaginateMessagesInput();
     message.cursor = object.cursor ?? undefined;
     message.isBefore = object.isBefore ?? undefined;
-    message.limit = object.limit ?? 0;
+    message.limit = object.limit ?? undefined;
     return message;
   },
 };

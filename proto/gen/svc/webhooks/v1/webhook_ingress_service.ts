@@ -551,8 +551,11 @@ export interface DeleteInboundConnectionResponse {
 
 export interface HistoryPageInput {
   cursor?: string | undefined;
-  isBefore?: boolean | undefined;
-  limit: number;
+  isBefore?:
+    | boolean
+    | undefined;
+  /** Unset: the default page size; anything outside 1-100 (0 included) is INVALID_ARGUMENT naming `input.limit`. */
+  limit?: number | undefined;
 }
 
 export interface ListInboundConnectionHistoryRequest {
@@ -2094,7 +2097,7 @@ export const DeleteInboundConnectionResponse: MessageFns<DeleteInboundConnection
 };
 
 function createBaseHistoryPageInput(): HistoryPageInput {
-  return { cursor: undefined, isBefore: undefined, limit: 0 };
+  return { cursor: undefined, isBefore: undefined, limit: undefined };
 }
 
 export const HistoryPageInput: MessageFns<HistoryPageInput> = {
@@ -2105,7 +2108,7 @@ export const HistoryPageInput: MessageFns<HistoryPageInput> = {
     if (message.isBefore !== undefined) {
       writer.uint32(16).bool(message.isBefore);
     }
-    if (message.limit !== 0) {
+    if (message.limit !== undefined) {
       writer.uint32(24).int32(message.limit);
     }
     return writer;
@@ -2168,7 +2171,7 @@ export const HistoryPageInput: MessageFns<HistoryPageInput> = {
         : isSet(object.is_before)
         ? globalThis.Boolean(object.is_before)
         : undefined,
-      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : undefined,
     };
   },
 
@@ -2180,7 +2183,7 @@ export const HistoryPageInput: MessageFns<HistoryPageInput> = {
     if (message.isBefore !== undefined) {
       obj.isBefore = message.isBefore;
     }
-    if (message.limit !== 0) {
+    if (message.limit !== undefined) {
       obj.limit = Math.round(message.limit);
     }
     return obj;
@@ -2193,7 +2196,7 @@ export const HistoryPageInput: MessageFns<HistoryPageInput> = {
     const message = createBaseHistoryPageInput();
     message.cursor = object.cursor ?? undefined;
     message.isBefore = object.isBefore ?? undefined;
-    message.limit = object.limit ?? 0;
+    message.limit = object.limit ?? undefined;
     return message;
   },
 };
