@@ -167,11 +167,18 @@ export class Runs {
   }
 
   /** apiStopFlowForChat: stops the flow's active runs in the chat; returns how many. */
-  async stopForChat(principal: Principal, chatId: string, flowId: string): Promise<number> {
+  async stopForChat(
+    principal: Principal,
+    chatId: string,
+    flowId: string,
+    contactOf: (orgId: string, chatId: string) => Promise<string>,
+  ): Promise<number> {
     requireScope(principal, ApiScope.CONVERSATIONS_MANAGE);
     const orgId = requireOrg(principal);
     if (!isId(chatId)) throw new InvalidArgument('chatId must be a 24-character hex id', { field: 'chatId' });
     const flow = await findFlow(this.dataSource.manager, orgId, flowId);
+    // Another org's chat is NOT_FOUND like an unknown one (the inbox owns chats), never "nothing to stop".
+    await contactOf(orgId, chatId);
     const at = now();
     const result = await this.dataSource.manager.update(
       RunRow,
