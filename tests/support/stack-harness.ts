@@ -1,7 +1,17 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ALL_SCOPES, ApiScope, dropTestDatabase, grpcClient, newId, systemPrincipal, testRunId, unary } from '@svc/kit';
+import {
+  ALL_SCOPES,
+  ApiScope,
+  OrgKind,
+  dropTestDatabase,
+  grpcClient,
+  newId,
+  systemPrincipal,
+  testRunId,
+  unary,
+} from '@svc/kit';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import { Stack, stackConfig } from '@svc/stack';
 
@@ -105,9 +115,9 @@ export class StackHarness {
   }
 
   /** A fresh org with its owner logged in (the same code path as the bootstrap CLI). */
-  async newOrg(name = 'Acme'): Promise<TestOrg> {
+  async newOrg(name = 'Acme', kind = OrgKind.STANDARD): Promise<TestOrg> {
     const email = `owner-${newId()}@example.com`;
-    const created = await this.stack.identity.createOrg({ name, owner: { email, name: 'Olive Owner' } });
+    const created = await this.stack.identity.createOrg({ name, kind, owner: { email, name: 'Olive Owner' } });
     const login = await this.graphql<{ login: { token: string } }>(
       'mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token } }',
       { e: email, p: created.oneTimePassword },

@@ -8,7 +8,7 @@ import {
   type SelectionSetNode,
   getArgumentValues,
 } from 'graphql';
-import { ApiScope, OrgKind, PrincipalKind, hasScope, type Principal } from '@svc/kit';
+import { type ApiScope, OrgKind, PrincipalKind, hasScope, type Principal } from '@svc/kit';
 import type { OperationRule } from './operations-table';
 
 export interface Denial {
@@ -18,14 +18,13 @@ export interface Denial {
   scope?: string;
 }
 
-/** Extra scopes that depend on arguments (the `also` column of the spec's table). */
-const ARGUMENT_SCOPES: Record<string, { when: (args: Record<string, unknown>) => boolean; scope: ApiScope }> = {
-  sendMessage: {
-    when: (args) => (args.input as { internal?: boolean } | undefined)?.internal === true,
-    scope: ApiScope.NOTES_WRITE,
-  },
-  apiDeleteConversation: { when: (args) => args.removePeople === true, scope: ApiScope.CONTACTS_ERASE },
-};
+/** The value at `path` (argument name, then input field names), undefined where any step is missing. */
+function valueAt(args: Record<string, unknown>, path: readonly string[]): unknown {
+  let value: unknown = args;
+  for (const key of path)
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  return value;
+}
 
 /** The root fields an operation selects, through fragments and inline fragments. */
 export function rootFields(
@@ -105,7 +104,7 @@ export function authorize(
     }
     if (!hasScope(principal, requirement.scope as ApiScope))
       return forbidden(`${name} needs the ${requirement.scope} scope`, requirement.scope);
-    const extra = ARGUMENT_SCOPES[name];
+    const extra = rule.argumentScope;
     const fieldDef = rootType?.getFields()[name];
     if (extra && fieldDef) {
       let args: Record<string, unknown>;
@@ -114,7 +113,7 @@ export function authorize(
       } catch {
         continue; // invalid arguments: validation reports them as BAD_USER_INPUT
       }
-      if (extra.when(args) && !hasScope(principal, extra.scope)) {
+      if (valueAt(args, extra.path) === extra.value && !hasScope(principal, extra.scope as ApiScope)) {
         return forbidden(`${name} with these arguments needs the ${extra.scope} scope`, extra.scope);
       }
     }

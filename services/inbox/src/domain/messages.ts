@@ -141,6 +141,7 @@ export class Messages {
 
   /** Oldest first; internal notes are filtered in the query, so without NOTES_WRITE they are not even counted. */
   async list(principal: Principal, chatId: string, page: PageRequest): Promise<MessagePage> {
+    requireScope(principal, ApiScope.MESSAGES_READ);
     return this.chatMessages(principal, chatId, page, 'visible');
   }
 
@@ -151,6 +152,7 @@ export class Messages {
 
   /** Every thread of the conversation merged in time order, oldest first. */
   async listConversation(principal: Principal, conversationId: string, page: PageRequest): Promise<MessagePage> {
+    requireScope(principal, ApiScope.MESSAGES_READ);
     return this.conversationMessages(principal, conversationId, page, 'visible');
   }
 
@@ -159,8 +161,8 @@ export class Messages {
     return this.conversationMessages(principal, conversationId, page, 'notes');
   }
 
+  /** Callers check the scope: MESSAGES_READ for messages, NOTES_WRITE alone for notes (spec 4.2). */
   private async chatMessages(principal: Principal, chatId: string, page: PageRequest, visibility: Visibility) {
-    requireScope(principal, ApiScope.MESSAGES_READ);
     const orgId = requireOrg(principal);
     const chat = await findChat(this.dataSource.manager, orgId, chatId);
     const query = this.messages().where('m.orgId = :orgId AND m.chatId = :chatId', { orgId, chatId: chat.id });
@@ -173,7 +175,6 @@ export class Messages {
     page: PageRequest,
     visibility: Visibility,
   ) {
-    requireScope(principal, ApiScope.MESSAGES_READ);
     const orgId = requireOrg(principal);
     const conversation = await findConversation(this.dataSource.manager, orgId, conversationId);
     const query = this.messages().where('m.orgId = :orgId AND m.conversationId = :conversationId', {
