@@ -12,8 +12,8 @@ import {
   type GraphQLType,
   type IntrospectionQuery,
 } from 'graphql';
-import { operationCall, randomId, type ArgumentValueOptions } from '../support/argument-values';
-import { idSlots, ownIdFill, valueThrough, type IdSlot, type ObjectKind } from '../support/id-arguments';
+import { operationCall, randomId, type ArgumentValueOptions, type ValuePath } from '../support/argument-values';
+import { idSlots, ownIdFill, valueWith, type Assignment, type IdSlot, type ObjectKind } from '../support/id-arguments';
 import { SAMPLES } from '../support/media-samples';
 import { ALL_SCOPES_BUT_PARTNER, StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
 
@@ -141,14 +141,29 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
     return harness.upload(query, variables, Object.fromEntries(files.map((path) => [path, upload])), token);
   }
 
-  /** The call with `id` in the slot and the caller's own objects wherever else an id is required. */
+  /**
+   * The call with `id` in the slot and the caller's own objects wherever else an id can go outside a list (required
+   * or not: an optional one, like a flow trigger's connection, may be what makes the rest of the input valid), so the
+   * foreign id is the only reason to refuse it.
+   */
   function slotCall(field: Field, slot: IdSlot, id: string, own: Org, token: string) {
-    const fill = ownIdFill(field.name, (kind) => own.objects.get(kind));
-    const [argument, ...through] = slot.path;
-    const arg = field.args.find((candidate) => candidate.name === argument);
-    if (!arg) throw new Error(`${field.name}: no argument ${String(argument)}`);
-    const value = valueThrough(arg.type, [arg.name], through, { value: slot.list ? [id] : id, when: slot.when }, fill);
-    return call(field, token, { fill, overrides: { [arg.name]: value } });
+    const mine = (kind: ObjectKind) => own.objects.get(kind);
+    const fill = ownIdFill(field.name, mine);
+    const others = idSlots(field).flatMap((other): Assignment[] => {
+      const ownId = other.kinds.map(mine).find((found) => found !== undefined);
+      // Not in a list, not the slot, and not a conditional id beside it (two conditions on one object contradict).
+      const parent = (path: ValuePath) => path.slice(0, -1).join('.');
+      const beside = parent(other.path) === parent(slot.path) && (other.when ?? slot.when) !== undefined;
+      const apart = !other.path.includes(0) && other.path.join('.') !== slot.path.join('.') && !beside;
+      return apart && ownId ? [{ path: other.path, value: other.list ? [ownId] : ownId, when: other.when }] : [];
+    });
+    const assignments: Assignment[] = [{ path: slot.path, value: slot.list ? [id] : id, when: slot.when }, ...others];
+    const overrides: Record<string, unknown> = {};
+    for (const arg of field.args) {
+      const here = assignments.filter((a) => a.path[0] === arg.name).map((a) => ({ ...a, path: a.path.slice(1) }));
+      if (here.length) overrides[arg.name] = valueWith(arg.type, [arg.name], here, fill);
+    }
+    return call(field, token, { fill, overrides });
   }
 
   /** Every query of the schema an org can call with its own objects, answered as the org's owner sees it. */

@@ -175,29 +175,39 @@ export function ownIdFill(
   };
 }
 
+/** A value to put at a path (relative to where it is used), with the sibling enum value it needs. */
+export interface Assignment {
+  path: ValuePath;
+  value: unknown;
+  when?: IdSlot['when'];
+}
+
 /**
- * A value of `type` with its required fields generated (argument-values' rules, ids by `fill`), and the fields on
- * `through` (the rest of a slot's path) present even where optional, ending in `slotValue`.
+ * A value of `type` with its required fields generated (argument-values' rules, ids by `fill`), and every assigned
+ * path present even where optional, ending in its value (the containers on the way built the same way).
  */
-export function valueThrough(
+export function valueWith(
   type: GraphQLInputType,
   at: ValuePath,
-  through: ValuePath,
-  slot: { value: unknown; when?: IdSlot['when'] },
+  assignments: readonly Assignment[],
   fill: (path: ValuePath, type: GraphQLInputType) => unknown,
 ): unknown {
-  if (!through.length) return slot.value;
+  const here = assignments.find((assignment) => !assignment.path.length);
+  if (here) return here.value;
   const bare = isNonNullType(type) ? type.ofType : type;
-  const [next, ...rest] = through;
-  if (isListType(bare)) return [valueThrough(bare.ofType as GraphQLInputType, [...at, 0], rest, slot, fill)];
-  if (!isInputObjectType(bare)) return slot.value;
+  const rest = (segment: string | number) =>
+    assignments.filter((a) => a.path[0] === segment).map((a) => ({ ...a, path: a.path.slice(1) }));
+  if (isListType(bare)) return [valueWith(bare.ofType as GraphQLInputType, [...at, 0], rest(0), fill)];
+  if (!isInputObjectType(bare)) return assignments[0]?.value;
   const fields = bare.getFields();
   const value: Record<string, unknown> = {};
   for (const field of Object.values(fields).filter(isRequiredInputField))
     value[field.name] = generated(field.type, [...at, field.name], fill);
-  const onPath = fields[String(next)];
-  if (onPath) value[onPath.name] = valueThrough(onPath.type, [...at, onPath.name], rest, slot, fill);
-  if (!rest.length && slot.when) value[slot.when.field] = slot.when.value;
+  for (const name of new Set(assignments.map((a) => String(a.path[0])))) {
+    const field = fields[name];
+    if (field) value[name] = valueWith(field.type, [...at, name], rest(name), fill);
+  }
+  for (const { path, when } of assignments) if (path.length === 1 && when) value[when.field] = when.value;
   return value;
 }
 
