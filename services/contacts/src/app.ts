@@ -13,7 +13,7 @@ import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import type { ContactsConfig } from './config';
 import { contactsData } from './data';
 import { ChatOwnership, subscribeChatOwnership } from './domain/chat-ownership';
-import { Contacts } from './domain/contacts';
+import { Contacts, type ChatsOfOrg } from './domain/contacts';
 import { PEOPLE_TOPIC } from './domain/events';
 import type { ChatOwnerOf } from './domain/lookup';
 import { contactsService } from './grpc/contacts-handlers';
@@ -54,8 +54,14 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
     }
   };
 
+  private readonly chatsOfOrg: ChatsOfOrg = async (orgId, chatIds) => {
+    const client = this.inbox.get();
+    const found = await unary(client.findChats.bind(client), { chatIds }, this.codec.metadata(systemPrincipal(orgId)));
+    return found.chatIds;
+  };
+
   protected register(): void {
-    const contacts = new Contacts(this.dataSource, () => this.relay);
+    const contacts = new Contacts(this.dataSource, () => this.relay, this.chatsOfOrg);
     this.chats = new ChatOwnership(this.dataSource, () => this.relay);
     this.grpc.add(
       ContactsServiceService,

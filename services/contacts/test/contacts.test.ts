@@ -21,16 +21,26 @@ import { ContactsApp, contactsConfig } from '../src';
 const MANAGE = [ApiScope.CONTACTS_READ, ApiScope.CONTACTS_MANAGE];
 
 /**
- * A stand-in for the inbox: the contacts service only asks it who owns a chat (GetChat), and learns of new chats
- * from `chat.opened` events, which the tests publish on the service's bus.
+ * A stand-in for the inbox: the contacts service only asks it who owns a chat (GetChat) and which chats are the org's
+ * (FindChats, read from the signed principal), and learns of new chats from `chat.opened` events, which the tests
+ * publish on the service's bus.
  */
 class FakeInbox {
   readonly server = new Server();
   readonly chats = new Map<string, { orgId: string; contactId: string }>();
   port = 0;
 
+  constructor(private readonly orgOf: (metadata: Metadata) => string) {}
+
   async start(): Promise<void> {
     this.server.addService(InboxServiceService, {
+      findChats: (
+        call: { request: { chatIds: string[] }; metadata: Metadata },
+        callback: (error: Partial<ServiceError> | null, value?: unknown) => void,
+      ) => {
+        const orgId = this.orgOf(call.metadata);
+        callback(null, { chatIds: call.request.chatIds.filter((id) => this.chats.get(id)?.orgId === orgId) });
+      },
       getChat: (
         call: { request: { chatId: string } },
         callback: (error: Partial<ServiceError> | null, value?: unknown) => void,
@@ -52,7 +62,7 @@ class FakeInbox {
 describe('ContactsService', () => {
   let app: ContactsApp;
   let client: ContactsServiceClient;
-  const inbox = new FakeInbox();
+  const inbox = new FakeInbox((metadata) => app.codec.fromMetadata(metadata).orgId);
   const as = (principal: Principal): Metadata => app.codec.metadata(principal);
 
   before(async () => {
@@ -167,6 +177,45 @@ describe('ContactsService', () => {
         ),
       );
       expect(error.code).to.equal(status.NOT_FOUND);
+    });
+  });
+
+  describe('ContactsService.CreateContact / UpdateContact / UpsertContact (Chat ID identities)', () => {
+    const chatIdentity = (value: string) => ({ type: IdentifierType.CHAT_ID, value });
+    const update = (principal: Principal, id: string, input: Partial<ContactInput>) =>
+      unary(client.updateContact.bind(client), { id, input: { identities: [], ...input } }, as(principal));
+    const upsert = (principal: Principal, input: Partial<ContactInput>) =>
+      unary(client.upsertContact.bind(client), { input: { identities: [], ...input } }, as(principal));
+    const refusal = async (call: Promise<unknown>) => {
+      const error = await rejection(call);
+      return { code: error.code, field: error.metadata?.get('x-svc-error-field')[0], details: error.details };
+    };
+    const notFound = (index: number) => ({
+      code: status.NOT_FOUND,
+      field: `identities[${index}]`,
+      details: `identities[${index}] names no chat of this org`,
+    });
+
+    it('keeps a Chat ID identity naming a chat of the org', async () => {
+      const key = apiKeyPrincipal(newId(), MANAGE);
+      const chat = await openChat(key.orgId, newId(), false);
+      const contact = await create(key, { name: 'x', identities: [chatIdentity(chat._id)] });
+      expect(contact.identities.map((i) => i.value)).to.deep.equal([chat._id]);
+    });
+
+    it("answers NOT_FOUND for another org's chat exactly as for an unknown one, storing nothing", async () => {
+      const key = apiKeyPrincipal(newId(), MANAGE);
+      const own = await openChat(key.orgId, newId(), false);
+      const theirs = await openChat(newId(), newId(), false);
+      const created = await create(key, { name: 'kept' });
+      for (const chatId of [theirs._id, newId()]) {
+        const identities = [chatIdentity(own._id), chatIdentity(chatId)];
+        expect(await refusal(create(key, { name: 'x', identities }))).to.deep.equal(notFound(1));
+        expect(await refusal(update(key, created.id, { name: 'y', identities }))).to.deep.equal(notFound(1));
+        expect(await refusal(upsert(key, { externalId: 'ext', identities }))).to.deep.equal(notFound(1));
+      }
+      const page = await unary(client.listContacts.bind(client), { pagination: { first: 10 } }, as(key));
+      expect(page.data.map((c) => [c.name, c.identities.length])).to.deep.equal([['kept', 0]]);
     });
   });
 

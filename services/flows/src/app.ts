@@ -9,10 +9,13 @@ import {
   CreateCombinedMessageInput,
   InboxServiceClient,
 } from '@svc/proto/inbox/v1';
+import { LabelServiceClient } from '@svc/proto/inbox/v1/labels';
+import { WebhookIngressServiceClient } from '@svc/proto/webhooks/v1';
 import type { FlowsConfig } from './config';
 import { flowsData } from './data';
 import { FLOWS_TOPIC } from './domain/events';
-import { Flows, type MemberDirectory } from './domain/flows';
+import { Flows } from './domain/flows';
+import type { OrgDirectory } from './domain/references';
 import { Runner } from './domain/runner';
 import { Runs } from './domain/runs';
 import type { StepActions } from './domain/steps';
@@ -24,6 +27,7 @@ export interface FlowsDeps extends ServiceAppDeps {
   identityAddress?: () => string;
   inboxAddress?: () => string;
   contactsAddress?: () => string;
+  webhooksAddress?: () => string;
 }
 
 /** Re-throws a downstream failure as the domain error it was (so it is logged and classified, not INTERNAL). */
@@ -37,10 +41,10 @@ async function call<T>(promise: Promise<T>): Promise<T> {
 
 export class FlowsApp extends ServiceApp<FlowsConfig> {
   private readonly identity: Peer<IdentityServiceClient>;
-  /** Who the org's members are (to check an assignee): always identity (`FindMembers`). */
-  private readonly members: MemberDirectory;
   private readonly inbox: Peer<InboxServiceClient>;
+  private readonly labels: Peer<LabelServiceClient>;
   private readonly contacts: Peer<ContactsServiceClient>;
+  private readonly webhooks: Peer<WebhookIngressServiceClient>;
   private runs: Runs | undefined;
   private runner: Runner | undefined;
   private consumer: Subscription | undefined;
@@ -52,16 +56,34 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
       deps,
     );
     this.identity = new Peer(IdentityServiceClient, deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL));
-    this.members = {
-      membersOf: async (orgId, memberIds) => {
-        const identity = this.identity.get();
-        const found = await call(unary(identity.findMembers.bind(identity), { memberIds }, this.as(orgId)));
-        return found.memberIds;
-      },
-    };
-    this.inbox = new Peer(InboxServiceClient, deps.inboxAddress ?? (() => config.INBOX_GRPC_URL));
+    const inboxAddress = deps.inboxAddress ?? (() => config.INBOX_GRPC_URL);
+    this.inbox = new Peer(InboxServiceClient, inboxAddress);
+    this.labels = new Peer(LabelServiceClient, inboxAddress);
     this.contacts = new Peer(ContactsServiceClient, deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL));
+    this.webhooks = new Peer(
+      WebhookIngressServiceClient,
+      deps.webhooksAddress ?? (() => config.WEBHOOK_INGRESS_GRPC_URL),
+    );
   }
+
+  /** Whose the ids a flow names are: always the service that owns each kind (docs/decisions/0042). */
+  private readonly directory: OrgDirectory = {
+    members: async (orgId, memberIds) => {
+      const identity = this.identity.get();
+      return (await call(unary(identity.findMembers.bind(identity), { memberIds }, this.as(orgId)))).memberIds;
+    },
+    labels: async (orgId, labelIds) => {
+      const labels = this.labels.get();
+      return (await call(unary(labels.findLabels.bind(labels), { labelIds }, this.as(orgId)))).labelIds;
+    },
+    connections: async (orgId, connectionIds) => {
+      const webhooks = this.webhooks.get();
+      const found = await call(
+        unary(webhooks.findInboundConnections.bind(webhooks), { connectionIds }, this.as(orgId)),
+      );
+      return found.connectionIds;
+    },
+  };
 
   private as(orgId: string) {
     return this.codec.systemMetadata(orgId);
@@ -123,7 +145,7 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
       FlowsServiceService,
       flowsService(
         {
-          flows: new Flows(this.dataSource, () => this.relay, this.members),
+          flows: new Flows(this.dataSource, () => this.relay, this.directory),
           runs: this.runs,
           contactOfChat: this.contactOfChat,
         },
@@ -155,6 +177,8 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
     await this.runner?.stop();
     this.identity.close();
     this.inbox.close();
+    this.labels.close();
     this.contacts.close();
+    this.webhooks.close();
   }
 }

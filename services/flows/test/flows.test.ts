@@ -3,21 +3,19 @@ import { status, type ServiceError } from '@grpc/grpc-js';
 import {
   ApiScope,
   PrincipalKind,
-  dropTestDatabase,
   eventually,
-  grpcClient,
   grpcServerDuration,
   newId,
   systemPrincipal,
-  testEnv,
   unary,
   principalFor,
   rejection,
 } from '@svc/kit';
-import { IdentityForTests } from '@svc/identity';
+import type { IdentityForTests } from '@svc/identity';
 import { Envelope } from '@svc/proto/events/v1';
-import { FlowStatus, FlowStepType, FlowTriggerType, FlowsServiceClient } from '@svc/proto/flows/v1';
-import { FlowsApp, flowsConfig, renderTemplate } from '../src';
+import { FlowStatus, FlowStepType, FlowTriggerType, type FlowsServiceClient } from '@svc/proto/flows/v1';
+import { renderTemplate, type FlowsApp } from '../src';
+import { startFlowsWithPeers, type OrgPeers } from './org-peers';
 
 /**
  * How many FindMembers calls identity has answered, read from its own gRPC call metrics (one registry per process,
@@ -39,23 +37,15 @@ describe('FlowsService', () => {
   let app: FlowsApp;
   let client: FlowsServiceClient;
   let identity: IdentityForTests;
+  let peers: OrgPeers;
+  let stop: () => Promise<void>;
 
   before(async () => {
-    const config = flowsConfig(testEnv('flows'));
-    // One internal secret, as in a deployment: identity trusts the SYSTEM principal flows signs.
-    identity = new IdentityForTests(config.SVC_INTERNAL_SECRET);
-    await identity.start();
-    app = new FlowsApp(config, { identityAddress: () => identity.address });
-    await app.start();
-    client = grpcClient(FlowsServiceClient, `127.0.0.1:${app.grpcPort}`);
+    ({ app, client, peers, stop } = await startFlowsWithPeers());
+    identity = peers.identity;
   });
 
-  after(async () => {
-    client.close();
-    await app.stop();
-    await identity.dispose();
-    await dropTestDatabase(app.config.DB_URL);
-  });
+  after(() => stop());
 
   const newOrg = () => identity.newOrg();
 
@@ -66,7 +56,7 @@ describe('FlowsService', () => {
       {
         input: {
           name: 'f',
-          trigger: { type: FlowTriggerType.WEBHOOK_RECEIVED, connectionId: newId() },
+          trigger: { type: FlowTriggerType.WEBHOOK_RECEIVED, connectionId: await peers.newConnection(orgId) },
           // A wait first: the run is created and parks, so no other service is needed here.
           steps: [{ type: FlowStepType.WAIT, waitSeconds: 3600 }],
           replaceSteps: false,
@@ -90,7 +80,8 @@ describe('FlowsService', () => {
     });
 
     it('answers INVALID_ARGUMENT for an add-a-label step that names no label id, and keeps one that does', async () => {
-      const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, newId()));
+      const orgId = newId();
+      const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
       const create = (label: string | undefined) =>
         unary(
           client.createFlow.bind(client),
@@ -108,7 +99,7 @@ describe('FlowsService', () => {
         const error = await create(label).catch((e: ServiceError) => e);
         expect((error as ServiceError).code, String(label)).to.equal(status.INVALID_ARGUMENT);
       }
-      const labelId = newId();
+      const labelId = await peers.newLabel(orgId);
       expect((await create(labelId)).steps[0]).to.include({ type: FlowStepType.ADD_LABEL, label: labelId });
     });
   });

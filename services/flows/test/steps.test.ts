@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { NotFound, newId } from '@svc/kit';
+import { FailedPrecondition, NotFound, newId } from '@svc/kit';
 import { FlowStepType } from '@svc/proto/flows/v1';
 import { runStep, StepError, type RunContext, type StepActions } from '../src/domain/steps';
 
@@ -55,6 +55,30 @@ describe('runStep', () => {
       expect(error).to.be.instanceOf(StepError);
       expect((error as StepError).message).to.equal('the step names no label id');
       expect(calls).to.deep.equal([]);
+    });
+
+    it("fails the step naming the label when the inbox finds no such label of the run's org", async () => {
+      const { actions } = recordingActions();
+      const label = newId();
+      actions.addLabel = async () => {
+        throw new NotFound('label not found', { field: 'labelId' });
+      };
+      const error = await runStep({ type: FlowStepType.ADD_LABEL, label }, context(), actions).catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(StepError);
+      expect((error as StepError).message).to.equal(`the label ${label} is not a label of the org`);
+    });
+
+    it("fails the step with the inbox's reason when it cannot apply the label (archived)", async () => {
+      const { actions } = recordingActions();
+      const reason = 'an archived label cannot be applied; restore it first';
+      actions.addLabel = async () => {
+        throw new FailedPrecondition(reason, { field: 'labelId' });
+      };
+      const error = await runStep({ type: FlowStepType.ADD_LABEL, label: newId() }, context(), actions).catch(
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(StepError);
+      expect((error as StepError).message).to.equal(reason);
     });
 
     it('passes a downstream failure on to the runner', async () => {

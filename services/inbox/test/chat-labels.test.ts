@@ -158,4 +158,28 @@ describe('InboxService chat labels', () => {
       );
     });
   });
+
+  describe('InboxService.FindChats / LabelService.FindLabels', () => {
+    it("answers only the org's chats and labels among those asked, to services only", async () => {
+      const own = await world();
+      const elsewhere = await world();
+      const system = as(systemPrincipal(own.orgId));
+      const chats = await unary(
+        inbox.findChats.bind(inbox),
+        { chatIds: [own.chatId, elsewhere.chatId, newId(), 'not-an-id'] },
+        system,
+      );
+      expect(chats.chatIds).to.deep.equal([own.chatId]);
+      const found = await unary(
+        labels.findLabels.bind(labels),
+        { labelIds: [elsewhere.labelId, own.labelId, newId()] },
+        system,
+      );
+      expect(found.labelIds).to.deep.equal([own.labelId]);
+      const key = as(apiKeyPrincipal(own.orgId, [ApiScope.MESSAGES_READ, ApiScope.CONVERSATIONS_MANAGE]));
+      expect((await rejection(unary(inbox.findChats.bind(inbox), { chatIds: [own.chatId] }, key))).code).to.equal(
+        status.PERMISSION_DENIED,
+      );
+    });
+  });
 });

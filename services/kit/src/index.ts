@@ -25,3 +25,4 @@ export * from './http/keep-alive';
 export * from './db/migration-tool';
 export * from './testing';
 export * from './db/sql';
+export * from './db/org-ids';

@@ -104,6 +104,8 @@ export class Stack {
       identityAddress: address(this.identity),
       inboxAddress: address(this.inbox),
       contactsAddress: address(this.contacts),
+      // Read at first use: flow authoring checks a trigger's connection with webhook-ingress, started below.
+      webhooksAddress: () => `127.0.0.1:${this.ingress.grpcPort}`,
     });
     this.ingress = new WebhookIngressApp(
       ingressConfigSchema.parse({
@@ -120,7 +122,8 @@ export class Stack {
         flowsAddress: address(this.flows),
       },
     );
-    // Dependency order: each service calls only services before it.
+    // Dependency order: each service calls only services before it, except flow authoring, which asks webhook-ingress
+    // whether a trigger's connection is the org's (a dashboard request, never one a running flow or webhook waits on).
     this.apps = [this.identity, this.inbox, this.contacts, this.flows, this.ingress];
   }
 

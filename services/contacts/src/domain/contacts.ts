@@ -56,16 +56,35 @@ function fieldsOf(input: ContactInput) {
   };
 }
 
+/** The ids among `chatIds` that name chats of the org: always the inbox, which owns chats (`FindChats`). */
+export type ChatsOfOrg = (orgId: string, chatIds: string[]) => Promise<string[]>;
+
 export class Contacts {
   constructor(
     private readonly dataSource: DataSource,
     private readonly relay: () => OutboxRelay,
+    private readonly chatsOfOrg: ChatsOfOrg,
   ) {}
+
+  /**
+   * The fields of an input whose every Chat ID identity names a chat of the org: NOT_FOUND otherwise, worded the same
+   * for another org's chat and an unknown one (docs/decisions/0042). The inbox is asked before the transaction.
+   */
+  private async ownFields(orgId: string, input: ContactInput): Promise<ReturnType<typeof fieldsOf>> {
+    const fields = fieldsOf(input);
+    const chatIds = fields.identities.flatMap((key) => (key.type === IdentifierType.CHAT_ID ? [key.value] : []));
+    if (!chatIds.length) return fields;
+    const found = new Set(await this.chatsOfOrg(orgId, [...new Set(chatIds)]));
+    const stranger = fields.identities.findIndex((key) => key.type === IdentifierType.CHAT_ID && !found.has(key.value));
+    if (stranger >= 0)
+      throw new NotFound(`identities[${stranger}] names no chat of this org`, { field: `identities[${stranger}]` });
+    return fields;
+  }
 
   async create(principal: Principal, input: ContactInput): Promise<ContactWithIdentities> {
     requireScope(principal, ApiScope.CONTACTS_MANAGE);
     const orgId = requireOrg(principal);
-    const fields = fieldsOf(input);
+    const fields = await this.ownFields(orgId, input);
     const result = await this.dataSource.transaction((manager) => this.insert(manager, orgId, fields));
     this.relay().nudge();
     return result;
@@ -74,7 +93,7 @@ export class Contacts {
   async update(principal: Principal, id: string, input: ContactInput): Promise<ContactWithIdentities> {
     requireScope(principal, ApiScope.CONTACTS_MANAGE);
     const orgId = requireOrg(principal);
-    const fields = fieldsOf(input);
+    const fields = await this.ownFields(orgId, input);
     const result = await this.dataSource.transaction(async (manager) =>
       this.apply(manager, await findContact(manager, orgId, id), fields),
     );
@@ -86,7 +105,7 @@ export class Contacts {
   async upsert(principal: Principal, input: ContactInput): Promise<ContactWithIdentities> {
     requireScope(principal, ApiScope.CONTACTS_MANAGE);
     const orgId = requireOrg(principal);
-    const fields = fieldsOf(input);
+    const fields = await this.ownFields(orgId, input);
     if (!fields.externalId && !fields.email && !fields.phone)
       throw new InvalidArgument('upsert needs an externalId, email or phone to match on', { field: 'input' });
     const result = await this.dataSource.transaction(async (manager) => {

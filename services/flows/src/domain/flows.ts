@@ -15,6 +15,7 @@ import {
 import { FlowStatus, FlowStepType, FlowTriggerType, type FlowInput, type FlowStep } from '@svc/proto/flows/v1';
 import { FlowRow } from '../entities';
 import { flowChangedEvent } from './events';
+import { firstStranger, referencesOf, strangerMessage, type OrgDirectory } from './references';
 
 export const MAX_STEPS = 50;
 const MAX_WAIT_SECONDS = 30 * 24 * 3600;
@@ -63,25 +64,6 @@ function validSteps(steps: FlowStep[]): FlowStep[] {
   return steps.map(validStep);
 }
 
-/** Who may be assigned work: identity's members of the org (`FindMembers`). */
-export interface MemberDirectory {
-  /** The ids among `memberIds` that are members of the org now (a removed member, or another org's, is not). */
-  membersOf(orgId: string, memberIds: string[]): Promise<string[]>;
-}
-
-/**
- * The assign steps whose assignee is not a member of the org now, by index: one question to identity per flow
- * written or published, none for a flow without assign steps.
- */
-async function strangerSteps(members: MemberDirectory, orgId: string, steps: FlowStep[]): Promise<number[]> {
-  const assigns = steps.flatMap((step, index) =>
-    step.type === FlowStepType.ASSIGN && step.assigneeId ? [{ index, assigneeId: step.assigneeId }] : [],
-  );
-  if (!assigns.length) return [];
-  const found = new Set(await members.membersOf(orgId, [...new Set(assigns.map((a) => a.assigneeId))]));
-  return assigns.filter((a) => !found.has(a.assigneeId)).map((a) => a.index);
-}
-
 function validName(name: string | undefined): string {
   const value = name?.trim() ?? '';
   if (!value || value.length > 200) throw new InvalidArgument('name must be 1 to 200 characters', { field: 'name' });
@@ -105,21 +87,16 @@ export class Flows {
   constructor(
     private readonly dataSource: DataSource,
     private readonly relay: () => OutboxRelay,
-    private readonly members: MemberDirectory,
+    private readonly directory: OrgDirectory,
   ) {}
 
   /**
-   * Steps as written: well-formed, and every assignee a member of the org (NOT_FOUND naming the step otherwise, as
-   * for any id of the input that names nothing of the org). Identity is asked before the transaction, never in it.
+   * Every id the input stores names an object of the org: NOT_FOUND naming its field otherwise, worded the same for
+   * another org's id and an unknown one (docs/decisions/0042). The owners are asked before the transaction, never in it.
    */
-  private async authoredSteps(orgId: string, steps: FlowStep[]): Promise<string> {
-    const valid = validSteps(steps);
-    const [stranger] = await strangerSteps(this.members, orgId, valid);
-    if (stranger !== undefined)
-      throw new NotFound(`steps[${stranger}] assigns someone who is not a member of this org`, {
-        field: `steps[${stranger}]`,
-      });
-    return JSON.stringify(valid);
+  private async requireOwnReferences(orgId: string, connectionId: string | null, steps: FlowStep[]): Promise<void> {
+    const stranger = await firstStranger(this.directory, orgId, referencesOf(connectionId, steps));
+    if (stranger) throw new NotFound(strangerMessage(stranger, 'now'), { field: stranger.field });
   }
 
   private scope(principal: Principal): string {
@@ -131,7 +108,8 @@ export class Flows {
     const orgId = this.scope(principal);
     const name = validName(input.name);
     const trigger = triggerOf(input);
-    const steps = await this.authoredSteps(orgId, input.steps);
+    const steps = validSteps(input.steps);
+    await this.requireOwnReferences(orgId, trigger.connectionId, steps);
     const at = now();
     const row: FlowRow = {
       id: newId(at),
@@ -139,7 +117,7 @@ export class Flows {
       name,
       status: FlowStatus.DRAFT,
       ...trigger,
-      steps,
+      steps: JSON.stringify(steps),
       version: 1,
       createdAt: at,
       updatedAt: at,
@@ -152,28 +130,28 @@ export class Flows {
   /** Edits apply to runs started afterwards (runs keep the steps they started with). */
   async update(principal: Principal, id: string, input: FlowInput): Promise<FlowRow> {
     const orgId = this.scope(principal);
-    const steps = input.replaceSteps || input.steps.length ? await this.authoredSteps(orgId, input.steps) : undefined;
+    const trigger = input.trigger ? triggerOf(input) : undefined;
+    const steps = input.replaceSteps || input.steps.length ? validSteps(input.steps) : undefined;
+    await this.requireOwnReferences(orgId, trigger?.connectionId ?? null, steps ?? []);
     return this.change(principal, id, (row) => {
       if (input.name !== undefined) row.name = validName(input.name);
-      if (input.trigger) Object.assign(row, triggerOf(input));
-      if (steps !== undefined) row.steps = steps;
+      if (trigger) Object.assign(row, trigger);
+      if (steps !== undefined) row.steps = JSON.stringify(steps);
       row.version += 1;
     });
   }
 
   /**
-   * A draft may have been written before its assignee was removed from the org: publishing it is FAILED_PRECONDITION
-   * naming the step (a published flow whose assignee is removed later fails its runs at that step instead).
+   * A draft may have been written before its assignee was removed from the org or its connection deleted: publishing
+   * it is FAILED_PRECONDITION naming the field (a published flow whose assignee is removed later fails its runs at
+   * that step instead; one whose connection is deleted is never triggered again).
    */
   async publish(principal: Principal, id: string): Promise<FlowRow> {
     const orgId = this.scope(principal);
     const current = await findFlow(this.dataSource.manager, orgId, id);
-    const [stranger] = await strangerSteps(this.members, orgId, JSON.parse(current.steps) as FlowStep[]);
-    if (stranger !== undefined)
-      throw new FailedPrecondition(
-        `steps[${stranger}] assigns someone who is no longer a member of this org; choose another assignee`,
-        { field: `steps[${stranger}]` },
-      );
+    const references = referencesOf(current.connectionId, JSON.parse(current.steps) as FlowStep[]);
+    const stranger = await firstStranger(this.directory, orgId, references);
+    if (stranger) throw new FailedPrecondition(strangerMessage(stranger, 'since'), { field: stranger.field });
     return this.change(principal, id, (row, at) => {
       if (!(JSON.parse(row.steps) as FlowStep[]).length)
         throw new FailedPrecondition('a flow needs at least one step to be published');

@@ -154,8 +154,9 @@ export class Runs {
     const orgId = requireOrg(principal);
     if (!isId(chatId)) throw new InvalidArgument('chatId must be a 24-character hex id', { field: 'chatId' });
     const flow = await findFlow(this.dataSource.manager, orgId, flowId);
-    if (flow.status !== FlowStatus.PUBLISHED) throw new FailedPrecondition('the flow is not published');
+    // Both ids are looked up before the flow's state is judged: another org's chat is NOT_FOUND, whatever the flow.
     const contactId = await contactOf(orgId, chatId);
+    if (flow.status !== FlowStatus.PUBLISHED) throw new FailedPrecondition('the flow is not published');
     const run = newRun(flow, now(), {
       trigger: FlowTriggerType.STARTED_FOR_CHAT,
       chatId,
@@ -167,11 +168,18 @@ export class Runs {
   }
 
   /** apiStopFlowForChat: stops the flow's active runs in the chat; returns how many. */
-  async stopForChat(principal: Principal, chatId: string, flowId: string): Promise<number> {
+  async stopForChat(
+    principal: Principal,
+    chatId: string,
+    flowId: string,
+    contactOf: (orgId: string, chatId: string) => Promise<string>,
+  ): Promise<number> {
     requireScope(principal, ApiScope.CONVERSATIONS_MANAGE);
     const orgId = requireOrg(principal);
     if (!isId(chatId)) throw new InvalidArgument('chatId must be a 24-character hex id', { field: 'chatId' });
     const flow = await findFlow(this.dataSource.manager, orgId, flowId);
+    // Another org's chat is NOT_FOUND like an unknown one (the inbox owns chats), never "nothing to stop".
+    await contactOf(orgId, chatId);
     const at = now();
     const result = await this.dataSource.manager.update(
       RunRow,

@@ -1,4 +1,4 @@
-import { NotFound, isId } from '@svc/kit';
+import { FailedPrecondition, NotFound, isId } from '@svc/kit';
 import { FlowStepType, type FlowStep } from '@svc/proto/flows/v1';
 import { renderTemplate } from './template';
 
@@ -44,6 +44,20 @@ async function assign(context: RunContext, assigneeId: string, actions: StepActi
   }
 }
 
+/** Checked at run time like the assignee: the inbox refuses a label that is not the org's, or one it cannot apply. */
+async function addLabel(context: RunContext, labelId: string, actions: StepActions): Promise<void> {
+  const chatId = needChat(context);
+  try {
+    await actions.addLabel(context.orgId, chatId, labelId);
+  } catch (error) {
+    if (error instanceof NotFound && error.details.field === 'labelId')
+      throw new StepError(`the label ${labelId} is not a label of the org`);
+    // An archived label, a thread that carries all it may: the inbox's reason is the run's.
+    if (error instanceof FailedPrecondition) throw new StepError(error.message);
+    throw error;
+  }
+}
+
 /** Runs one step; text fields are rendered against the webhook payload first. */
 export async function runStep(step: FlowStep, context: RunContext, actions: StepActions): Promise<StepResult> {
   const render = (text: string | undefined) => renderTemplate(text ?? '', context.payload);
@@ -74,7 +88,7 @@ export async function runStep(step: FlowStep, context: RunContext, actions: Step
     case FlowStepType.ADD_LABEL:
       // Authoring checks the form; a run snapshotted before that check may still hold a label name.
       if (!isId(step.label)) throw new StepError('the step names no label id');
-      await actions.addLabel(context.orgId, needChat(context), step.label);
+      await addLabel(context, step.label, actions);
       return { kind: 'next' };
     default:
       throw new StepError(`unknown step type ${String(step.type)}`);

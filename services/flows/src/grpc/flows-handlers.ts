@@ -39,7 +39,7 @@ export function flowsService(
     startFlowForChat: async (request, { principal }) =>
       runView(await runs.startForChat(principal, request.chatId, request.flowId, domain.contactOfChat)),
     stopFlowForChat: async (request, { principal }) => ({
-      stopped: await runs.stopForChat(principal, request.chatId, request.flowId),
+      stopped: await runs.stopForChat(principal, request.chatId, request.flowId, domain.contactOfChat),
     }),
     listWebhookFlows: async (request, { principal }) => {
       requireSystem(principal);

@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import {
   enqueueEvents,
   hasScope,
+  idsOfOrg,
   keysetPage,
   newId,
   now,
@@ -77,6 +78,11 @@ export class Chats {
     private readonly relay: () => OutboxRelay,
     private readonly members: MemberDirectory,
   ) {}
+
+  /** Which of `chatIds` name chats of the org (SYSTEM callers: contacts checks a Chat ID identity). */
+  find(principal: Principal, chatIds: string[]): Promise<string[]> {
+    return idsOfOrg(principal, this.dataSource.manager, ChatRow, chatIds, 'chatIds');
+  }
 
   async get(principal: Principal, chatId: string): Promise<Chat> {
     requireScope(principal, ApiScope.MESSAGES_READ);

@@ -3,6 +3,7 @@ import {
   Conflict,
   InvalidArgument,
   enqueueEvents,
+  idsOfOrg,
   isDuplicateKeyError,
   keysetPage,
   newId,
@@ -75,6 +76,11 @@ export class Labels {
       page,
     );
     return { ...rows, data: rows.data.map(labelView) };
+  }
+
+  /** Which of `labelIds` name labels of the org, archived or not (SYSTEM callers: flows checks its label steps). */
+  find(principal: Principal, labelIds: string[]): Promise<string[]> {
+    return idsOfOrg(principal, this.dataSource.manager, LabelRow, labelIds, 'labelIds');
   }
 
   async get(principal: Principal, labelId: string): Promise<Label> {

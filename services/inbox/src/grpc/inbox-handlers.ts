@@ -43,6 +43,7 @@ export function inboxService(domain: InboxDomain, deps: { codec: PrincipalCodec;
     openChat: (r, { principal }) => chats.open(principal, r.channelId, r.contact ?? { _id: '' }),
     receiveMessage: (r, { principal }) => messages.receive(principal, r.chatId, r.text),
     addChatLabel: (r, { principal }) => chats.addLabel(principal, r.chatId, r.labelId),
+    findChats: async (r, { principal }) => ({ chatIds: await chats.find(principal, r.chatIds) }),
   };
   return implement('inbox', InboxServiceService, handlers, deps);
 }

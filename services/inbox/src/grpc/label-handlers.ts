@@ -12,6 +12,7 @@ export function labelService(labels: Labels, deps: { codec: PrincipalCodec; logg
     updateLabel: (r, { principal }) => labels.update(principal, r.labelId, r),
     archiveLabel: (r, { principal }) => labels.archive(principal, r.labelId),
     restoreLabel: (r, { principal }) => labels.restore(principal, r.labelId),
+    findLabels: async (r, { principal }) => ({ labelIds: await labels.find(principal, r.labelIds) }),
   };
   return implement('inbox', LabelServiceService, handlers, deps);
 }

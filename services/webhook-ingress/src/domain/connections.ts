@@ -3,6 +3,7 @@ import {
   FailedPrecondition,
   InvalidArgument,
   NotFound,
+  idsOfOrg,
   isId,
   keysetPage,
   newId,
@@ -181,6 +182,11 @@ export class Connections {
   async list(principal: Principal): Promise<ConnectionRow[]> {
     const orgId = this.scope(principal);
     return this.dataSource.manager.find(ConnectionRow, { where: { orgId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** Which of `ids` name connections of the org (SYSTEM callers: flows checks a Webhook Received trigger). */
+  find(principal: Principal, ids: string[]): Promise<string[]> {
+    return idsOfOrg(principal, this.dataSource.manager, ConnectionRow, ids, 'connectionIds');
   }
 
   async get(principal: Principal, id: string): Promise<ConnectionRow> {

@@ -47,6 +47,9 @@ export function ingressService(connections: Connections, deps: { codec: Principa
       await connections.delete(principal, request.id);
       return { ok: true };
     },
+    findInboundConnections: async (request, { principal }) => ({
+      connectionIds: await connections.find(principal, request.connectionIds),
+    }),
   };
   return implement('webhook-ingress', WebhookIngressServiceService, handlers, deps);
 }

@@ -876,6 +876,15 @@ export interface AddChatLabelRequest {
   labelId: string;
 }
 
+export interface FindChatsRequest {
+  chatIds: string[];
+}
+
+export interface FindChatsResponse {
+  /** The ids asked for that name chats of the org, in no particular order. */
+  chatIds: string[];
+}
+
 export interface ReceiveMessageRequest {
   chatId: string;
   text: string;
@@ -5748,6 +5757,152 @@ export const AddChatLabelRequest: MessageFns<AddChatLabelRequest> = {
   },
 };
 
+function createBaseFindChatsRequest(): FindChatsRequest {
+  return { chatIds: [] };
+}
+
+export const FindChatsRequest: MessageFns<FindChatsRequest> = {
+  encode(message: FindChatsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.chatIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindChatsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindChatsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindChatsRequest {
+    return {
+      chatIds: globalThis.Array.isArray(object?.chatIds)
+        ? object.chatIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chat_ids)
+        ? object.chat_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: FindChatsRequest): unknown {
+    const obj: any = {};
+    if (message.chatIds?.length) {
+      obj.chatIds = message.chatIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindChatsRequest>, I>>(base?: I): FindChatsRequest {
+    return FindChatsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindChatsRequest>, I>>(object: I): FindChatsRequest {
+    const message = createBaseFindChatsRequest();
+    message.chatIds = object.chatIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseFindChatsResponse(): FindChatsResponse {
+  return { chatIds: [] };
+}
+
+export const FindChatsResponse: MessageFns<FindChatsResponse> = {
+  encode(message: FindChatsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.chatIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindChatsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindChatsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindChatsResponse {
+    return {
+      chatIds: globalThis.Array.isArray(object?.chatIds)
+        ? object.chatIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chat_ids)
+        ? object.chat_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: FindChatsResponse): unknown {
+    const obj: any = {};
+    if (message.chatIds?.length) {
+      obj.chatIds = message.chatIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindChatsResponse>, I>>(base?: I): FindChatsResponse {
+    return FindChatsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindChatsResponse>, I>>(object: I): FindChatsResponse {
+    const message = createBaseFindChatsResponse();
+    message.chatIds = object.chatIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
 function createBaseReceiveMessageRequest(): ReceiveMessageRequest {
   return { chatId: "", text: "" };
 }
@@ -6915,6 +7070,16 @@ export const InboxServiceService = {
     responseSerialize: (value: Chat): Buffer => Buffer.from(Chat.encode(value).finish()),
     responseDeserialize: (value: Buffer): Chat => Chat.decode(value),
   },
+  /** SYSTEM callers (contacts checks a Chat ID identity): which of these ids name chats of the org. */
+  findChats: {
+    path: "/svc.inbox.v1.InboxService/FindChats" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FindChatsRequest): Buffer => Buffer.from(FindChatsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FindChatsRequest => FindChatsRequest.decode(value),
+    responseSerialize: (value: FindChatsResponse): Buffer => Buffer.from(FindChatsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FindChatsResponse => FindChatsResponse.decode(value),
+  },
 } as const;
 
 export interface InboxServiceServer extends UntypedServiceImplementation {
@@ -6959,6 +7124,8 @@ export interface InboxServiceServer extends UntypedServiceImplementation {
   receiveMessage: handleUnaryCall<ReceiveMessageRequest, Message>;
   /** Called by flows with a SYSTEM principal: adds one active label to a thread (idempotent). */
   addChatLabel: handleUnaryCall<AddChatLabelRequest, Chat>;
+  /** SYSTEM callers (contacts checks a Chat ID identity): which of these ids name chats of the org. */
+  findChats: handleUnaryCall<FindChatsRequest, FindChatsResponse>;
 }
 
 export interface InboxServiceClient extends Client {
@@ -7435,6 +7602,22 @@ export interface InboxServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  /** SYSTEM callers (contacts checks a Chat ID identity): which of these ids name chats of the org. */
+  findChats(
+    request: FindChatsRequest,
+    callback: (error: ServiceError | null, response: FindChatsResponse) => void,
+  ): ClientUnaryCall;
+  findChats(
+    request: FindChatsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FindChatsResponse) => void,
+  ): ClientUnaryCall;
+  findChats(
+    request: FindChatsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FindChatsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -60,6 +60,15 @@ export interface UpdateLabelRequest {
   description?: string | undefined;
 }
 
+export interface FindLabelsRequest {
+  labelIds: string[];
+}
+
+export interface FindLabelsResponse {
+  /** The ids asked for that name labels of the org, in no particular order. */
+  labelIds: string[];
+}
+
 function createBaseLabel(): Label {
   return {
     _id: "",
@@ -775,6 +784,152 @@ export const UpdateLabelRequest: MessageFns<UpdateLabelRequest> = {
   },
 };
 
+function createBaseFindLabelsRequest(): FindLabelsRequest {
+  return { labelIds: [] };
+}
+
+export const FindLabelsRequest: MessageFns<FindLabelsRequest> = {
+  encode(message: FindLabelsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.labelIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindLabelsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindLabelsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.labelIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindLabelsRequest {
+    return {
+      labelIds: globalThis.Array.isArray(object?.labelIds)
+        ? object.labelIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.label_ids)
+        ? object.label_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: FindLabelsRequest): unknown {
+    const obj: any = {};
+    if (message.labelIds?.length) {
+      obj.labelIds = message.labelIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindLabelsRequest>, I>>(base?: I): FindLabelsRequest {
+    return FindLabelsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindLabelsRequest>, I>>(object: I): FindLabelsRequest {
+    const message = createBaseFindLabelsRequest();
+    message.labelIds = object.labelIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseFindLabelsResponse(): FindLabelsResponse {
+  return { labelIds: [] };
+}
+
+export const FindLabelsResponse: MessageFns<FindLabelsResponse> = {
+  encode(message: FindLabelsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.labelIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindLabelsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindLabelsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.labelIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindLabelsResponse {
+    return {
+      labelIds: globalThis.Array.isArray(object?.labelIds)
+        ? object.labelIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.label_ids)
+        ? object.label_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: FindLabelsResponse): unknown {
+    const obj: any = {};
+    if (message.labelIds?.length) {
+      obj.labelIds = message.labelIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindLabelsResponse>, I>>(base?: I): FindLabelsResponse {
+    return FindLabelsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindLabelsResponse>, I>>(object: I): FindLabelsResponse {
+    const message = createBaseFindLabelsResponse();
+    message.labelIds = object.labelIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
 /**
  * Labels an org puts on messages. Archiving hides a label from `activeLabels` and from new assignments but keeps it
  * on the messages that carry it; restoring brings it back.
@@ -844,6 +999,16 @@ export const LabelServiceService = {
     responseSerialize: (value: Label): Buffer => Buffer.from(Label.encode(value).finish()),
     responseDeserialize: (value: Buffer): Label => Label.decode(value),
   },
+  /** SYSTEM callers (flows checks an "add a label" step): which of these ids name labels of the org, archived or not. */
+  findLabels: {
+    path: "/svc.inbox.v1.LabelService/FindLabels" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FindLabelsRequest): Buffer => Buffer.from(FindLabelsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FindLabelsRequest => FindLabelsRequest.decode(value),
+    responseSerialize: (value: FindLabelsResponse): Buffer => Buffer.from(FindLabelsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FindLabelsResponse => FindLabelsResponse.decode(value),
+  },
 } as const;
 
 export interface LabelServiceServer extends UntypedServiceImplementation {
@@ -854,6 +1019,8 @@ export interface LabelServiceServer extends UntypedServiceImplementation {
   updateLabel: handleUnaryCall<UpdateLabelRequest, Label>;
   archiveLabel: handleUnaryCall<LabelIdRequest, Label>;
   restoreLabel: handleUnaryCall<LabelIdRequest, Label>;
+  /** SYSTEM callers (flows checks an "add a label" step): which of these ids name labels of the org, archived or not. */
+  findLabels: handleUnaryCall<FindLabelsRequest, FindLabelsResponse>;
 }
 
 export interface LabelServiceClient extends Client {
@@ -958,6 +1125,22 @@ export interface LabelServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Label) => void,
+  ): ClientUnaryCall;
+  /** SYSTEM callers (flows checks an "add a label" step): which of these ids name labels of the org, archived or not. */
+  findLabels(
+    request: FindLabelsRequest,
+    callback: (error: ServiceError | null, response: FindLabelsResponse) => void,
+  ): ClientUnaryCall;
+  findLabels(
+    request: FindLabelsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FindLabelsResponse) => void,
+  ): ClientUnaryCall;
+  findLabels(
+    request: FindLabelsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FindLabelsResponse) => void,
   ): ClientUnaryCall;
 }
 

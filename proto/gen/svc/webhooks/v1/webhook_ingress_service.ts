@@ -539,6 +539,15 @@ export interface InboundConnectionIdRequest {
   id: string;
 }
 
+export interface FindInboundConnectionsRequest {
+  connectionIds: string[];
+}
+
+export interface FindInboundConnectionsResponse {
+  /** The ids asked for that name connections of the org, in no particular order. */
+  connectionIds: string[];
+}
+
 export interface InjectInboundConnectionPayloadRequest {
   id: string;
   /** The sample payload, as JSON text. */
@@ -1934,6 +1943,156 @@ export const InboundConnectionIdRequest: MessageFns<InboundConnectionIdRequest> 
   },
 };
 
+function createBaseFindInboundConnectionsRequest(): FindInboundConnectionsRequest {
+  return { connectionIds: [] };
+}
+
+export const FindInboundConnectionsRequest: MessageFns<FindInboundConnectionsRequest> = {
+  encode(message: FindInboundConnectionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.connectionIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindInboundConnectionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindInboundConnectionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.connectionIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindInboundConnectionsRequest {
+    return {
+      connectionIds: globalThis.Array.isArray(object?.connectionIds)
+        ? object.connectionIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.connection_ids)
+        ? object.connection_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: FindInboundConnectionsRequest): unknown {
+    const obj: any = {};
+    if (message.connectionIds?.length) {
+      obj.connectionIds = message.connectionIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindInboundConnectionsRequest>, I>>(base?: I): FindInboundConnectionsRequest {
+    return FindInboundConnectionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindInboundConnectionsRequest>, I>>(
+    object: I,
+  ): FindInboundConnectionsRequest {
+    const message = createBaseFindInboundConnectionsRequest();
+    message.connectionIds = object.connectionIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseFindInboundConnectionsResponse(): FindInboundConnectionsResponse {
+  return { connectionIds: [] };
+}
+
+export const FindInboundConnectionsResponse: MessageFns<FindInboundConnectionsResponse> = {
+  encode(message: FindInboundConnectionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.connectionIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindInboundConnectionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindInboundConnectionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.connectionIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindInboundConnectionsResponse {
+    return {
+      connectionIds: globalThis.Array.isArray(object?.connectionIds)
+        ? object.connectionIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.connection_ids)
+        ? object.connection_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: FindInboundConnectionsResponse): unknown {
+    const obj: any = {};
+    if (message.connectionIds?.length) {
+      obj.connectionIds = message.connectionIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindInboundConnectionsResponse>, I>>(base?: I): FindInboundConnectionsResponse {
+    return FindInboundConnectionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindInboundConnectionsResponse>, I>>(
+    object: I,
+  ): FindInboundConnectionsResponse {
+    const message = createBaseFindInboundConnectionsResponse();
+    message.connectionIds = object.connectionIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
 function createBaseInjectInboundConnectionPayloadRequest(): InjectInboundConnectionPayloadRequest {
   return { id: "", payloadJson: "" };
 }
@@ -2874,6 +3033,19 @@ export const WebhookIngressServiceService = {
     responseDeserialize: (value: Buffer): DeleteInboundConnectionResponse =>
       DeleteInboundConnectionResponse.decode(value),
   },
+  /** SYSTEM callers (flows checks a Webhook Received trigger): which of these ids name connections of the org. */
+  findInboundConnections: {
+    path: "/svc.webhooks.v1.WebhookIngressService/FindInboundConnections" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FindInboundConnectionsRequest): Buffer =>
+      Buffer.from(FindInboundConnectionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FindInboundConnectionsRequest => FindInboundConnectionsRequest.decode(value),
+    responseSerialize: (value: FindInboundConnectionsResponse): Buffer =>
+      Buffer.from(FindInboundConnectionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FindInboundConnectionsResponse =>
+      FindInboundConnectionsResponse.decode(value),
+  },
 } as const;
 
 export interface WebhookIngressServiceServer extends UntypedServiceImplementation {
@@ -2891,6 +3063,8 @@ export interface WebhookIngressServiceServer extends UntypedServiceImplementatio
   injectInboundConnectionPayload: handleUnaryCall<InjectInboundConnectionPayloadRequest, InboundConnection>;
   listInboundConnectionHistory: handleUnaryCall<ListInboundConnectionHistoryRequest, InboundRequestPage>;
   deleteInboundConnection: handleUnaryCall<InboundConnectionIdRequest, DeleteInboundConnectionResponse>;
+  /** SYSTEM callers (flows checks a Webhook Received trigger): which of these ids name connections of the org. */
+  findInboundConnections: handleUnaryCall<FindInboundConnectionsRequest, FindInboundConnectionsResponse>;
 }
 
 export interface WebhookIngressServiceClient extends Client {
@@ -3061,6 +3235,22 @@ export interface WebhookIngressServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteInboundConnectionResponse) => void,
+  ): ClientUnaryCall;
+  /** SYSTEM callers (flows checks a Webhook Received trigger): which of these ids name connections of the org. */
+  findInboundConnections(
+    request: FindInboundConnectionsRequest,
+    callback: (error: ServiceError | null, response: FindInboundConnectionsResponse) => void,
+  ): ClientUnaryCall;
+  findInboundConnections(
+    request: FindInboundConnectionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FindInboundConnectionsResponse) => void,
+  ): ClientUnaryCall;
+  findInboundConnections(
+    request: FindInboundConnectionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FindInboundConnectionsResponse) => void,
   ): ClientUnaryCall;
 }
 
