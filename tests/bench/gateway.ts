@@ -10,11 +10,11 @@
  * BENCH_CONCURRENCY (comma-separated, default `1,10`), BENCH_CPU_PROF=<dir> (write a V8 CPU profile of the stack
  * process there).
  */
-import * as http from 'node:http';
 import * as os from 'node:os';
 import { PrincipalCodec, grpcClient, systemPrincipal, unary } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
+import { gatewayCaller } from './gateway-client';
 import { cpuMs, startStackProcess } from './stack-process';
 
 const WARMUP = 200;
@@ -81,37 +81,8 @@ async function main(): Promise<void> {
   try {
     const key = stack.demo.SVC_DEMO_API_KEY ?? '';
     const chatId = stack.demo.SVC_DEMO_CHAT_ID ?? '';
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-    const viaGateway = (query: string) => {
-      const body = JSON.stringify({ query, variables: { c: chatId } });
-      return () =>
-        new Promise<void>((resolve, reject) => {
-          const request = http.request(
-            `${stack.url}/graphql`,
-            {
-              method: 'POST',
-              agent,
-              headers: {
-                'content-type': 'application/json',
-                authorization: `Bearer ${key}`,
-                'content-length': Buffer.byteLength(body),
-              },
-            },
-            (response) => {
-              let text = '';
-              response.setEncoding('utf8');
-              response.on('data', (chunk: string) => (text += chunk));
-              response.on('end', () =>
-                response.statusCode === 200 && !text.includes('"errors"')
-                  ? resolve()
-                  : reject(new Error(`HTTP ${response.statusCode}: ${text.slice(0, 300)}`)),
-              );
-            },
-          );
-          request.on('error', reject);
-          request.end(body);
-        });
-    };
+    const postGateway = gatewayCaller(stack.url, key, 16);
+    const viaGateway = (query: string) => () => postGateway(query, { c: chatId });
     // The direct baseline carries the same principal the gateway would send, authenticated once.
     const codec = new PrincipalCodec(stack.internalSecret);
     const identity = grpcClient(IdentityServiceClient, `127.0.0.1:${stack.grpc.identity}`);
@@ -161,7 +132,6 @@ async function main(): Promise<void> {
     }
     identity.close();
     inbox.close();
-    agent.destroy();
   } finally {
     await stack.stop();
   }
