@@ -65,6 +65,14 @@ const CHANNEL_OPTIONS: ObjectFieldNode = {
   },
 };
 
+/**
+ * How the composer parses the protos. `keepCase: false` (protobufjs's own parse option, which `@omnigraph/grpc` spreads
+ * over its `keepCase: true`; its typings list only the other two) names every field in camelCase as the public schema
+ * does, in the raw schema and in the transport's decoded messages alike: no key is renamed on any call (the wire
+ * carries field numbers). compose.test.ts fails if an upgrade stops honouring it.
+ */
+const PROTO_LOAD_OPTIONS = { defaults: true, includeDirs: [PROTO_ROOT], keepCase: false };
+
 const INACCESSIBLE: DirectiveNode = { kind: Kind.DIRECTIVE, name: { kind: Kind.NAME, value: 'inaccessible' } };
 
 function hide<T extends { directives?: readonly DirectiveNode[] }>(node: T): T {
@@ -88,7 +96,7 @@ export async function composeSupergraph(
       subgraphs: sources.map((source) => ({
         sourceHandler: loadGrpcSubgraph(source.name, {
           endpoint: source.endpoint,
-          source: { file: source.proto, load: { defaults: true, includeDirs: [PROTO_ROOT] } },
+          source: { file: source.proto, load: PROTO_LOAD_OPTIONS },
           requestTimeout: options.timeoutMs ?? 10_000,
           metaData: {
             [PRINCIPAL_HEADER]: '{context.principalHeader}',

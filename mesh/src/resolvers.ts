@@ -1,46 +1,27 @@
-import {
-  buildASTSchema,
-  getNamedType,
-  isObjectType,
-  parse,
-  type GraphQLOutputType,
-  type GraphQLResolveInfo,
-  type GraphQLSchema,
-} from 'graphql';
+import { buildASTSchema, parse, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import type { Authenticator } from './auth/authenticator';
 import type { GatewayContext } from './context';
 import { ROUTES, type Route } from './routes';
+import { SelectionCache, delegatedSelection, field, wholeSelection } from './selection';
 import { rawFieldName } from './subgraphs';
 
 type Json = Record<string, unknown>;
 
-const toSnake = (key: string) => (key.startsWith('_') ? key : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
-const toCamel = (key: string) =>
-  key.startsWith('_') ? key : key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-
-/** Proto messages speak snake_case through Mesh's gRPC transport; the public schema speaks camelCase. */
-export function renameKeys(value: unknown, rename: (key: string) => string): unknown {
-  if (Array.isArray(value)) return value.map((item) => renameKeys(item, rename));
+/**
+ * Plain data without nulls: the delegated result carries the delegation's symbols, which would make the public
+ * schema's resolvers treat it as a subgraph object (and miss aliased fields); absent and null read the same.
+ */
+export function plainData(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plainData);
   if (value && typeof value === 'object' && !(value instanceof Error) && !(value instanceof Uint8Array)) {
     const out: Json = {};
-    for (const [key, inner] of Object.entries(value))
-      if (inner !== undefined && inner !== null) out[rename(key)] = renameKeys(inner, rename);
+    for (const key of Object.keys(value)) {
+      const inner = (value as Json)[key];
+      if (inner !== undefined && inner !== null) out[key] = plainData(inner);
+    }
     return out;
   }
   return value;
-}
-
-/** gRPC returns whole messages anyway, so the delegated selection asks for every field (depth-limited). */
-function fullSelection(type: GraphQLOutputType, depth = 0): string {
-  const named = getNamedType(type);
-  if (!isObjectType(named) || depth > 6) return '';
-  const parts = Object.values(named.getFields()).map((field) => {
-    const inner = getNamedType(field.type);
-    if (!isObjectType(inner)) return field.name;
-    const sub = fullSelection(inner, depth + 1);
-    return sub ? `${field.name} ${sub}` : '';
-  });
-  return `{ ${parts.filter(Boolean).join(' ')} }`;
 }
 
 type SubgraphCall = (options: {
@@ -48,7 +29,6 @@ type SubgraphCall = (options: {
   args: Json;
   context: unknown;
   info: GraphQLResolveInfo;
-  selectionSet: string;
 }) => Promise<unknown>;
 
 /**
@@ -75,21 +55,33 @@ export function buildResolvers(
         ? 'Mutation'
         : undefined;
     if (!rootType) throw new Error(`route ${publicField}: the supergraph has no field ${rawField}`);
-    const fieldType = (rootType === 'Query' ? raw.getQueryType() : raw.getMutationType())?.getFields()[rawField]?.type;
-    const selectionSet = fieldType ? fullSelection(fieldType) : '';
+    const rawType = (rootType === 'Query' ? raw.getQueryType() : raw.getMutationType())?.getFields()[rawField]?.type;
+    const whole = rawType && wholeSelection(rawType);
+    if (!rawType || !whole) throw new Error(`route ${publicField}: ${rawField} does not return a message`);
     const publicRoot = publicRootOf(publicField);
+    const publicType = (
+      publicRoot === 'Query' ? publicSchema.getQueryType() : publicSchema.getMutationType()
+    )?.getFields()[publicField]?.type;
+    if (!publicType) throw new Error(`route ${publicField} is not a root field of the public schema`);
+    // Ask the service only for what the client selected, when that maps field by field; else for the whole message.
+    const delegatedFields = new SelectionCache((sets, fragments) =>
+      field(rawField, delegatedSelection(publicType, rawType, sets, fragments) ?? whole),
+    );
     resolvers[publicRoot] = {
       ...resolvers[publicRoot],
       [publicField]: async (root: unknown, args: Json, context: GatewayContext, info: GraphQLResolveInfo) => {
         const sdk = (context as unknown as Record<string, Record<string, Record<string, SubgraphCall>>>)[route.service];
         const call = sdk?.[rootType]?.[rawField];
         if (!call) throw new Error(`no in-context SDK for ${route.service}.${rootType}.${rawField}`);
-        const input = renameKeys(route.request ? await route.request(args) : args, toSnake) as Json;
-        const result = await call({ root, args: { input }, context, info, selectionSet });
+        const input = plainData(route.request ? await route.request(args) : args) as Json;
+        // The SDK delegates the field nodes of `info`: given the one built here, it sends exactly that selection, with
+        // no client fragment to carry and no selection to rewrite on each call.
+        const fieldNodes = [delegatedFields.get(info.fieldNodes, info.fragments)];
+        const result = await call({ root, args: { input }, context, info: { ...info, fieldNodes, fragments: {} } });
         if (result instanceof Error) throw result;
-        const camel = renameKeys(result ?? {}, toCamel) as Json;
+        const data = plainData(result ?? {}) as Json;
         applyEffect(route, args, context, authenticator);
-        return route.response ? route.response(camel) : camel;
+        return route.response ? route.response(data) : data;
       },
     };
   }

@@ -1,28 +1,42 @@
 /**
- * `npm run bench`: sendMessage through the public gateway (HTTP + GraphQL + Mesh gRPC transport) next to the same
- * call made straight to the inbox gRPC service, in the same run, sequentially and with 10 concurrent callers.
- * Prints req/s, p50, p99 and the gateway/direct throughput ratio. A benchmark, not a test: nothing asserts time.
+ * `npm run bench`: operations through the public gateway (HTTP + GraphQL + Mesh gRPC transport) next to the same
+ * call made straight to the inbox gRPC service, in the same run, sequentially and with 10 concurrent callers:
+ * - `sendMessage` (a write: one message, its selection `_id deliveryStatus`);
+ * - `getMessages` (a read: a page of 30 messages of a seeded chat, with the fields a message list shows).
+ * Prints req/s, p50, p99, the stack process's CPU time per request and the gateway/direct throughput ratio, and the
+ * machine's load average before and after. A benchmark, not a test: nothing asserts time.
+ *
+ * BENCH_REQUESTS (per row, default 2000), BENCH_ROWS (comma-separated subset of `sendMessage`, `getMessages`),
+ * BENCH_CONCURRENCY (comma-separated, default `1,10`), BENCH_CPU_PROF=<dir> (write a V8 CPU profile of the stack
+ * process there).
  */
-import * as http from 'node:http';
+import * as os from 'node:os';
 import { PrincipalCodec, grpcClient, systemPrincipal, unary } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
-import { startStackProcess } from './stack-process';
+import { gatewayCaller } from './gateway-client';
+import { cpuMs, startStackProcess } from './stack-process';
 
 const WARMUP = 200;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
+const ROWS = process.env.BENCH_ROWS?.split(',') ?? ['sendMessage', 'getMessages'];
+const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,10').split(',').map(Number);
+const PAGE = 30;
 
 interface Result {
   name: string;
   rps: number;
   p50: number;
   p99: number;
+  /** The stack process's CPU time per request during the row (ms), when /proc is available. */
+  serverCpuMs?: number;
 }
 
-async function measure(name: string, concurrency: number, call: () => Promise<void>): Promise<Result> {
+async function measure(name: string, serverPid: number, concurrency: number, call: () => Promise<void>) {
   for (let i = 0; i < WARMUP; i += 1) await call();
   const latencies: number[] = [];
   let next = 0;
+  const cpuBefore = cpuMs(serverPid);
   const started = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -35,52 +49,40 @@ async function measure(name: string, concurrency: number, call: () => Promise<vo
     }),
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpuAfter = cpuMs(serverPid);
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { name, rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99) };
+  const serverCpuMs =
+    cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / latencies.length;
+  return { name, rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), serverCpuMs } satisfies Result;
 }
 
 function print(results: Result[], baseline: Result): void {
   for (const r of results) {
     console.log(
-      `${r.name.padEnd(34)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   ratio vs direct ${(r.rps / baseline.rps).toFixed(2)}`,
+      `${r.name.padEnd(38)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   server CPU ${r.serverCpuMs?.toFixed(2).padStart(5) ?? '  n/a'} ms/req   ratio vs direct ${(r.rps / baseline.rps).toFixed(2)}`,
     );
   }
 }
 
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
 async function main(): Promise<void> {
-  const stack = await startStackProcess();
+  console.log(`load average (1, 5, 15 min) before: ${load()} on ${os.cpus().length} cores`);
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const stack = await startStackProcess(
+    {},
+    profileDir ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir] } : {},
+  );
   try {
     const key = stack.demo.SVC_DEMO_API_KEY ?? '';
     const chatId = stack.demo.SVC_DEMO_CHAT_ID ?? '';
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-    const body = JSON.stringify({
-      query: 'mutation($c: String!) { sendMessage(chatId: $c, input: { text: "bench" }) { _id deliveryStatus } }',
-      variables: { c: chatId },
-    });
-    const viaGateway = () =>
-      new Promise<void>((resolve, reject) => {
-        const request = http.request(
-          `${stack.url}/graphql`,
-          {
-            method: 'POST',
-            agent,
-            headers: {
-              'content-type': 'application/json',
-              authorization: `Bearer ${key}`,
-              'content-length': Buffer.byteLength(body),
-            },
-          },
-          (response) => {
-            response.resume();
-            response.on('end', () =>
-              response.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${response.statusCode}`)),
-            );
-          },
-        );
-        request.on('error', reject);
-        request.end(body);
-      });
+    const postGateway = gatewayCaller(stack.url, key, 16);
+    const viaGateway = (query: string) => () => postGateway(query, { c: chatId });
     // The direct baseline carries the same principal the gateway would send, authenticated once.
     const codec = new PrincipalCodec(stack.internalSecret);
     const identity = grpcClient(IdentityServiceClient, `127.0.0.1:${stack.grpc.identity}`);
@@ -91,23 +93,49 @@ async function main(): Promise<void> {
     );
     const inbox = grpcClient(InboxServiceClient, `127.0.0.1:${stack.grpc.inbox}`);
     const metadata = codec.metadata(principal);
-    const direct = async () => {
-      await unary(inbox.sendMessage.bind(inbox), { chatId, input: { text: 'bench', internal: false } }, metadata);
+    const send = () =>
+      unary(inbox.sendMessage.bind(inbox), { chatId, input: { text: 'bench', internal: false } }, metadata);
+    const read = () => unary(inbox.getMessages.bind(inbox), { chatId, input: { limit: PAGE } }, metadata);
+    // A full page to read, whichever rows run.
+    for (let i = 0; i < PAGE; i += 1) await send();
+    if ((await read()).data.length !== PAGE) throw new Error(`the seeded chat has no page of ${PAGE}`);
+    const operations: Record<string, { direct: () => Promise<void>; gateway: () => Promise<void> }> = {
+      sendMessage: {
+        direct: async () => void (await send()),
+        gateway: viaGateway(
+          'mutation($c: String!) { sendMessage(chatId: $c, input: { text: "bench" }) { _id deliveryStatus } }',
+        ),
+      },
+      getMessages: {
+        direct: async () => void (await read()),
+        gateway: viaGateway(
+          `query($c: String!) { getMessages(chatId: $c, input: { limit: ${PAGE} }) { data { _id chatId direction authorType authorId text type deliveryStatus createdAt } nextCursor hasNext } }`,
+        ),
+      },
     };
     console.log(
-      `sendMessage, ${REQUESTS} requests per row after ${WARMUP} warm-up; server: npm start's stack in its own process (SQLite, embedded bus)`,
+      `${REQUESTS} requests per row after ${WARMUP} warm-up; server: npm start's stack in its own process (SQLite, embedded bus)`,
     );
-    for (const concurrency of [1, 10]) {
-      const baseline = await measure(`direct gRPC (c=${concurrency})`, concurrency, direct);
-      const gateway = await measure(`gateway HTTP GraphQL (c=${concurrency})`, concurrency, viaGateway);
-      print([baseline, gateway], baseline);
+    for (const name of ROWS) {
+      const operation = operations[name];
+      if (!operation) throw new Error(`unknown row ${name}; rows: ${Object.keys(operations).join(', ')}`);
+      for (const concurrency of CONCURRENCY) {
+        const baseline = await measure(
+          `${name} direct gRPC (c=${concurrency})`,
+          stack.pid,
+          concurrency,
+          operation.direct,
+        );
+        const gateway = await measure(`${name} gateway (c=${concurrency})`, stack.pid, concurrency, operation.gateway);
+        print([baseline, gateway], baseline);
+      }
     }
     identity.close();
     inbox.close();
-    agent.destroy();
   } finally {
     await stack.stop();
   }
+  console.log(`load average (1, 5, 15 min) after: ${load()}`);
 }
 
 main().catch((error: unknown) => {

@@ -23,7 +23,6 @@
  * BENCH_FLOWS (comma-separated subset of `paused`, `running`; default both), BENCH_CPU_PROF=<dir> (write a V8 CPU
  * profile of the stack process there).
  */
-import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { PrincipalCodec, grpcClient, newId, openDataSource, systemPrincipal, unary } from '@svc/kit';
@@ -33,7 +32,7 @@ import type { GraphQLResponse } from '../support/stack-harness';
 import { SIGNERS, connectionInputFor, signingSecretFor } from '../support/webhook-signers';
 import { WebhookFixtures, type FixtureOrg, type HttpStack } from '../support/webhooks';
 import { startBareServerProcess } from './bare-server';
-import { startStackProcess, type StackProcess } from './stack-process';
+import { cpuMs, startStackProcess, type StackProcess } from './stack-process';
 
 /**
  * Long enough that a row lasts seconds, not tenths: 2 000 requests were 0.1 s of the bare server and 0.4 s of the
@@ -88,17 +87,6 @@ interface Answer {
   status: number;
   /** The 202 body's request id (the history row, which flows records on the run). */
   requestId?: string;
-}
-
-/** CPU time (user + system, ms) a process has used so far; undefined where /proc is not available. */
-function cpuMs(pid: number): number | undefined {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    // utime and stime (fields 14 and 15 of stat(5)) in clock ticks of 1/100 s (USER_HZ on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
 }
 
 /** One keep-alive connection per concurrent client, as a sender's HTTP client pool would hold. */

@@ -5,10 +5,10 @@
  * MariaDB, in the same run. A benchmark, not a test: nothing asserts time. Needs MariaDB (tests/infra/up.sh):
  * SVC_BENCH_MYSQL_URL, else SVC_TEST_MYSQL_URL. Sizes: BENCH_CONVERSATIONS, BENCH_MESSAGES_PER_CHAT, BENCH_SAMPLES.
  */
-import * as http from 'node:http';
 import type { RowDataPacket } from 'mysql2';
 import { createConnection, type Connection } from 'mysql2/promise';
 import { newId } from '@svc/kit';
+import { gatewayCaller } from './gateway-client';
 import { startStackProcess } from './stack-process';
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
@@ -176,38 +176,6 @@ async function measure(label: string, call: (i: number) => Promise<void>): Promi
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
-}
-
-function gatewayCaller(url: string, key: string) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-  return (query: string, variables: Record<string, unknown>) =>
-    new Promise<void>((resolve, reject) => {
-      const body = JSON.stringify({ query, variables });
-      const request = http.request(
-        `${url}/graphql`,
-        {
-          method: 'POST',
-          agent,
-          headers: {
-            'content-type': 'application/json',
-            authorization: `Bearer ${key}`,
-            'content-length': Buffer.byteLength(body),
-          },
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (c: Buffer) => chunks.push(c));
-          response.on('end', () => {
-            const text = Buffer.concat(chunks).toString();
-            if (response.statusCode !== 200 || text.includes('"errors"'))
-              reject(new Error(`HTTP ${response.statusCode}: ${text}`));
-            else resolve();
-          });
-        },
-      );
-      request.on('error', reject);
-      request.end(body);
-    });
 }
 
 async function main(): Promise<void> {

@@ -98,3 +98,14 @@ export async function startStackProcess(
     },
   };
 }
+
+/** CPU time (user + system, ms) a process has used so far; undefined where /proc is not available. */
+export function cpuMs(pid: number): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime and stime (fields 14 and 15 of stat(5)) in clock ticks of 1/100 s (USER_HZ on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}

@@ -107,6 +107,50 @@ describe('Inbox messages, labels and collections (whole stack over HTTP)', funct
       );
     });
 
+    it('answers a selection with aliases, fragments, inline fragments and nested fields as a plain one', async () => {
+      // The gateway asks the inbox only for the selected fields (mesh/src/selection.ts): every way of selecting one
+      // must still reach the service and come back under the client's names.
+      const { _id: chatId } = await inbox.channels.openChat();
+      await send(chatId, { type: 'CONTACT_CARD', text: 'card', contactCard: { name: 'Bob', phone: '+1555' } });
+      await send(chatId, { type: 'LOCATION', location: { latitude: 1.5, longitude: 2.5, name: 'Here' } });
+      const plain = await gql<{ getMessages: Page<Message> }>(
+        `query($c: String!) { getMessages(chatId: $c) ${PAGE(MESSAGE_FIELDS)} }`,
+        { c: chatId },
+      );
+      const shaped = await gql<{
+        messages: { __typename: string; items: { id: string; words: string; card: { who: string | null } | null }[] };
+        again: { data: { location: { latitude: number } | null; text: string }[]; more: boolean };
+      }>(
+        `query($c: String!, $with: Boolean!) {
+          messages: getMessages(chatId: $c) { __typename items: data { id: _id ...Words card: contactCard { who: name } } }
+          again: getMessages(chatId: $c) { data { ... on Message { location { latitude } } ...Words } more: hasNext }
+          hidden: getMessages(chatId: $c) @include(if: $with) { data { _id } }
+        }
+        fragment Words on Message { words: text text }`,
+        { c: chatId, with: false },
+      );
+      expect(shaped.messages.__typename).to.equal('PaginatedMessages');
+      expect(shaped.messages.items).to.deep.equal(
+        plain.getMessages.data.map((m) => ({
+          id: m._id,
+          words: m.text,
+          text: m.text,
+          card: m.contactCard && { who: m.contactCard.name },
+        })),
+      );
+      expect(shaped.messages.items.map((m) => m.card?.who)).to.deep.equal(['Bob', undefined]);
+      expect(shaped.again).to.deep.equal({
+        data: plain.getMessages.data.map((m) => ({
+          location: m.location && { latitude: m.location.latitude },
+          words: m.text,
+          text: m.text,
+        })),
+        more: false,
+      });
+      expect(shaped.again.data[1]?.location).to.deep.equal({ latitude: 1.5 });
+      expect(shaped).to.not.have.property('hidden');
+    });
+
     it("refuses to edit the contact's own message", async () => {
       const { _id: chatId } = await inbox.channels.openChat();
       const inbound = await inbox.channels.receive(chatId, 'mine');

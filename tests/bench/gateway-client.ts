@@ -1,0 +1,37 @@
+import * as http from 'node:http';
+
+/**
+ * Posts GraphQL operations to the stack's public endpoint with an API key over keep-alive connections; rejects on any
+ * answer but 200 without errors, so a bench never times failures.
+ */
+export function gatewayCaller(url: string, key: string, maxSockets = 4) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  return (query: string, variables: Record<string, unknown>) =>
+    new Promise<void>((resolve, reject) => {
+      const body = JSON.stringify({ query, variables });
+      const request = http.request(
+        `${url}/graphql`,
+        {
+          method: 'POST',
+          agent,
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${key}`,
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (c: Buffer) => chunks.push(c));
+          response.on('end', () => {
+            const text = Buffer.concat(chunks).toString();
+            if (response.statusCode !== 200 || text.includes('"errors"'))
+              reject(new Error(`HTTP ${response.statusCode}: ${text}`));
+            else resolve();
+          });
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+}
