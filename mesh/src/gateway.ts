@@ -55,7 +55,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const codec = new PrincipalCodec(options.internalSecret);
   const identity = options.services.identity;
   if (!identity) throw new Error('no gRPC endpoint configured for the identity service');
-  const authenticator = new Authenticator(identity, codec, options.logger, options.authCacheTtlMs);
+  const authenticator = new Authenticator(identity, codec, options.logger, { ttlMs: options.authCacheTtlMs });
   await authenticator.start(options.bus, options.topicPrefix ?? '', `${hostname()}-${process.pid}`);
   const supergraph = await composeSupergraph(
     SUBGRAPHS.map(({ name, app, proto }) => {
