@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseConfigSchema, loadConfig } from '@svc/kit';
+import { DEFAULT_REQUEST_LIMITS } from './plugins/request-limits';
 import { appsOfSubgraphs, endpointVariable } from './subgraphs';
 
 export const gatewayConfigSchema = baseConfigSchema
@@ -19,6 +20,8 @@ export const gatewayConfigSchema = baseConfigSchema
       .positive()
       .default(16 * 1024 * 1024),
     UPLOAD_MAX_FILES: z.coerce.number().int().positive().default(10),
+    /** Largest JSON request body; multipart uploads are bounded by UPLOAD_MAX_BYTES × UPLOAD_MAX_FILES instead. */
+    GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().positive().default(DEFAULT_REQUEST_LIMITS.maxBodyBytes),
   });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
-import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { print } from 'graphql';
 import { createFetch } from '@whatwg-node/fetch';
 import { PrincipalCodec, type EventBus, type Logger, type ReadinessCheck } from '@svc/kit';
@@ -16,6 +15,7 @@ import { costBudgetFromEnv, useCostBudget } from './plugins/cost-budget-plugin';
 import { useErrorCodes } from './plugins/error-plugin';
 import { allowMultipartUploads, multipartRequestLimit } from './plugins/multipart-body-limit';
 import { usePiiMasking } from './plugins/pii-plugin';
+import { DEFAULT_REQUEST_LIMITS, useRequestLimits, type RequestLimits } from './plugins/request-limits';
 import { buildResolvers } from './resolvers';
 import { piiFields, publicDocument, publicSchema } from './schema';
 
@@ -31,6 +31,8 @@ export interface GatewayOptions {
   authCacheTtlMs?: number;
   /** Multipart uploads (createMedia, uploadMultipleMedia): bytes per file and files per request. */
   uploads?: UploadLimits;
+  /** Bytes of a non-multipart body and tokens of a document (docs/decisions/0048-gateway-request-limits.md). */
+  limits?: RequestLimits;
 }
 
 export interface UploadLimits {
@@ -83,6 +85,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     graphiql: false,
     maskedErrors: false,
     plugins: () => [
+      useRequestLimits(options.limits ?? DEFAULT_REQUEST_LIMITS, graphqlEndpoint),
       useAuth({
         authenticator,
         codec,
@@ -95,7 +98,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       usePiiMasking(piiFields(document)),
       blockFieldSuggestionsPlugin(),
       maxDepthPlugin({ n: 12 }),
-      maxTokensPlugin({ n: 2000 }),
+      // graphql-armor leaves introspection out of the limit above; the standard introspection query is 21 deep.
+      maxDepthPlugin({ n: 24, ignoreIntrospection: false }),
       useErrorCodes(options.logger),
     ],
   });

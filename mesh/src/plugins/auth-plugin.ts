@@ -33,6 +33,9 @@ const MAX_ANONYMOUS_BODY = 16 * 1024;
 /** Without credentials only a login may pass; decided from the request text alone, before the GraphQL pipeline. */
 async function isLoginRequest(request: Request, table: Map<string, OperationRule>): Promise<boolean> {
   if (request.method !== 'POST') return false;
+  // Read only a body that says how long it is, and is short: nothing unauthenticated streams into memory.
+  const length = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (!(length <= MAX_ANONYMOUS_BODY)) return false;
   try {
     const text = await request.clone().text();
     if (text.length > MAX_ANONYMOUS_BODY) return false;

@@ -15,7 +15,7 @@ export function multipartRequestLimit(limits: { maxBytes: number; maxFiles: numb
 
 const CONTENT_LENGTH = /^\d+$/;
 
-const isMultipart = (request: Request) =>
+export const isMultipart = (request: Request) =>
   request.method === 'POST' && (request.headers.get('content-type') ?? '').startsWith('multipart/form-data');
 
 /** Yoga's body-size hook (graphql-yoga `useLimitRequestBodySize`): the only parse hook that reads Content-Length. */
