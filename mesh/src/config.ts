@@ -21,6 +21,8 @@ export const gatewayConfigSchema = baseConfigSchema
       .default(16 * 1024 * 1024),
     UPLOAD_MAX_FILES: z.coerce.number().int().positive().default(10),
     /** Largest JSON request body; multipart uploads are bounded by UPLOAD_MAX_BYTES × UPLOAD_MAX_FILES instead. */
+    /** Proxies in front of the gateway that append to X-Forwarded-For (an ingress: 1); 0 ignores the header. */
+    GATEWAY_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
     GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().positive().default(DEFAULT_REQUEST_LIMITS.maxBodyBytes),
   });
 

@@ -33,6 +33,8 @@ export interface GatewayOptions {
   uploads?: UploadLimits;
   /** Bytes of a non-multipart body and tokens of a document (docs/decisions/0048-gateway-request-limits.md). */
   limits?: RequestLimits;
+  /** Proxies in front of the gateway whose X-Forwarded-For entries name the client (0: none, the header is ignored). */
+  trustedProxyHops?: number;
 }
 
 export interface UploadLimits {
@@ -93,6 +95,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         introspection: options.introspection ?? true,
         logger: options.logger,
         graphqlEndpoint,
+        trustedProxyHops: options.trustedProxyHops ?? 0,
       }),
       useCostBudget(costBudgetFromEnv()),
       usePiiMasking(piiFields(document)),

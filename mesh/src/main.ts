@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     introspection: config.GATEWAY_INTROSPECTION,
     authCacheTtlMs: config.GATEWAY_AUTH_CACHE_SECONDS * 1000,
     uploads: { maxBytes: config.UPLOAD_MAX_BYTES, maxFiles: config.UPLOAD_MAX_FILES },
+    trustedProxyHops: config.GATEWAY_TRUSTED_PROXY_HOPS,
     limits: { ...DEFAULT_REQUEST_LIMITS, maxBodyBytes: config.GATEWAY_MAX_BODY_BYTES },
   });
   const app = new Koa();

@@ -1,9 +1,11 @@
+import type { IncomingMessage } from 'node:http';
 import { GraphQLError, parse } from 'graphql';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { systemPrincipal, type Logger, type Principal, type PrincipalCodec } from '@svc/kit';
 import type { Authenticator } from '../auth/authenticator';
 import { authorize, isPublicOnly } from '../auth/authorize';
 import type { OperationRule } from '../auth/operations-table';
+import { clientAddress } from '../client-address';
 import type { GatewayContext } from '../context';
 
 export interface AuthPluginOptions {
@@ -13,6 +15,8 @@ export interface AuthPluginOptions {
   introspection: boolean;
   logger: Logger;
   graphqlEndpoint: string;
+  /** Proxies in front of the gateway whose X-Forwarded-For entries are believed (mesh/src/client-address.ts). */
+  trustedProxyHops: number;
 }
 
 type FetchApi = { Response: typeof Response };
@@ -100,7 +104,16 @@ export function useAuth(options: AuthPluginOptions): GatewayPlugin {
     onContextBuilding({ context, extendContext }) {
       const principal = byRequest.get((context as { request: Request }).request);
       if (!principal || principal === 'anonymous') {
-        extendContext({ principalHeader: system.value, principalSignature: system.signature } satisfies GatewayContext);
+        const { request, req } = context as { request: Request; req?: IncomingMessage };
+        extendContext({
+          principalHeader: system.value,
+          principalSignature: system.signature,
+          clientAddress: clientAddress(
+            req?.socket.remoteAddress ?? '',
+            request.headers.get('x-forwarded-for'),
+            options.trustedProxyHops,
+          ),
+        } satisfies GatewayContext);
         return;
       }
       const signed = options.codec.encode(principal);
