@@ -11,6 +11,8 @@ export const gatewayConfigSchema = baseConfigSchema
     INBOX_GRPC_URL: z.string().min(1),
     /** Schema introspection for authenticated callers (field suggestions stay blocked either way). */
     GATEWAY_INTROSPECTION: z.stringbool().default(true),
+    /** GraphiQL for browsers at /graphql (operations still need credentials); the embedded stack turns it on. */
+    GATEWAY_EXPLORER: z.stringbool().default(false),
     /** Seconds an authenticated credential stays cached; revocations through any gateway evict at once. */
     GATEWAY_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
     /** Largest uploaded file (createMedia, uploadMultipleMedia); keep it equal to the inbox's MEDIA_MAX_BYTES. */

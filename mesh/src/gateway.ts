@@ -9,6 +9,7 @@ import { PrincipalCodec, type EventBus, type Logger, type ReadinessCheck } from 
 import { Authenticator } from './auth/authenticator';
 import { loadOperationsTable } from './auth/operations-table';
 import { composeSupergraph } from './compose';
+import { EXPLORER_OPTIONS } from './explorer';
 import { SUBGRAPHS } from './subgraphs';
 import { useAuth } from './plugins/auth-plugin';
 import { costBudgetFromEnv, useCostBudget } from './plugins/cost-budget-plugin';
@@ -33,6 +34,8 @@ export interface GatewayOptions {
   uploads?: UploadLimits;
   /** Bytes of a non-multipart body and tokens of a document (docs/decisions/0048-gateway-request-limits.md). */
   limits?: RequestLimits;
+  /** GraphiQL for browsers at the GraphQL endpoint (mesh/src/explorer.ts); off unless asked for. */
+  explorer?: boolean;
   /** Proxies in front of the gateway whose X-Forwarded-For entries name the client (0: none, the header is ignored). */
   trustedProxyHops?: number;
 }
@@ -84,7 +87,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     graphqlEndpoint,
     logging: false,
     landingPage: false,
-    graphiql: false,
+    graphiql: options.explorer ? EXPLORER_OPTIONS : false,
     maskedErrors: false,
     plugins: () => [
       useRequestLimits(options.limits ?? DEFAULT_REQUEST_LIMITS, graphqlEndpoint),
@@ -96,6 +99,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         logger: options.logger,
         graphqlEndpoint,
         trustedProxyHops: options.trustedProxyHops ?? 0,
+        explorer: options.explorer ?? false,
       }),
       useCostBudget(costBudgetFromEnv()),
       usePiiMasking(piiFields(document)),

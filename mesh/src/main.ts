@@ -19,6 +19,7 @@ async function main(): Promise<void> {
     topicPrefix: config.KAFKA_TOPIC_PREFIX,
     logger,
     introspection: config.GATEWAY_INTROSPECTION,
+    explorer: config.GATEWAY_EXPLORER,
     authCacheTtlMs: config.GATEWAY_AUTH_CACHE_SECONDS * 1000,
     uploads: { maxBytes: config.UPLOAD_MAX_BYTES, maxFiles: config.UPLOAD_MAX_FILES },
     trustedProxyHops: config.GATEWAY_TRUSTED_PROXY_HOPS,

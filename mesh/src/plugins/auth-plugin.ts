@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { GraphQLError, parse } from 'graphql';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
+import { shouldRenderGraphiQL } from 'graphql-yoga';
 import { systemPrincipal, type Logger, type Principal, type PrincipalCodec } from '@svc/kit';
 import type { Authenticator } from '../auth/authenticator';
 import { authorize, isPublicOnly } from '../auth/authorize';
@@ -17,6 +18,8 @@ export interface AuthPluginOptions {
   graphqlEndpoint: string;
   /** Proxies in front of the gateway whose X-Forwarded-For entries are believed (mesh/src/client-address.ts). */
   trustedProxyHops: number;
+  /** GraphiQL is served: a browser's GET for the page passes without credentials (the page runs nothing itself). */
+  explorer: boolean;
 }
 
 type FetchApi = { Response: typeof Response };
@@ -66,6 +69,7 @@ export function useAuth(options: AuthPluginOptions): GatewayPlugin {
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       if (url.pathname !== options.graphqlEndpoint) return;
+      if (options.explorer && shouldRenderGraphiQL(request)) return;
       const header = request.headers.get('authorization');
       if (!header) {
         if (!(await isLoginRequest(request, options.table))) {
