@@ -80,6 +80,16 @@ describe('IdentityService.Login throttle (docs/decisions/0049)', () => {
     expect(bcryptCalls, 'refused attempts spend no bcrypt').to.equal(before);
   });
 
+  it('lets exactly 3 of 8 concurrent failures through, across both replicas', async () => {
+    const { email } = await owner();
+    const codes = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => rejection(login(i % 2, email, 'wrong-password-123', from()))),
+    );
+    const unauthenticated = codes.filter((error) => error.code === status.UNAUTHENTICATED).length;
+    const limited = codes.filter((error) => error.code === status.RESOURCE_EXHAUSTED).length;
+    expect({ unauthenticated, limited }).to.deep.equal({ unauthenticated: 3, limited: 5 });
+  });
+
   it('counts only failures: right passwords never use up the budget', async () => {
     const { email, password } = await owner();
     for (let i = 0; i < 6; i += 1) expect((await login(i % 2, email, password, from())).token).to.match(/^sess_/);

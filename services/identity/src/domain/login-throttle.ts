@@ -26,7 +26,8 @@ interface Holder {
 }
 
 const PRUNE_EVERY_MS = 60_000;
-const MAX_WRITE_ATTEMPTS = 8;
+/** Each round of a compare-and-set has one winner, so this many concurrent logins on one bucket all get through. */
+const MAX_WRITE_ATTEMPTS = 32;
 
 const hashed = (kind: string, value: string) => createHash('sha256').update(`${kind}\n${value}`).digest('hex');
 
