@@ -32,7 +32,10 @@ function refusedUnread(fetchAPI: { Response: typeof Response }, status: number, 
   });
 }
 
-/** Lexical tokens of a GraphQL document, counting each comment, stopping as soon as the count passes `max`. */
+/**
+ * Lexical tokens of a GraphQL document, counting each comment; stops at the first token past `max` (a run of comments
+ * is lexed whole, which the body limit bounds).
+ */
 export function countTokens(source: string, max: number): number {
   const lexer = new Lexer(new Source(source));
   let count = 0;
