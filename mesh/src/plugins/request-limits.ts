@@ -14,6 +14,7 @@ export const DEFAULT_REQUEST_LIMITS: RequestLimits = { maxBodyBytes: 1024 * 1024
 
 const CONTENT_LENGTH = /^\d+$/;
 
+// A named helper, not the call inlined: multipart-body-limit.ts finds Yoga's hook by that call's text.
 const declaredLength = (request: Request) => request.headers.get('content-length');
 
 function tooLarge(maxBytes: number): GraphQLError {
