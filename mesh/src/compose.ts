@@ -3,7 +3,7 @@ import { getComposedSchemaFromConfig } from '@graphql-mesh/compose-cli';
 import { DefaultLogger } from '@graphql-mesh/utils';
 import { loadGrpcSubgraph } from '@omnigraph/grpc';
 import { PROTO_ROOT } from '@svc/proto/protos';
-import { GRPC_CHANNEL_OPTIONS, PRINCIPAL_HEADER, PRINCIPAL_SIGNATURE_HEADER } from '@svc/kit';
+import { CLIENT_ADDRESS_HEADER, GRPC_CHANNEL_OPTIONS, PRINCIPAL_HEADER, PRINCIPAL_SIGNATURE_HEADER } from '@svc/kit';
 
 /** One gRPC subgraph per service: its name, its proto file and where it listens. */
 export interface SubgraphSource {
@@ -101,6 +101,7 @@ export async function composeSupergraph(
           metaData: {
             [PRINCIPAL_HEADER]: '{context.principalHeader}',
             [PRINCIPAL_SIGNATURE_HEADER]: '{context.principalSignature}',
+            [CLIENT_ADDRESS_HEADER]: '{context.clientAddress}',
           },
         }),
       })),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseConfigSchema, loadConfig } from '@svc/kit';
+import { DEFAULT_REQUEST_LIMITS } from './plugins/request-limits';
 import { appsOfSubgraphs, endpointVariable } from './subgraphs';
 
 export const gatewayConfigSchema = baseConfigSchema
@@ -10,6 +11,8 @@ export const gatewayConfigSchema = baseConfigSchema
     INBOX_GRPC_URL: z.string().min(1),
     /** Schema introspection for authenticated callers (field suggestions stay blocked either way). */
     GATEWAY_INTROSPECTION: z.stringbool().default(true),
+    /** GraphiQL for browsers at /graphql (operations still need credentials); the embedded stack turns it on. */
+    GATEWAY_EXPLORER: z.stringbool().default(false),
     /** Seconds an authenticated credential stays cached; revocations through any gateway evict at once. */
     GATEWAY_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
     /** Largest uploaded file (createMedia, uploadMultipleMedia); keep it equal to the inbox's MEDIA_MAX_BYTES. */
@@ -19,6 +22,10 @@ export const gatewayConfigSchema = baseConfigSchema
       .positive()
       .default(16 * 1024 * 1024),
     UPLOAD_MAX_FILES: z.coerce.number().int().positive().default(10),
+    /** Largest JSON request body; multipart uploads are bounded by UPLOAD_MAX_BYTES × UPLOAD_MAX_FILES instead. */
+    /** Proxies in front of the gateway that append to X-Forwarded-For (an ingress: 1); 0 ignores the header. */
+    GATEWAY_TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+    GATEWAY_MAX_BODY_BYTES: z.coerce.number().int().positive().default(DEFAULT_REQUEST_LIMITS.maxBodyBytes),
   });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

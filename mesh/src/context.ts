@@ -7,4 +7,6 @@ export interface GatewayContext {
   /** Signed principal, sent to services as gRPC metadata by Mesh's transport. */
   principalHeader?: string;
   principalSignature?: string;
+  /** Where a credential-less request (a login) came from; sent to identity for the login throttle. */
+  clientAddress?: string;
 }

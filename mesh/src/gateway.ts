@@ -3,19 +3,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
-import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { print } from 'graphql';
 import { createFetch } from '@whatwg-node/fetch';
 import { PrincipalCodec, type EventBus, type Logger, type ReadinessCheck } from '@svc/kit';
 import { Authenticator } from './auth/authenticator';
 import { loadOperationsTable } from './auth/operations-table';
 import { composeSupergraph } from './compose';
+import { EXPLORER_OPTIONS } from './explorer';
 import { SUBGRAPHS } from './subgraphs';
 import { useAuth } from './plugins/auth-plugin';
 import { costBudgetFromEnv, useCostBudget } from './plugins/cost-budget-plugin';
 import { useErrorCodes } from './plugins/error-plugin';
 import { allowMultipartUploads, multipartRequestLimit } from './plugins/multipart-body-limit';
 import { usePiiMasking } from './plugins/pii-plugin';
+import { DEFAULT_REQUEST_LIMITS, useRequestLimits, type RequestLimits } from './plugins/request-limits';
 import { buildResolvers } from './resolvers';
 import { piiFields, publicDocument, publicSchema } from './schema';
 
@@ -31,6 +32,12 @@ export interface GatewayOptions {
   authCacheTtlMs?: number;
   /** Multipart uploads (createMedia, uploadMultipleMedia): bytes per file and files per request. */
   uploads?: UploadLimits;
+  /** Bytes of a non-multipart body and tokens of a document (docs/decisions/0048-gateway-request-limits.md). */
+  limits?: RequestLimits;
+  /** GraphiQL for browsers at the GraphQL endpoint (mesh/src/explorer.ts); off unless asked for. */
+  explorer?: boolean;
+  /** Proxies in front of the gateway whose X-Forwarded-For entries name the client (0: none, the header is ignored). */
+  trustedProxyHops?: number;
 }
 
 export interface UploadLimits {
@@ -55,7 +62,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const codec = new PrincipalCodec(options.internalSecret);
   const identity = options.services.identity;
   if (!identity) throw new Error('no gRPC endpoint configured for the identity service');
-  const authenticator = new Authenticator(identity, codec, options.logger, options.authCacheTtlMs);
+  const authenticator = new Authenticator(identity, codec, options.logger, { ttlMs: options.authCacheTtlMs });
   await authenticator.start(options.bus, options.topicPrefix ?? '', `${hostname()}-${process.pid}`);
   const supergraph = await composeSupergraph(
     SUBGRAPHS.map(({ name, app, proto }) => {
@@ -80,9 +87,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     graphqlEndpoint,
     logging: false,
     landingPage: false,
-    graphiql: false,
+    graphiql: options.explorer ? EXPLORER_OPTIONS : false,
     maskedErrors: false,
     plugins: () => [
+      useRequestLimits(options.limits ?? DEFAULT_REQUEST_LIMITS, graphqlEndpoint),
       useAuth({
         authenticator,
         codec,
@@ -90,12 +98,15 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         introspection: options.introspection ?? true,
         logger: options.logger,
         graphqlEndpoint,
+        trustedProxyHops: options.trustedProxyHops ?? 0,
+        explorer: options.explorer ?? false,
       }),
       useCostBudget(costBudgetFromEnv()),
       usePiiMasking(piiFields(document)),
       blockFieldSuggestionsPlugin(),
       maxDepthPlugin({ n: 12 }),
-      maxTokensPlugin({ n: 2000 }),
+      // graphql-armor leaves introspection out of the limit above; the standard introspection query is 21 deep.
+      maxDepthPlugin({ n: 24, ignoreIntrospection: false }),
       useErrorCodes(options.logger),
     ],
   });

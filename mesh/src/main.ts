@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import { createBus, createLogger, keepConnectionsAlive, metricsRegistry, opsRouter, stopOnSignals } from '@svc/kit';
 import { gatewayConfig, serviceEndpoints } from './config';
 import { createGateway } from './gateway';
+import { DEFAULT_REQUEST_LIMITS } from './plugins/request-limits';
 
 /** The gateway as its own deployment: `/graphql` plus `/healthz`, `/readyz` and `/metrics` on PORT. */
 async function main(): Promise<void> {
@@ -18,8 +19,11 @@ async function main(): Promise<void> {
     topicPrefix: config.KAFKA_TOPIC_PREFIX,
     logger,
     introspection: config.GATEWAY_INTROSPECTION,
+    explorer: config.GATEWAY_EXPLORER,
     authCacheTtlMs: config.GATEWAY_AUTH_CACHE_SECONDS * 1000,
     uploads: { maxBytes: config.UPLOAD_MAX_BYTES, maxFiles: config.UPLOAD_MAX_FILES },
+    trustedProxyHops: config.GATEWAY_TRUSTED_PROXY_HOPS,
+    limits: { ...DEFAULT_REQUEST_LIMITS, maxBodyBytes: config.GATEWAY_MAX_BODY_BYTES },
   });
   const app = new Koa();
   const ops = opsRouter({ ...gateway.readinessChecks(), 'gateway.bus': () => bus.healthy() }, metricsRegistry);

@@ -750,6 +750,17 @@ describe('deploy: charts/svc', function () {
       expect(envValue(smaller, g, 'UPLOAD_MAX_FILES')).to.equal('3');
     });
 
+    it('gateway: the GraphQL explorer is a value, off by default; X-Forwarded-For trusted one hop (the ingress)', () => {
+      const objects = helmTemplate(REQUIRED_ARGS);
+      const gateway = getObject<Workload>(objects, 'Deployment', objectName('gateway'));
+      expect(envValue(objects, gateway, 'GATEWAY_EXPLORER')).to.equal('false');
+      expect(envValue(objects, gateway, 'GATEWAY_TRUSTED_PROXY_HOPS')).to.equal('1');
+      const on = helmTemplate([...REQUIRED_ARGS, '--set-string', 'services.gateway.env.GATEWAY_EXPLORER=true']);
+      expect(envValue(on, getObject<Workload>(on, 'Deployment', objectName('gateway')), 'GATEWAY_EXPLORER')).to.equal(
+        'true',
+      );
+    });
+
     it('gateway: the Ingress lets UPLOAD_MAX_FILES x UPLOAD_MAX_BYTES through, with long timeouts; so does the HTTPRoute', () => {
       const objects = helmTemplate(['-f', productionValues]);
       const annotations = getObject(objects, 'Ingress', objectName('gateway')).metadata.annotations ?? {};

@@ -33,8 +33,11 @@ export class StackHarness {
   stack!: Stack;
   private dataDir = '';
 
-  /** `serviceEnv`: settings of the co-located services for this suite (see `Stack`). */
-  constructor(private readonly serviceEnv: NodeJS.ProcessEnv = {}) {}
+  /** `serviceEnv`: settings of the co-located services for this suite (see `Stack`); `stackEnv`: the stack's own. */
+  constructor(
+    private readonly serviceEnv: NodeJS.ProcessEnv = {},
+    private readonly stackEnv: Record<string, string> = {},
+  ) {}
 
   async start(): Promise<void> {
     this.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-e2e-'));
@@ -52,6 +55,7 @@ export class StackHarness {
         KAFKA_TOPIC_PREFIX: process.env.SVC_TEST_KAFKA_BROKERS ? `e2e${testRunId}.` : '',
         SVC_SEED_DEMO: 'false',
         BCRYPT_COST: '4',
+        ...this.stackEnv,
       }),
       this.serviceEnv,
     );

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { status, type ServiceError } from '@grpc/grpc-js';
+import { LRUCache } from 'lru-cache';
 import { Envelope } from '@svc/proto/events/v1';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import {
@@ -15,16 +16,25 @@ import {
 
 interface Cached {
   principal: Promise<Principal | undefined>;
-  expiresAt: number;
+  /** The key or session the credential resolved to, once it has. */
+  owner?: string;
+}
+
+export interface AuthenticatorCacheOptions {
+  /** How long a resolved credential is trusted without asking identity again. */
+  ttlMs?: number;
+  /** Credentials kept at most; the least recently used goes first (random bearer tokens cannot grow memory). */
+  maxEntries?: number;
 }
 
 /**
- * Resolves bearer credentials to principals through identity.Authenticate, cached briefly so the hot path is a map
- * lookup. Revoked keys are evicted at once when this gateway revokes them, and from the `apikey.revoked` events of
+ * Resolves bearer credentials to principals through identity.Authenticate, cached briefly (an LRU bounded in entries
+ * and age) so the hot path is a map lookup. Revoked keys are evicted at once when this gateway revokes them, and from the `apikey.revoked` events of
  * `svc.identity.keys.v1` for revocations made through another replica (one consumer group per gateway pod).
  */
 export class Authenticator {
-  private readonly cache = new Map<string, Cached>();
+  private readonly cache: LRUCache<string, Cached>;
+  /** Cached credentials by the key or session they resolved to; entries leave with their cache entry. */
   private readonly credentialsByKeyOrSession = new Map<string, Set<string>>();
   private readonly client: IdentityServiceClient;
   private subscription: Subscription | undefined;
@@ -33,9 +43,19 @@ export class Authenticator {
     identityAddress: string,
     private readonly codec: PrincipalCodec,
     private readonly logger: Logger,
-    private readonly ttlMs = 30_000,
+    { ttlMs = 30_000, maxEntries = 10_000 }: AuthenticatorCacheOptions = {},
   ) {
     this.client = grpcClient(IdentityServiceClient, identityAddress);
+    this.cache = new LRUCache<string, Cached>({
+      max: maxEntries,
+      ttl: Math.max(1, ttlMs),
+      dispose: (cached, cacheKey) => this.unindex(cached, cacheKey),
+    });
+  }
+
+  /** Credentials cached now, and the keys or sessions indexed for eviction (for tests and metrics). */
+  get size(): { credentials: number; owners: number } {
+    return { credentials: this.cache.size, owners: this.credentialsByKeyOrSession.size };
   }
 
   async start(bus: EventBus, topicPrefix: string, podId: string): Promise<void> {
@@ -59,8 +79,9 @@ export class Authenticator {
   authenticate(credential: string, actAsOrgId: string): Promise<Principal | undefined> {
     const cacheKey = createHash('sha256').update(`${credential}\n${actAsOrgId}`).digest('base64url');
     const hit = this.cache.get(cacheKey);
-    if (hit && hit.expiresAt > Date.now()) return hit.principal;
-    const principal = unary(
+    if (hit) return hit.principal;
+    const cached: Cached = { principal: Promise.resolve(undefined) };
+    cached.principal = unary(
       this.client.authenticate.bind(this.client),
       { credential, actAsOrgId },
       this.codec.metadata(systemPrincipal()),
@@ -68,29 +89,37 @@ export class Authenticator {
     ).then(
       (resolved) => {
         const owner = resolved.keyId || resolved.sessionId;
-        if (owner)
+        if (owner && this.cache.peek(cacheKey) === cached) {
+          cached.owner = owner;
           this.credentialsByKeyOrSession.set(
             owner,
             (this.credentialsByKeyOrSession.get(owner) ?? new Set()).add(cacheKey),
           );
+        }
         return resolved;
       },
       (error: ServiceError) => {
         if (error.code === status.UNAUTHENTICATED) return undefined;
         if (error.code === status.PERMISSION_DENIED) throw Object.assign(new Error(error.details), { forbidden: true });
-        this.cache.delete(cacheKey);
+        if (this.cache.peek(cacheKey) === cached) this.cache.delete(cacheKey);
         throw error;
       },
     );
-    this.cache.set(cacheKey, { principal, expiresAt: Date.now() + this.ttlMs });
-    if (this.cache.size > 50_000) this.cache.delete(this.cache.keys().next().value as string);
-    return principal;
+    this.cache.set(cacheKey, cached);
+    return cached.principal;
   }
 
   /** Forgets every cached credential of a key or session. */
   evict(keyOrSessionId: string): void {
-    for (const cacheKey of this.credentialsByKeyOrSession.get(keyOrSessionId) ?? []) this.cache.delete(cacheKey);
+    for (const cacheKey of [...(this.credentialsByKeyOrSession.get(keyOrSessionId) ?? [])]) this.cache.delete(cacheKey);
     this.credentialsByKeyOrSession.delete(keyOrSessionId);
     this.logger.debug({ keyOrSessionId }, 'evicted credentials');
+  }
+
+  private unindex(cached: Cached, cacheKey: string): void {
+    if (!cached.owner) return;
+    const credentials = this.credentialsByKeyOrSession.get(cached.owner);
+    credentials?.delete(cacheKey);
+    if (credentials?.size === 0) this.credentialsByKeyOrSession.delete(cached.owner);
   }
 }

@@ -1,9 +1,12 @@
+import type { IncomingMessage } from 'node:http';
 import { GraphQLError, parse } from 'graphql';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
+import { shouldRenderGraphiQL } from 'graphql-yoga';
 import { systemPrincipal, type Logger, type Principal, type PrincipalCodec } from '@svc/kit';
 import type { Authenticator } from '../auth/authenticator';
 import { authorize, isPublicOnly } from '../auth/authorize';
 import type { OperationRule } from '../auth/operations-table';
+import { clientAddress } from '../client-address';
 import type { GatewayContext } from '../context';
 
 export interface AuthPluginOptions {
@@ -13,6 +16,10 @@ export interface AuthPluginOptions {
   introspection: boolean;
   logger: Logger;
   graphqlEndpoint: string;
+  /** Proxies in front of the gateway whose X-Forwarded-For entries are believed (mesh/src/client-address.ts). */
+  trustedProxyHops: number;
+  /** GraphiQL is served: a browser's GET for the page passes without credentials (the page runs nothing itself). */
+  explorer: boolean;
 }
 
 type FetchApi = { Response: typeof Response };
@@ -33,6 +40,9 @@ const MAX_ANONYMOUS_BODY = 16 * 1024;
 /** Without credentials only a login may pass; decided from the request text alone, before the GraphQL pipeline. */
 async function isLoginRequest(request: Request, table: Map<string, OperationRule>): Promise<boolean> {
   if (request.method !== 'POST') return false;
+  // Read only a body that says how long it is, and is short: nothing unauthenticated streams into memory.
+  const length = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (!(length <= MAX_ANONYMOUS_BODY)) return false;
   try {
     const text = await request.clone().text();
     if (text.length > MAX_ANONYMOUS_BODY) return false;
@@ -59,6 +69,7 @@ export function useAuth(options: AuthPluginOptions): GatewayPlugin {
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       if (url.pathname !== options.graphqlEndpoint) return;
+      if (options.explorer && shouldRenderGraphiQL(request)) return;
       const header = request.headers.get('authorization');
       if (!header) {
         if (!(await isLoginRequest(request, options.table))) {
@@ -97,7 +108,16 @@ export function useAuth(options: AuthPluginOptions): GatewayPlugin {
     onContextBuilding({ context, extendContext }) {
       const principal = byRequest.get((context as { request: Request }).request);
       if (!principal || principal === 'anonymous') {
-        extendContext({ principalHeader: system.value, principalSignature: system.signature } satisfies GatewayContext);
+        const { request, req } = context as { request: Request; req?: IncomingMessage };
+        extendContext({
+          principalHeader: system.value,
+          principalSignature: system.signature,
+          clientAddress: clientAddress(
+            req?.socket.remoteAddress ?? '',
+            request.headers.get('x-forwarded-for'),
+            options.trustedProxyHops,
+          ),
+        } satisfies GatewayContext);
         return;
       }
       const signed = options.codec.encode(principal);

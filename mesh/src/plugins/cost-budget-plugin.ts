@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
-import { PrincipalKind, type Principal } from '@svc/kit';
+import { PrincipalKind, spendFromBucket, type BucketState, type Principal } from '@svc/kit';
 import { rootFields } from '../auth/authorize';
 import type { GatewayContext } from '../context';
 
@@ -63,34 +63,21 @@ export function budgetHolder(principal: Principal): string | undefined {
   return undefined;
 }
 
-interface Bucket {
-  tokens: number;
-  at: number;
-}
-
 export class TokenBuckets {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly buckets = new Map<string, BucketState>();
 
   constructor(private readonly options: CostBudgetOptions) {}
 
   /** Spends `cost` when the bucket holds it; otherwise spends nothing and says how long until it will. */
   take(holder: string, cost: number): { ok: true } | { ok: false; retryAfterSeconds: number } {
-    const now = (this.options.now ?? Date.now)();
-    const { capacity, refillPerSecond } = this.options;
     const previous = this.buckets.get(holder);
-    const tokens = previous
-      ? Math.min(capacity, previous.tokens + ((now - previous.at) / 1000) * refillPerSecond)
-      : capacity;
     this.buckets.delete(holder);
-    if (tokens < cost) {
-      this.remember(holder, { tokens, at: now });
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((cost - tokens) / refillPerSecond)) };
-    }
-    this.remember(holder, { tokens: tokens - cost, at: now });
-    return { ok: true };
+    const spent = spendFromBucket(previous, cost, (this.options.now ?? Date.now)(), this.options);
+    this.remember(holder, spent.bucket);
+    return spent.ok ? { ok: true } : { ok: false, retryAfterSeconds: spent.retryAfterSeconds };
   }
 
-  private remember(holder: string, bucket: Bucket): void {
+  private remember(holder: string, bucket: BucketState): void {
     this.buckets.set(holder, bucket);
     const max = this.options.maxPrincipals ?? 100_000;
     while (this.buckets.size > max) {

@@ -7,7 +7,10 @@ interface GrpcErrorExtension {
   code?: number;
   status?: string;
   details?: string;
-  /** Set by services/kit on domain errors: `x-svc-error-field` names the offending argument. */
+  /**
+   * Set by services/kit on domain errors: `x-svc-error-field` names the offending argument,
+   * `x-svc-error-retryafterseconds` says when a RATE_LIMITED call may be retried.
+   */
   metadata?: Record<string, unknown>;
 }
 
@@ -41,10 +44,22 @@ export function useErrorCodes(logger: Logger): GatewayPlugin {
       if (code === 'INTERNAL_SERVER_ERROR') logger.error({ grpc, path: error.path }, 'service failed');
       const message = code === 'INTERNAL_SERVER_ERROR' ? 'Unexpected error.' : (grpc.details ?? error.message);
       const field = grpc.metadata?.['x-svc-error-field'];
+      const retryAfterSeconds = Number(grpc.metadata?.['x-svc-error-retryafterseconds']);
+      const retry =
+        code === 'RATE_LIMITED' && retryAfterSeconds > 0
+          ? {
+              retryAfterSeconds,
+              http: { status: 429, headers: { 'Retry-After': String(retryAfterSeconds) } },
+            }
+          : {};
       return new GraphQLError(message, {
         nodes: error.nodes,
         path: error.path,
-        extensions: { code, ...(typeof field === 'string' && code !== 'INTERNAL_SERVER_ERROR' ? { field } : {}) },
+        extensions: {
+          code,
+          ...(typeof field === 'string' && code !== 'INTERNAL_SERVER_ERROR' ? { field } : {}),
+          ...retry,
+        },
       });
     }
     const code = error.extensions?.code;

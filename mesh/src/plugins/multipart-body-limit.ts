@@ -15,7 +15,7 @@ export function multipartRequestLimit(limits: { maxBytes: number; maxFiles: numb
 
 const CONTENT_LENGTH = /^\d+$/;
 
-const isMultipart = (request: Request) =>
+export const isMultipart = (request: Request) =>
   request.method === 'POST' && (request.headers.get('content-type') ?? '').startsWith('multipart/form-data');
 
 /** Yoga's body-size hook (graphql-yoga `useLimitRequestBodySize`): the only parse hook that reads Content-Length. */
@@ -27,7 +27,7 @@ const isYogaBodySizeHook = (hook: ParseHook) => hook.toString().includes("header
  * Hive Gateway (gateway-runtime 2.12.1, the latest) builds its Yoga server without `maxRequestBodySize`, so Yoga's
  * default cap applies and a request within our limits (10 files × 16 MiB) is refused with 413; no option reaches it.
  * So once the runtime is built, Yoga's body-size hook is wrapped: every non-multipart request still goes through it
- * (25 MB for JSON bodies), while a multipart request is held to `maxBytes` by its Content-Length here, and file by
+ * (25 MB; JSON bodies are held to 1 MiB before it by request-limits.ts), while a multipart request is held to `maxBytes` by its Content-Length here, and file by
  * file by the form parser's limits as it reads (which also bound a chunked request without a length). Throws at
  * start-up if Yoga's hook cannot be found exactly once, so an upgrade that changes it cannot silently drop the check.
  */

@@ -4,6 +4,7 @@ import type { IdentityConfig } from './config';
 import { identityData } from './data';
 import { ApiKeys, KEYS_TOPIC } from './domain/api-keys';
 import { Authentication } from './domain/authentication';
+import { LoginThrottle } from './domain/login-throttle';
 import { createOrgWithOwner, type CreatedOrg, type NewOrg } from './domain/orgs';
 import { Passwords } from './domain/passwords';
 import { MEMBERS_TOPIC, Team } from './domain/team';
@@ -29,7 +30,15 @@ export class IdentityApp extends ServiceApp<IdentityConfig> {
   protected register(): void {
     const domain = {
       dataSource: this.dataSource,
-      authentication: new Authentication(this.dataSource, this.passwords),
+      authentication: new Authentication(
+        this.dataSource,
+        this.passwords,
+        new LoginThrottle(this.dataSource, {
+          failuresPerEmail: this.config.LOGIN_FAILURES_PER_EMAIL,
+          failuresPerAddress: this.config.LOGIN_FAILURES_PER_ADDRESS,
+          windowSeconds: this.config.LOGIN_FAILURE_WINDOW_SECONDS,
+        }),
+      ),
       apiKeys: new ApiKeys(this.dataSource),
       team: new Team(this.dataSource, this.passwords, () => this.relay),
     };

@@ -7,6 +7,7 @@ export * from './metrics';
 export * from './principal';
 export * from './shutdown';
 export * from './time';
+export * from './token-bucket';
 export * from './service-app';
 export * from './bus/bus';
 export * from './bus/create-bus';

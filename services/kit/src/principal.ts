@@ -7,6 +7,8 @@ export { ApiScope, MemberRole, OrgKind, Principal, PrincipalKind };
 
 export const PRINCIPAL_HEADER = 'x-svc-principal';
 export const PRINCIPAL_SIGNATURE_HEADER = 'x-svc-principal-sig';
+/** The address a public request came from, as the gateway determined it; sent with login (login throttle). */
+export const CLIENT_ADDRESS_HEADER = 'x-svc-client-address';
 
 /**
  * Signs principals passed between services. Services trust a principal only when its HMAC verifies with the

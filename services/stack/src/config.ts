@@ -19,6 +19,8 @@ export const stackConfigSchema = z.object({
   SVC_INTERNAL_SECRET: z.string().min(32).optional(),
   /** Seed the demo org on first start and print its credentials. */
   SVC_SEED_DEMO: z.stringbool().default(true),
+  /** GraphiQL at /graphql for browsers (every operation still needs credentials); on for the embedded stack. */
+  GATEWAY_EXPLORER: z.stringbool().default(true),
   /** The URL printed for the demo and written to demo.env. */
   SVC_PUBLIC_URL: z.string().optional(),
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(11),

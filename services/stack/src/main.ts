@@ -10,8 +10,8 @@ async function main(): Promise<void> {
   await stack.start();
   if (stack.config.SVC_BENCH_CONTROL === 'ipc') serveBenchControl(stack, stack.logger);
   const lines = [
-    `svc-inbox is up on ${stack.url}`,
-    `  GraphQL   POST ${stack.url}/graphql`,
+    `svc-inbox is up on ${stack.url} (open it in a browser)`,
+    `  GraphQL   POST ${stack.url}/graphql${stack.config.GATEWAY_EXPLORER ? '   explorer: the same URL in a browser' : ''}`,
     `  health    ${stack.url}/readyz   metrics ${stack.url}/metrics`,
   ];
   if (stack.config.SVC_SEED_DEMO) {

@@ -22,6 +22,8 @@ import { ContactsApp, contactsConfigSchema } from '@svc/contacts';
 import { FlowsApp, flowsConfigSchema } from '@svc/flows';
 import { WebhookIngressApp, ingressConfigSchema } from '@svc/webhook-ingress';
 import { embeddedInternalSecret, type StackConfig } from './config';
+import { demoEnvPath } from './demo-seed';
+import { landingPage } from './landing-page';
 
 /**
  * The embedded default: every service, the gateway and (later) the widget in one process, behind one port with the
@@ -145,6 +147,7 @@ export class Stack {
       bus: this.bus,
       topicPrefix: this.config.KAFKA_TOPIC_PREFIX,
       logger: createLogger('gateway', this.config.LOG_LEVEL),
+      explorer: this.config.GATEWAY_EXPLORER,
     });
     const app = new Koa();
     const router = opsRouter(
@@ -155,6 +158,15 @@ export class Stack {
     gatewayRoutes.all('/graphql', async (ctx) => {
       ctx.respond = false;
       await this.gateway.handleNode(ctx.req, ctx.res);
+    });
+    // Rendered per request: demo.env appears after start.
+    gatewayRoutes.get('/', (ctx) => {
+      ctx.type = 'html';
+      ctx.body = landingPage({
+        services: this.apps.map((app) => app.spec.name),
+        demoEnvFile: this.config.SVC_SEED_DEMO ? demoEnvPath(this.config.SVC_DATA_DIR) : undefined,
+        explorer: this.config.GATEWAY_EXPLORER,
+      });
     });
     // The public inbound webhook endpoint and the signed media links, at the paths an ingress routes to
     // webhook-ingress and inbox in Kubernetes.

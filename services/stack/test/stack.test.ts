@@ -32,6 +32,9 @@ describe('Stack (embedded default)', () => {
     for (const name of ['SVC_URL', 'SVC_DEMO_EMAIL', 'SVC_DEMO_PASSWORD', 'SVC_DEMO_API_KEY'])
       expect(env).to.match(new RegExp(`^${name}=.+$`, 'm'));
     const url = `http://127.0.0.1:${first.port}`;
+    expect(await (await fetch(`${url}/`)).text(), 'the landing page points at demo.env').to.contain(
+      path.join(dataDir, 'demo.env'),
+    );
     const query = `{ getMessages(chatId: "${demo.SVC_DEMO_CHAT_ID}") { data { text } } }`;
     const before = await graphql(url, demo.SVC_DEMO_API_KEY, query);
     expect(before.errors).to.equal(undefined);

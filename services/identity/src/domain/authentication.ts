@@ -4,6 +4,7 @@ import { ApiScope, MemberRole, OrgKind, PrincipalKind, type Principal } from '@s
 import type { DashboardSession } from '@svc/proto/identity/v1';
 import { ApiKeyRow, MemberRow, OrgRow, SessionRow } from '../entities';
 import { hashSecret, parseCredential, secretMatches } from './credentials';
+import type { LoginThrottle } from './login-throttle';
 import { normaliseEmail } from './orgs';
 import type { Passwords } from './passwords';
 import { scopesOfRole } from './role-scopes';
@@ -19,6 +20,7 @@ export class Authentication {
   constructor(
     private readonly dataSource: DataSource,
     private readonly passwords: Passwords,
+    private readonly throttle: LoginThrottle,
   ) {}
 
   async authenticate(credential: string, actAsOrgId: string): Promise<Principal> {
@@ -31,11 +33,15 @@ export class Authentication {
     return actAsOrgId && actAsOrgId !== principal.orgId ? this.actAs(principal, actAsOrgId) : principal;
   }
 
-  async login(email: string, password: string): Promise<DashboardSession> {
+  /** `clientAddress`: where the attempt came from, as the gateway saw it ('' when unknown: only the email counts). */
+  async login(email: string, password: string, clientAddress = ''): Promise<DashboardSession> {
+    const holders = this.throttle.holders(normaliseEmail(email), clientAddress);
+    await this.throttle.reserve(holders);
     const member = await this.dataSource.getRepository(MemberRow).findOneBy({ email: normaliseEmail(email) });
     // Compare against a dummy hash when the member is unknown so timing does not reveal which emails exist.
     const ok = await this.passwords.verify(password, member?.passwordHash ?? DUMMY_HASH);
     if (!member || !ok) throw new Unauthenticated('wrong email or password');
+    await this.throttle.refund(holders);
     const org = await this.dataSource.getRepository(OrgRow).findOneByOrFail({ id: member.orgId });
     const at = now();
     const id = newId(at);

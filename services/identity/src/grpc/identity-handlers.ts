@@ -1,4 +1,11 @@
-import { implement, requireSystem, type ServiceHandlers, type Logger, type PrincipalCodec } from '@svc/kit';
+import {
+  CLIENT_ADDRESS_HEADER,
+  implement,
+  requireSystem,
+  type ServiceHandlers,
+  type Logger,
+  type PrincipalCodec,
+} from '@svc/kit';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
 import type { Authentication } from '../domain/authentication';
 import type { ApiKeys } from '../domain/api-keys';
@@ -21,9 +28,11 @@ export function identityService(domain: IdentityDomain, deps: { codec: Principal
       requireSystem(principal);
       return domain.authentication.authenticate(request.credential, request.actAsOrgId);
     },
-    login: async (request, { principal }) => {
+    login: async (request, { principal, metadata }) => {
       requireSystem(principal);
-      return domain.authentication.login(request.email, request.password);
+      // Only the gateway (a SYSTEM caller) gets here; it names the address the attempt came from.
+      const address = metadata.get(CLIENT_ADDRESS_HEADER)[0];
+      return domain.authentication.login(request.email, request.password, typeof address === 'string' ? address : '');
     },
     logout: async (_request, { principal }) => {
       await domain.authentication.logout(principal);

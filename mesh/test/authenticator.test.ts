@@ -1,0 +1,95 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { IdentityServiceService } from '@svc/proto/identity/v1';
+import {
+  GrpcServer,
+  MemberRole,
+  OrgKind,
+  PrincipalCodec,
+  PrincipalKind,
+  Unauthenticated,
+  createLogger,
+  implement,
+  type Principal,
+} from '@svc/kit';
+import { Authenticator } from '../src/auth/authenticator';
+
+/** An identity service that knows every `key_<id>` credential and counts the calls it answers. */
+async function fakeIdentity(codec: PrincipalCodec) {
+  const logger = createLogger('identity-fake', 'silent');
+  const calls: string[] = [];
+  const server = new GrpcServer();
+  const notUsed = () => Promise.reject(new Error('not used'));
+  const handlers = Object.fromEntries(Object.keys(IdentityServiceService).map((method) => [method, notUsed]));
+  server.add(
+    IdentityServiceService,
+    implement(
+      'identity',
+      IdentityServiceService,
+      {
+        ...(handlers as unknown as Parameters<typeof implement<typeof IdentityServiceService>>[2]),
+        authenticate: async ({ credential }): Promise<Principal> => {
+          calls.push(credential);
+          const keyId = /^key_(\w+)$/.exec(credential)?.[1];
+          if (!keyId) throw new Unauthenticated('unknown');
+          return {
+            kind: PrincipalKind.API_KEY,
+            orgId: 'org',
+            orgKind: OrgKind.STANDARD,
+            keyId,
+            memberId: '',
+            role: MemberRole.MEMBER_ROLE_UNSPECIFIED,
+            scopes: [],
+            sessionId: '',
+          };
+        },
+      },
+      { codec, logger },
+    ),
+  );
+  const port = await server.listen('127.0.0.1', 0);
+  return { address: `127.0.0.1:${port}`, calls, stop: () => server.stop(100) };
+}
+
+describe('gateway.Authenticator cache', () => {
+  const codec = new PrincipalCodec(randomBytes(32).toString('hex'));
+  const logger = createLogger('gateway', 'silent');
+  let identity: Awaited<ReturnType<typeof fakeIdentity>>;
+
+  before(async () => {
+    identity = await fakeIdentity(codec);
+  });
+  after(async () => {
+    await identity.stop();
+  });
+
+  it('keeps at most maxEntries credentials, known or unknown, and forgets the index of evicted ones', async () => {
+    const authenticator = new Authenticator(identity.address, codec, logger, { ttlMs: 60_000, maxEntries: 3 });
+    try {
+      for (let i = 0; i < 20; i += 1) await authenticator.authenticate(`key_k${i}`, '');
+      for (let i = 0; i < 20; i += 1) await authenticator.authenticate(`random-${i}`, '');
+      expect(authenticator.size).to.deep.equal({ credentials: 3, owners: 0 });
+      await authenticator.authenticate('key_a', '');
+      await authenticator.authenticate('key_b', '');
+      expect(authenticator.size).to.deep.equal({ credentials: 3, owners: 2 });
+    } finally {
+      await authenticator.stop();
+    }
+  });
+
+  it('answers a cached credential without asking identity, and evicting its key asks again', async () => {
+    const authenticator = new Authenticator(identity.address, codec, logger, { ttlMs: 60_000, maxEntries: 3 });
+    try {
+      identity.calls.length = 0;
+      expect((await authenticator.authenticate('key_same', ''))?.keyId).to.equal('same');
+      expect((await authenticator.authenticate('key_same', ''))?.keyId).to.equal('same');
+      expect(identity.calls).to.deep.equal(['key_same']);
+      authenticator.evict('same');
+      expect(authenticator.size).to.deep.equal({ credentials: 0, owners: 0 });
+      await authenticator.authenticate('key_same', '');
+      expect(identity.calls).to.deep.equal(['key_same', 'key_same']);
+    } finally {
+      await authenticator.stop();
+    }
+  });
+});
