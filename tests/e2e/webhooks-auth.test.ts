@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createHmac } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import { eventually, newId } from '@svc/kit';
@@ -8,6 +9,8 @@ import { WebhookFixtures, allFlowRuns, postWebhook, type WebhookResponse } from 
 
 const DELIVERY = 'WEBHOOK_DELIVERY_PLATFORM';
 const MAX_BODY_BYTES = 100 * 1024;
+/** How much of a body is read so its signature can be checked before the size rule (decision 0044). */
+const READ_CAP_BYTES = 1024 * 1024;
 const HOUR_MS = 3600 * 1000;
 
 /**
@@ -42,15 +45,6 @@ describe('Inbound webhooks: authentication, idempotency and limits (whole stack 
     const connection = await fixtures.connection(mode ? connectionInputFor(mode, secret) : {});
     const flowId = await fixtures.publishedFlow(connection._id);
     return { connection, flowId, secret: mode ? secret : (connection.secret ?? '') };
-  }
-
-  /** Posts with a fresh x-request-id and returns the response with the history row it wrote. */
-  async function postLogged(connectionId: string, body: string, headers: Record<string, string>) {
-    const requestId = `req-${newId()}`;
-    const response = await postWebhook(harness, connectionId, body, { ...headers, 'x-request-id': requestId });
-    const row = (await fixtures.history(connectionId)).find((r) => r.requestId === requestId);
-    if (!row) throw new Error(`no history row for ${requestId}`);
-    return { response, row };
   }
 
   async function flowRuns(flowId: string, requestId?: string): Promise<number> {
@@ -94,7 +88,7 @@ describe('Inbound webhooks: authentication, idempotency and limits (whole stack 
       const { connection, secret } = await acceptingConnection(DELIVERY);
       const body = payload();
       const headers = asSvixHeaders(SIGNERS[DELIVERY]!(body, secret));
-      const { response, row } = await postLogged(connection._id, body, headers);
+      const { response, row } = await fixtures.postLogged(connection._id, body, headers);
       expect(response.status).to.equal(202);
       expect(row.headers['svix-signature']).to.equal('[scrubbed]');
       expect(JSON.stringify(row.headers)).not.to.include(headers['svix-signature']!.slice(3));
@@ -112,10 +106,10 @@ describe('Inbound webhooks: authentication, idempotency and limits (whole stack 
           return names === 'svix' ? asSvixHeaders(headers) : headers;
         };
         const at = Math.floor(Date.now() / 1000);
-        const first = await postLogged(connection._id, body, sign(body, { id, at }));
+        const first = await fixtures.postLogged(connection._id, body, sign(body, { id, at }));
         const resent = sign(body, { id, at: at - 1 });
         expect(resent).not.to.deep.equal(sign(body, { id, at })); // a new signature, as a sender's retry carries
-        const second = await postLogged(connection._id, body, resent);
+        const second = await fixtures.postLogged(connection._id, body, resent);
         expect(status(first.response)).to.deep.equal([202, 'ACCEPTED']);
         expect(second.response.status).to.equal(first.response.status);
         expect(second.response.body).to.deep.equal(first.response.body);
@@ -140,10 +134,10 @@ describe('Inbound webhooks: authentication, idempotency and limits (whole stack 
       const { connection, flowId, secret } = await acceptingConnection();
       const headers = { 'x-webhook-secret': secret, 'x-idempotency-key': `k-${newId()}` };
       const body = payload();
-      const first = await postLogged(connection._id, body, headers);
+      const first = await fixtures.postLogged(connection._id, body, headers);
       expect(first.response.status).to.equal(202);
       await ageKeys(connection._id, keyAgeMs);
-      const second = await postLogged(connection._id, body, headers);
+      const second = await fixtures.postLogged(connection._id, body, headers);
       return { connection, flowId, headers, body, first, second };
     }
 
@@ -220,9 +214,97 @@ describe('Inbound webhooks: authentication, idempotency and limits (whole stack 
     it('answers 413 PAYLOAD_TOO_LARGE with its history row for 102 401 bytes', async () => {
       const { connection, secret } = await acceptingConnection(MODE);
       const body = bodyOf(MAX_BODY_BYTES + 1);
-      const { response, row } = await postLogged(connection._id, body, SIGNERS[MODE]!(body, secret));
+      const { response, row } = await fixtures.postLogged(connection._id, body, SIGNERS[MODE]!(body, secret));
       expect(status(response)).to.deep.equal([413, 'PAYLOAD_TOO_LARGE']);
       expect(row).to.include({ outcome: 'PAYLOAD_TOO_LARGE', httpStatus: 413 });
+    });
+
+    it('answers 401 UNAUTHORIZED with its history row for 102 401 bytes signed with another secret (auth first)', async () => {
+      const { connection } = await acceptingConnection(MODE);
+      const body = bodyOf(MAX_BODY_BYTES + 1);
+      const { response, row } = await fixtures.postLogged(
+        connection._id,
+        body,
+        SIGNERS[MODE]!(body, signingSecretFor(MODE)),
+      );
+      expect(status(response)).to.deep.equal([401, 'UNAUTHORIZED']);
+      expect(row).to.include({ outcome: 'UNAUTHORIZED', httpStatus: 401 });
+    });
+
+    it('answers 401 to a chunked body over 100 KB signed with another secret, 413 to the same body signed right', async () => {
+      const { connection, secret } = await acceptingConnection(MODE);
+      const body = bodyOf(MAX_BODY_BYTES + 8 * 1024);
+      const chunks = body.match(/[^]{1,16384}/g) ?? [];
+      const wrong = await postChunked(connection._id, chunks, SIGNERS[MODE]!(body, signingSecretFor(MODE)));
+      const right = await postChunked(connection._id, chunks, SIGNERS[MODE]!(body, secret));
+      expect([wrong, right]).to.deep.equal([
+        { status: 401, outcome: 'UNAUTHORIZED' },
+        { status: 413, outcome: 'PAYLOAD_TOO_LARGE' },
+      ]);
+    });
+
+    describe(`beyond the read cap (${READ_CAP_BYTES} bytes, decision 0044)`, () => {
+      it('answers 413 when the signature header is well formed and fresh, right or wrong: the HMAC cannot be computed', async () => {
+        const { connection, secret } = await acceptingConnection(MODE);
+        const body = bodyOf(READ_CAP_BYTES + 1);
+        const right = await fixtures.postLogged(connection._id, body, SIGNERS[MODE]!(body, secret));
+        const wrong = await fixtures.postLogged(connection._id, body, SIGNERS[MODE]!(body, signingSecretFor(MODE)));
+        expect([status(right.response), status(wrong.response)]).to.deep.equal([
+          [413, 'PAYLOAD_TOO_LARGE'],
+          [413, 'PAYLOAD_TOO_LARGE'],
+        ]);
+        expect([right.row.outcome, wrong.row.outcome]).to.deep.equal(['PAYLOAD_TOO_LARGE', 'PAYLOAD_TOO_LARGE']);
+      });
+
+      it('answers 401 when the headers alone disprove it: no signature, a stale timestamp, a wrong Shared Secret', async () => {
+        const { connection } = await acceptingConnection(MODE);
+        const shared = await acceptingConnection();
+        const body = bodyOf(READ_CAP_BYTES + 1);
+        const stale = SIGNERS[MODE]!(body, signingSecretFor(MODE), { at: Math.floor(Date.now() / 1000) - 400 });
+        const answers = [
+          await fixtures.postLogged(connection._id, body, {}),
+          await fixtures.postLogged(connection._id, body, stale),
+          await fixtures.postLogged(shared.connection._id, body, { 'x-webhook-secret': 'wrong' }),
+        ];
+        for (const { response, row } of answers) {
+          expect(status(response)).to.deep.equal([401, 'UNAUTHORIZED']);
+          expect(row).to.include({ outcome: 'UNAUTHORIZED', httpStatus: 401 });
+        }
+      });
+
+      it('answers a Content-Length above the cap at once, without waiting for the body', async () => {
+        const { connection, secret } = await acceptingConnection(MODE);
+        const body = bodyOf(READ_CAP_BYTES + 1);
+        const requestId = `req-${newId()}`;
+        // Only the first 16 KB are ever sent: an answer proves the service did not wait for the rest.
+        const answer = await new Promise<{ status: number; outcome: string }>((resolve, reject) => {
+          const request = http.request(`${harness.url}/webhooks/in/${connection._id}`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'content-length': String(Buffer.byteLength(body)),
+              'x-request-id': requestId,
+              ...SIGNERS[MODE]!(body, secret),
+            },
+          });
+          request.on('response', (response) => {
+            const parts: Buffer[] = [];
+            response.on('data', (part: Buffer) => parts.push(part));
+            response.on('end', () => {
+              request.destroy();
+              resolve({
+                status: response.statusCode ?? 0,
+                outcome: (JSON.parse(Buffer.concat(parts).toString()) as { outcome: string }).outcome,
+              });
+            });
+          });
+          request.on('error', reject);
+          request.write(body.slice(0, 16 * 1024));
+        });
+        expect(answer).to.deep.equal({ status: 413, outcome: 'PAYLOAD_TOO_LARGE' });
+        const row = (await fixtures.history(connection._id)).find((r) => r.requestId === requestId);
+        expect(row).to.include({ outcome: 'PAYLOAD_TOO_LARGE', httpStatus: 413 });
+      });
     });
 
     it('answers 413 to a chunked body without Content-Length once it passes the cap', async () => {
@@ -248,7 +330,7 @@ describe('Inbound webhooks: authentication, idempotency and limits (whole stack 
         const { connection, secret } = await acceptingConnection(mode);
         const body = payload();
         const sent = SIGNERS[mode]!(body, secret);
-        const { response, row } = await postLogged(connection._id, body, sent);
+        const { response, row } = await fixtures.postLogged(connection._id, body, sent);
         expect(response.status).to.equal(202);
         // Timestamps and message ids prove nothing alone and may stay readable; everything else carries a MAC.
         const signatureHeaders = Object.keys(sent).filter((name) => !/-(timestamp|id)$/.test(name));
@@ -259,6 +341,67 @@ describe('Inbound webhooks: authentication, idempotency and limits (whole stack 
         }
       });
     }
+  });
+
+  describe('credential headers in the history row', () => {
+    /** Each named by the rules of decision 0010: listed, a provider signature header, or a credential-ish name. */
+    const CREDENTIAL_HEADERS = [
+      'authorization',
+      'proxy-authorization',
+      'cookie',
+      'set-cookie',
+      'x-webhook-secret',
+      'stripe-signature',
+      'x-slack-signature',
+      'webhook-signature',
+      'svix-signature',
+      'paddle-signature',
+      'mercury-signature',
+      'x-hub-signature',
+      'x-hub-signature-256',
+      'x-shopify-hmac-sha256',
+      'linear-signature',
+      'x-api-key',
+      'api-key',
+      'x-apikey',
+      'X-ApiKey-Id',
+      'x-client-secret',
+      'x-signature-v2',
+      'x-access-token',
+      'x-amz-security-token',
+      'x-custom-auth',
+      'x-authentication',
+      'Www-Authenticate',
+    ];
+
+    it('scrubs every credential header, each carrying the secret, and the configured generic header: the secret is nowhere in the stored row', async () => {
+      const secret = signingSecretFor('HUB_SIGNATURE_256');
+      // A header name no rule but the connection's own configuration marks as a signature.
+      const connection = await fixtures.connection({
+        authMode: 'GENERIC_HMAC_SHA256',
+        signingSecret: secret,
+        genericHmac: { headerName: 'X-Acme-Digest', encoding: 'HEX' },
+      });
+      await fixtures.publishedFlow(connection._id);
+      const body = payload();
+      const digest = createHmac('sha256', secret).update(body).digest('hex');
+      const sent = Object.fromEntries(CREDENTIAL_HEADERS.map((name, i) => [name, i % 2 ? secret : `Bearer ${secret}`]));
+      const { response, row } = await fixtures.postLogged(connection._id, body, {
+        ...sent,
+        'x-acme-digest': digest,
+        'x-order-source': 'shop',
+      });
+      expect(status(response)).to.deep.equal([202, 'ACCEPTED']);
+      for (const name of [...CREDENTIAL_HEADERS, 'x-acme-digest'])
+        expect(row.headers[name.toLowerCase()], name).to.equal('[scrubbed]');
+      expect(row.headers).to.include({ 'content-type': 'application/json', 'x-order-source': 'shop' });
+      const stored = (await harness.stack.ingress.dataSource.query('SELECT * FROM inbound_requests WHERE id = ?', [
+        response.body.requestId,
+      ])) as Record<string, unknown>[];
+      expect(stored).to.have.length(1);
+      expect(JSON.stringify(stored)).not.to.include(secret);
+      expect(JSON.stringify(stored)).not.to.include(digest);
+    });
   });
 
   describe('metrics', () => {

@@ -1,4 +1,4 @@
-import { eventually } from '@svc/kit';
+import { eventually, newId } from '@svc/kit';
 import type { GraphQLResponse } from './stack-harness';
 
 /**
@@ -111,6 +111,15 @@ export class WebhookFixtures {
       { id, f: outcome ? { outcome } : null },
     );
     return data.inboundConnectionHistory.data;
+  }
+
+  /** Posts with a fresh x-request-id and returns the response with the history row it wrote. */
+  async postLogged(connectionId: string, body: string, headers: Record<string, string>) {
+    const requestId = `req-${newId()}`;
+    const response = await postWebhook(this.harness, connectionId, body, { ...headers, 'x-request-id': requestId });
+    const row = (await this.history(connectionId)).find((r) => r.requestId === requestId);
+    if (!row) throw new Error(`no history row for ${requestId}`);
+    return { response, row };
   }
 
   /** A published flow bound to the connection whose one step sends `text` to the contact's latest chat. */

@@ -56,6 +56,30 @@ describe('WebhookIngress', () => {
   });
 
   describe('scrubHeaders', () => {
+    it('replaces listed credentials and every header whose name looks like one, in any case, keeping the rest', () => {
+      const credentials = [
+        'proxy-authorization',
+        'cookie',
+        'set-cookie',
+        'x-shopify-hmac-sha256',
+        'x-api-key',
+        'X-ApiKey',
+        'x-client-SECRET',
+        'x-signature',
+        'x-access-token',
+        'x-auth-user',
+      ];
+      const scrubbed = scrubHeaders(
+        { ...Object.fromEntries(credentials.map((name) => [name, 'the-secret'])), 'x-order': 'o', accept: '*/*' },
+        null,
+      );
+      expect(scrubbed).to.deep.equal({
+        ...Object.fromEntries(credentials.map((name) => [name.toLowerCase(), '[scrubbed]'])),
+        'x-order': 'o',
+        accept: '*/*',
+      });
+    });
+
     it('replaces credential, provider signature and the generic header', () => {
       const scrubbed = scrubHeaders(
         {

@@ -121,11 +121,9 @@ export const GENERIC_PRESETS = {
   LINEAR: { headerName: 'Linear-Signature', encoding: HmacEncoding.HEX, prefix: null },
 } as const satisfies Record<string, GenericHmac>;
 
-/** Every header a provider mode reads a signature or credential from: scrubbed before the history row is written. */
+/** Every header a mode reads a secret or signature from: scrubbed before the history row is written (domain/scrub). */
 export const SIGNATURE_HEADERS = [
   'x-webhook-secret',
-  'authorization',
-  'cookie',
   'stripe-signature',
   'x-slack-signature',
   'webhook-signature',

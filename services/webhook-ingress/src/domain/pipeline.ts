@@ -20,12 +20,19 @@ import { webhookReceivedEvent } from './events';
 import { idempotencyCutoff, type GroupCommit } from './group-commit';
 import { scrubHeaders } from './scrub';
 import { ServingConnections, type ServingConnection } from './serving-connections';
+import { urlVerificationChallenge } from './url-verification';
 
 /** What an idempotency key keeps of the first request: enough to answer a replay as it was answered. */
 type StoredResponse = Pick<IdempotencyKeyRow, 'outcome' | 'httpStatus' | 'responseBody' | 'createdAt'>;
 
 /** Spec 8: at most 100 KB. */
 export const MAX_BODY_BYTES = 100 * 1024;
+
+/**
+ * How much of a body is read at most: a body over MAX_BODY_BYTES is still read up to here, so its signature is
+ * checked before the size rule (spec 4.5: authentication first); beyond it only the headers are (decision 0044).
+ */
+export const READ_CAP_BYTES = 1024 * 1024;
 
 export const STATUS_OF: Record<InboundOutcome, number> = {
   [InboundOutcome.ACCEPTED]: 202,
@@ -36,6 +43,7 @@ export const STATUS_OF: Record<InboundOutcome, number> = {
   [InboundOutcome.IDENTIFIER_NOT_FOUND]: 422,
   [InboundOutcome.TRIGGER_NOT_FOUND]: 404,
   [InboundOutcome.ERROR]: 500,
+  [InboundOutcome.URL_VERIFIED]: 200,
   [InboundOutcome.INBOUND_OUTCOME_UNSPECIFIED]: 500,
   [InboundOutcome.UNRECOGNIZED]: 500,
 };
@@ -43,12 +51,14 @@ export const STATUS_OF: Record<InboundOutcome, number> = {
 export interface InboundHttpRequest {
   connectionId: string;
   headers: IncomingHttpHeaders;
-  /** The raw body, or undefined when it exceeded MAX_BODY_BYTES (reading stopped there). */
+  /** The raw body, or undefined when it exceeded READ_CAP_BYTES (reading stopped there). */
   body: Buffer | undefined;
 }
 
 export interface InboundHttpResponse {
   status: number;
+  /** What the history row records (the body of a URL verification carries only the challenge). */
+  outcome: InboundOutcome;
   body: Record<string, unknown>;
   /** Extra response headers: `Retry-After` when the failure is worth retrying shortly. */
   headers?: Record<string, string>;
@@ -74,6 +84,8 @@ interface Outcome {
   busy?: boolean;
   /** The history row was written with the commit. */
   logged?: boolean;
+  /** URL_VERIFIED: the team-chat provider's challenge, echoed in the answer. */
+  challenge?: string;
 }
 
 const MESSAGES: Partial<Record<InboundOutcome, string>> = {
@@ -167,7 +179,7 @@ export class InboundPipeline {
         .commit({ log: logRow(requestLogId, request, connection, header, key, result, status) })
         .catch((error: unknown) => this.logger.error({ err: error }, 'could not write the inbound history row'));
     }
-    return { status, body, headers };
+    return { status, outcome: replay ? replay.outcome : result.outcome, body, headers };
   }
 
   private async decide(
@@ -198,7 +210,12 @@ export class InboundPipeline {
       };
     }
     if (!authenticated) return { outcome: InboundOutcome.UNAUTHORIZED };
-    if (!request.body) return { outcome: InboundOutcome.PAYLOAD_TOO_LARGE };
+    if (!request.body)
+      return {
+        outcome: InboundOutcome.PAYLOAD_TOO_LARGE,
+        detail: 'beyond the read cap: only the headers were checked',
+      };
+    if (request.body.length > MAX_BODY_BYTES) return { outcome: InboundOutcome.PAYLOAD_TOO_LARGE };
     if (key) {
       const cached = await this.storedResponse(connection.id, key);
       // A key older than the window is a new request (decision 0012), even before the retention job deletes it.
@@ -215,6 +232,11 @@ export class InboundPipeline {
     } catch {
       return { outcome: InboundOutcome.INVALID_JSON };
     }
+    // Before capture: the handshake is no event, and the tunnel stays open for the first one.
+    const challenge =
+      connection.authMode === InboundAuthMode.TEAM_CHAT_PROVIDER ? urlVerificationChallenge(payload) : undefined;
+    if (challenge !== undefined)
+      return { outcome: InboundOutcome.URL_VERIFIED, challenge, detail: 'url_verification handshake answered' };
     if (connection.captureUntil && connection.captureUntil > new Date() && (await this.capture(connection, payload)))
       return this.commit(
         connection,
@@ -349,6 +371,7 @@ function responseBody(requestLogId: string, result: Outcome): Record<string, unk
       flows: (result.flows ?? []).map((f) => ({ id: f.flowId, name: f.name })),
     };
   if (outcome === InboundOutcome.SAMPLE_CAPTURED) return { requestId: requestLogId, outcome, flows: [] };
+  if (outcome === InboundOutcome.URL_VERIFIED) return { challenge: result.challenge };
   if (result.busy) return { requestId: requestLogId, outcome, message: BUSY_MESSAGE };
   return { requestId: requestLogId, outcome, message: MESSAGES[outcome] ?? 'Unexpected error.' };
 }

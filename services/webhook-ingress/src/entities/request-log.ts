@@ -2,16 +2,10 @@ import { Column, Entity, Index } from 'typeorm';
 import { BoolColumn, DateTimeColumn, EnumColumn, IdColumn, LongTextColumn, TextColumn } from '@svc/kit';
 import { InboundOutcome } from '@svc/proto/webhooks/v1';
 
-export const OUTCOMES = [
-  InboundOutcome.ACCEPTED,
-  InboundOutcome.SAMPLE_CAPTURED,
-  InboundOutcome.UNAUTHORIZED,
-  InboundOutcome.INVALID_JSON,
-  InboundOutcome.PAYLOAD_TOO_LARGE,
-  InboundOutcome.IDENTIFIER_NOT_FOUND,
-  InboundOutcome.TRIGGER_NOT_FOUND,
-  InboundOutcome.ERROR,
-] as const;
+/** Every outcome a request can end with: the proto enum's values (spec 7.2, and URL_VERIFIED: decision 0045). */
+export const OUTCOMES: readonly InboundOutcome[] = Object.values(InboundOutcome).filter(
+  (outcome) => outcome !== InboundOutcome.INBOUND_OUTCOME_UNSPECIFIED && outcome !== InboundOutcome.UNRECOGNIZED,
+);
 
 /**
  * One row per request to the public endpoint (spec 7.2), auth failures included, with credential and signature

@@ -1,6 +1,6 @@
 import getRawBody from 'raw-body';
 import { Counter, Histogram, metricsRegistry, sendJson, type RawRoute } from '@svc/kit';
-import { MAX_BODY_BYTES, type InboundPipeline } from '../domain/pipeline';
+import { READ_CAP_BYTES, type InboundPipeline } from '../domain/pipeline';
 
 const requestsTotal = new Counter({
   name: 'svc_webhook_inbound_requests_total',
@@ -21,9 +21,10 @@ function isTooLarge(error: unknown): boolean {
 }
 
 /**
- * `POST /webhooks/in/:connectionId`, served on node:http ahead of Koa (kit `RawRoute`). The raw body is read with a
- * hard cap (reading stops past 100 KB), and the signature is verified on those raw bytes; nothing parses the body
- * before the pipeline does.
+ * `POST /webhooks/in/:connectionId`, served on node:http ahead of Koa (kit `RawRoute`). The raw body is read up to a
+ * hard cap above the 100 KB limit (decision 0044: a declared Content-Length past it is refused before reading, a
+ * longer chunked body stops being read there), and the signature is verified on those raw bytes; nothing parses the
+ * body before the pipeline does.
  */
 export function ingressRoute(pipeline: () => InboundPipeline): RawRoute {
   return {
@@ -34,7 +35,7 @@ export function ingressRoute(pipeline: () => InboundPipeline): RawRoute {
       let body: Buffer | undefined;
       const headers: Record<string, string> = {};
       try {
-        body = await getRawBody(request, { limit: MAX_BODY_BYTES });
+        body = await getRawBody(request, { limit: READ_CAP_BYTES, length: request.headers['content-length'] });
       } catch (error) {
         if (!isTooLarge(error)) throw error;
         body = undefined;
@@ -45,7 +46,7 @@ export function ingressRoute(pipeline: () => InboundPipeline): RawRoute {
       const requestId = request.headers['x-request-id'];
       if (typeof requestId === 'string' && requestId) headers['x-request-id'] = requestId;
       sendJson(response, answer.status, answer.body, { ...answer.headers, ...headers });
-      requestsTotal.inc({ outcome: String(answer.body.outcome), status: String(answer.status) });
+      requestsTotal.inc({ outcome: answer.outcome, status: String(answer.status) });
       stopTimer();
     },
   };

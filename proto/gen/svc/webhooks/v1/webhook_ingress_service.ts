@@ -352,7 +352,7 @@ export function inboundConnectionStatusToNumber(object: InboundConnectionStatus)
   }
 }
 
-/** Outcomes of spec 7.2. */
+/** Outcomes of spec 7.2, and URL_VERIFIED (docs/decisions/0045). */
 export enum InboundOutcome {
   INBOUND_OUTCOME_UNSPECIFIED = "INBOUND_OUTCOME_UNSPECIFIED",
   ACCEPTED = "ACCEPTED",
@@ -363,6 +363,11 @@ export enum InboundOutcome {
   IDENTIFIER_NOT_FOUND = "IDENTIFIER_NOT_FOUND",
   TRIGGER_NOT_FOUND = "TRIGGER_NOT_FOUND",
   ERROR = "ERROR",
+  /**
+   * URL_VERIFIED - HTTP 200: a team-chat provider's signed url_verification handshake, answered with its challenge; no flow ran
+   * (docs/decisions/0045; not in spec 7.2).
+   */
+  URL_VERIFIED = "URL_VERIFIED",
   UNRECOGNIZED = "UNRECOGNIZED",
 }
 
@@ -395,6 +400,9 @@ export function inboundOutcomeFromJSON(object: any): InboundOutcome {
     case 8:
     case "ERROR":
       return InboundOutcome.ERROR;
+    case 9:
+    case "URL_VERIFIED":
+      return InboundOutcome.URL_VERIFIED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -422,6 +430,8 @@ export function inboundOutcomeToJSON(object: InboundOutcome): string {
       return "TRIGGER_NOT_FOUND";
     case InboundOutcome.ERROR:
       return "ERROR";
+    case InboundOutcome.URL_VERIFIED:
+      return "URL_VERIFIED";
     case InboundOutcome.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -448,6 +458,8 @@ export function inboundOutcomeToNumber(object: InboundOutcome): number {
       return 7;
     case InboundOutcome.ERROR:
       return 8;
+    case InboundOutcome.URL_VERIFIED:
+      return 9;
     case InboundOutcome.UNRECOGNIZED:
     default:
       return -1;
