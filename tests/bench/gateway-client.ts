@@ -1,13 +1,16 @@
 import * as http from 'node:http';
 
+/** Root fields of an answer; list results carry `data`. */
+export type GatewayData = Record<string, { data?: unknown[] }>;
+
 /**
  * Posts GraphQL operations to the stack's public endpoint with an API key over keep-alive connections; rejects on any
- * answer but 200 without errors, so a bench never times failures.
+ * answer but 200 without errors, so a bench never times failures; resolves with the answer's `data`.
  */
 export function gatewayCaller(url: string, key: string, maxSockets = 4) {
   const agent = new http.Agent({ keepAlive: true, maxSockets });
   return (query: string, variables: Record<string, unknown>) =>
-    new Promise<void>((resolve, reject) => {
+    new Promise<GatewayData>((resolve, reject) => {
       const body = JSON.stringify({ query, variables });
       const request = http.request(
         `${url}/graphql`,
@@ -27,7 +30,7 @@ export function gatewayCaller(url: string, key: string, maxSockets = 4) {
             const text = Buffer.concat(chunks).toString();
             if (response.statusCode !== 200 || text.includes('"errors"'))
               reject(new Error(`HTTP ${response.statusCode}: ${text}`));
-            else resolve();
+            else resolve((JSON.parse(text) as { data: GatewayData }).data);
           });
         },
       );

@@ -32,7 +32,7 @@ interface Result {
   serverCpuMs?: number;
 }
 
-async function measure(name: string, serverPid: number, concurrency: number, call: () => Promise<void>) {
+async function measure(name: string, serverPid: number, concurrency: number, call: () => Promise<unknown>) {
   for (let i = 0; i < WARMUP; i += 1) await call();
   const latencies: number[] = [];
   let next = 0;
@@ -99,7 +99,7 @@ async function main(): Promise<void> {
     // A full page to read, whichever rows run.
     for (let i = 0; i < PAGE; i += 1) await send();
     if ((await read()).data.length !== PAGE) throw new Error(`the seeded chat has no page of ${PAGE}`);
-    const operations: Record<string, { direct: () => Promise<void>; gateway: () => Promise<void> }> = {
+    const operations: Record<string, { direct: () => Promise<unknown>; gateway: () => Promise<unknown> }> = {
       sendMessage: {
         direct: async () => void (await send()),
         gateway: viaGateway(

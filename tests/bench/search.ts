@@ -2,9 +2,14 @@
  * `npm run bench:search`: the inbox's searches on MariaDB at volume. Seeds 100k conversations (one thread each) and
  * 1M messages into the stack's inbox database with multi-row inserts (progress bar on stderr), then reports p50/p95/p99
  * of searchConversations, apiSearchMessages and getMessages through the gateway next to the same SQL run directly on
- * MariaDB, in the same run. A benchmark, not a test: nothing asserts time. Needs MariaDB (tests/infra/up.sh):
- * SVC_BENCH_MYSQL_URL, else SVC_TEST_MYSQL_URL. Sizes: BENCH_CONVERSATIONS, BENCH_MESSAGES_PER_CHAT, BENCH_SAMPLES.
+ * MariaDB, in the same run. A benchmark, not a test: nothing asserts time, but it stops when a search finds nothing (a
+ * FULLTEXT index that matches nothing once made a ten-fold cost look like speed: docs/decisions/0030-inbox-search.md).
+ * Prints the machine's load average before and after, the buffer pool against the messages table, and each SQL row's
+ * plan (the index used per table, rows read, pages read from disk; ANALYZE FORMAT=JSON). Needs MariaDB
+ * (tests/infra/up.sh): SVC_BENCH_MYSQL_URL, else SVC_TEST_MYSQL_URL. Sizes: BENCH_CONVERSATIONS,
+ * BENCH_MESSAGES_PER_CHAT, BENCH_SAMPLES.
  */
+import * as os from 'node:os';
 import type { RowDataPacket } from 'mysql2';
 import { createConnection, type Connection } from 'mysql2/promise';
 import { newId } from '@svc/kit';
@@ -155,7 +160,65 @@ async function seed(db: Connection, orgId: string): Promise<string[]> {
   process.stderr.write('building the FULLTEXT index…\n');
   await db.query('ALTER TABLE messages ADD FULLTEXT INDEX ft_messages_text (text)');
   await db.query('ANALYZE TABLE conversations, chats, messages');
+  await checkFullTextIndex(db, WORDS[300] as string);
   return chatIds;
+}
+
+/**
+ * The rebuilt index must find what a scan finds. On MariaDB 10.11 a FULLTEXT index dropped and added again on a table
+ * whose index was first added by an in-place ALTER matches nothing, and searches that find nothing are fast.
+ */
+async function checkFullTextIndex(db: Connection, word: string): Promise<void> {
+  const [[indexed], [scanned]] = await Promise.all([
+    db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM messages WHERE MATCH(text) AGAINST (? IN BOOLEAN MODE)', [
+      `+${word}`,
+    ]),
+    db.query<RowDataPacket[]>(`SELECT COUNT(*) AS n FROM messages WHERE CONCAT(' ', text, ' ') LIKE ?`, [
+      `% ${word} %`,
+    ]),
+  ]);
+  const found = Number(indexed[0]?.n);
+  const expected = Number(scanned[0]?.n);
+  if (!expected || found !== expected)
+    throw new Error(`the FULLTEXT index finds ${found} messages with "${word}", a scan ${expected}: rebuild it`);
+}
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' / ');
+
+interface PlanTable {
+  table_name?: string;
+  access_type?: string;
+  key?: string;
+  r_rows?: number;
+  r_engine_stats?: { pages_accessed?: number; pages_read_count?: number };
+}
+
+/** Every table access of an ANALYZE FORMAT=JSON plan, in the order the plan lists them. */
+function planTables(node: unknown, found: PlanTable[] = []): PlanTable[] {
+  if (Array.isArray(node)) for (const item of node) planTables(item, found);
+  else if (node && typeof node === 'object')
+    for (const [name, value] of Object.entries(node)) {
+      if (name === 'table') found.push(value as PlanTable);
+      planTables(value, found);
+    }
+  return found;
+}
+
+/** One line per table: how MariaDB reached it, rows read, pages touched and pages read from disk. */
+async function keyAccess(db: Connection, sql: string, parameters: unknown[]): Promise<string> {
+  const [rows] = await db.query<RowDataPacket[]>(`ANALYZE FORMAT=JSON ${sql}`, parameters);
+  const plan: unknown = JSON.parse(String(Object.values(rows[0] ?? {})[0]));
+  return planTables(plan)
+    .map(
+      (t) =>
+        `${t.table_name}: ${t.access_type}${t.key ? ` ${t.key}` : ''}, ${t.r_rows ?? 0} rows, ` +
+        `${t.r_engine_stats?.pages_accessed ?? 0} pages (${t.r_engine_stats?.pages_read_count ?? 0} from disk)`,
+    )
+    .join('; ');
 }
 
 interface Stats {
@@ -164,7 +227,7 @@ interface Stats {
   p99: number;
 }
 
-async function measure(label: string, call: (i: number) => Promise<void>): Promise<Stats> {
+async function measure(label: string, call: (i: number) => Promise<unknown>): Promise<Stats> {
   for (let i = 0; i < 20; i += 1) await call(i);
   const latencies: number[] = [];
   for (let i = 0; i < SAMPLES; i += 1) {
@@ -210,60 +273,78 @@ async function main(): Promise<void> {
     // Words from the middle of the vocabulary: a few hundred to a few thousand matching messages each.
     const word = (i: number) => WORDS[200 + (i % 500)] as string;
     const chat = (i: number) => chatIds[(i * 7919) % chatIds.length] as string;
+    // The statements the service runs (services/inbox/src/domain/search.ts, kit keysetPage), without the view queries.
+    const visibleMatch = (alias: string) =>
+      `${alias}.deleted_at IS NULL AND MATCH(${alias}.text) AGAINST (? IN BOOLEAN MODE)`;
+    const statements: Record<string, (i: number) => [string, unknown[]]> = {
+      'searchConversations · SQL': (i) => [
+        `SELECT cv.*, COUNT(*) OVER () AS total FROM conversations cv WHERE cv.org_id = ? AND EXISTS (SELECT 1 FROM messages sm WHERE sm.org_id = ? AND sm.conversation_id = cv.id AND ${visibleMatch('sm')}) ORDER BY cv.created_at DESC, cv.id DESC LIMIT 21`,
+        [orgId, orgId, `+${word(i)}*`],
+      ],
+      'apiSearchMessages · SQL': (i) => [
+        `SELECT * FROM messages m WHERE m.org_id = ? AND ${visibleMatch('m')} ORDER BY m.created_at DESC, m.id DESC LIMIT 31`,
+        [orgId, `+${word(i)}*`],
+      ],
+      'getMessages · SQL': (i) => [
+        'SELECT * FROM messages m WHERE m.org_id = ? AND m.chat_id = ? ORDER BY m.created_at ASC, m.id ASC LIMIT 31',
+        [orgId, chat(i)],
+      ],
+    };
+    const sqlRow = async (name: string): Promise<[string, Stats]> => {
+      const statement = statements[name] as (i: number) => [string, unknown[]];
+      return [
+        name,
+        await measure(name, async (i) => {
+          const [rows] = await db.query<RowDataPacket[]>(...statement(i));
+          if (!rows.length) throw new Error(`${name} found nothing for call ${i}`);
+        }),
+      ];
+    };
+    const found = (field: string) => (result: Record<string, { data?: unknown[] }>) => {
+      if (!result[field]?.data?.length) throw new Error(`${field} found nothing`);
+    };
+    const [[pool]] = await db.query<RowDataPacket[]>(
+      `SELECT @@innodb_buffer_pool_size AS pool, (SELECT data_length + index_length FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'messages') AS messages`,
+    );
+    const mb = (bytes: unknown) => `${Math.round(Number(bytes) / 2 ** 20)} MB`;
+    console.log(`InnoDB buffer pool ${mb(pool?.pool)}, messages table with its indexes ${mb(pool?.messages)}`);
+    const loadBefore = loadAverage();
     const rows: [string, Stats][] = [];
     rows.push([
       'searchConversations · gateway',
       await measure('searchConv gw', (i) =>
         gql('query($q: String) { searchConversations(query: $q) { data { _id unreadCount } totalCount hasNext } }', {
           q: word(i),
-        }),
+        }).then(found('searchConversations')),
       ),
     ]);
-    rows.push([
-      'searchConversations · SQL',
-      await measure('searchConv sql', async (i) => {
-        const match = `+${word(i)}*`;
-        const where = `cv.org_id = ? AND EXISTS (SELECT 1 FROM messages sm WHERE sm.org_id = ? AND sm.conversation_id = cv.id AND sm.deleted_at IS NULL AND MATCH(sm.text) AGAINST (? IN BOOLEAN MODE))`;
-        await db.query(`SELECT COUNT(*) FROM conversations cv WHERE ${where}`, [orgId, orgId, match]);
-        await db.query(
-          `SELECT * FROM conversations cv WHERE ${where} ORDER BY cv.created_at DESC, cv.id DESC LIMIT 21`,
-          [orgId, orgId, match],
-        );
-      }),
-    ]);
+    rows.push(await sqlRow('searchConversations · SQL'));
     rows.push([
       'apiSearchMessages · gateway',
       await measure('searchMsg gw', (i) =>
-        gql('query($q: String!) { apiSearchMessages(query: $q) { data { _id text } hasNext } }', { q: word(i) }),
+        gql('query($q: String!) { apiSearchMessages(query: $q) { data { _id text } hasNext } }', { q: word(i) }).then(
+          found('apiSearchMessages'),
+        ),
       ),
     ]);
-    rows.push([
-      'apiSearchMessages · SQL',
-      await measure('searchMsg sql', async (i) => {
-        await db.query(
-          `SELECT * FROM messages m WHERE m.org_id = ? AND m.deleted_at IS NULL AND MATCH(m.text) AGAINST (? IN BOOLEAN MODE) ORDER BY m.created_at DESC, m.id DESC LIMIT 31`,
-          [orgId, `+${word(i)}*`],
-        );
-      }),
-    ]);
+    rows.push(await sqlRow('apiSearchMessages · SQL'));
     rows.push([
       'getMessages · gateway',
       await measure('getMessages gw', (i) =>
-        gql('query($c: String!) { getMessages(chatId: $c) { data { _id text } hasNext } }', { c: chat(i) }),
+        gql('query($c: String!) { getMessages(chatId: $c) { data { _id text } hasNext } }', { c: chat(i) }).then(
+          found('getMessages'),
+        ),
       ),
     ]);
-    rows.push([
-      'getMessages · SQL',
-      await measure('getMessages sql', async (i) => {
-        await db.query(
-          'SELECT * FROM messages m WHERE m.org_id = ? AND m.chat_id = ? ORDER BY m.created_at ASC, m.id ASC LIMIT 31',
-          [orgId, chat(i)],
-        );
-      }),
-    ]);
+    rows.push(await sqlRow('getMessages · SQL'));
+    const loadAfter = loadAverage();
     console.log(`\n| ${SAMPLES} sequential calls each | p50 ms | p95 ms | p99 ms |\n| --- | ---: | ---: | ---: |`);
     for (const [name, s] of rows)
       console.log(`| ${name} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${s.p99.toFixed(1)} |`);
+    console.log(`\nload average (1 / 5 / 15 min): before ${loadBefore}, after ${loadAfter}`);
+    console.log('\nplans (ANALYZE FORMAT=JSON, first call of each SQL row):');
+    for (const [name, statement] of Object.entries(statements))
+      console.log(`- ${name}: ${await keyAccess(db, ...statement(0))}`);
   } finally {
     await db.end();
     await stack.stop();

@@ -37,13 +37,14 @@ export class Search {
       .where('cv.orgId = :orgId', { orgId });
     applyFilter(query, 'conversation', validFilter(filter), includeNotes);
     if (text?.trim()) this.matchConversation(query, text.trim(), includeNotes);
-    const totalCount = page.cursor ? undefined : await query.getCount();
-    const rows = await keysetPage(
+    // totalCount comes with the first page in the same statement: each pass reads every matching message.
+    const { totalCount, ...rows } = await keysetPage(
       query,
       { at: 'cv.createdAt', id: 'cv.id' },
       (row) => ({ at: row.createdAt, id: row.id }),
       page,
       'descending',
+      { countAll: true },
     );
     const result = await conversationPage(this.dataSource.manager, orgId, readerOf(principal), rows);
     return { ...result, totalCount };

@@ -15,7 +15,19 @@ export interface Page<T> {
   previousCursor?: string | undefined;
   hasNext: boolean;
   hasPrevious: boolean;
+  /** How many items the whole list holds: only with `countAll` and no cursor, else undefined. */
+  totalCount?: number | undefined;
 }
+
+export interface KeysetOptions {
+  /**
+   * Count the whole list in the page's own statement (`COUNT(*) OVER ()`) on a page without a cursor: one pass
+   * instead of two where each pass is costly (a full-text search reads every matching row).
+   */
+  countAll?: boolean;
+}
+
+const TOTAL_ALIAS = 'keyset_total';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -43,7 +55,8 @@ export function pageLimit(limit: number | undefined, fallback: number, field: st
  * the items before the cursor, or the last page without one.
  * `nextCursor`/`previousCursor` are the positions of the last/first item, so paging never skips or repeats, also
  * while items are appended. The comparison is spelled `(t > :t OR (t = :t AND id > :id))` because the row-value
- * form is not used by MariaDB's range optimiser.
+ * form is not used by MariaDB's range optimiser. A page without a cursor is an end of the list (the first forward,
+ * the last backward): nothing lies beyond it, so it is not probed.
  */
 export async function keysetPage<T extends ObjectLiteral>(
   query: SelectQueryBuilder<T>,
@@ -51,6 +64,7 @@ export async function keysetPage<T extends ObjectLiteral>(
   positionOf: (row: T) => KeysetPosition,
   request: PageRequest,
   order: 'ascending' | 'descending' = 'ascending',
+  options: KeysetOptions = {},
 ): Promise<Page<T>> {
   const limit = validateLimit(request.limit);
   const backward = request.isBefore === true;
@@ -60,35 +74,32 @@ export async function keysetPage<T extends ObjectLiteral>(
   const page = query.clone();
   if (position) applyBound(page, columns, position, backward ? before : after);
   const direction = (order === 'ascending') !== backward ? 'ASC' : 'DESC';
-  const rows = await page
+  page
     .orderBy(columns.at, direction)
     .addOrderBy(columns.id, direction)
-    .take(limit + 1)
-    .getMany();
+    .take(limit + 1);
+  const counted = options.countAll === true && !position;
+  if (counted) page.addSelect('COUNT(*) OVER ()', TOTAL_ALIAS);
+  const { entities: rows, raw } = counted
+    ? await page.getRawAndEntities()
+    : { entities: await page.getMany(), raw: [] };
   const more = rows.length > limit;
   const data = rows.slice(0, limit);
   if (backward) data.reverse();
   const first = data[0];
   const last = data[data.length - 1];
-  let hasNext: boolean;
-  let hasPrevious: boolean;
-  if (backward) {
-    hasPrevious = more;
-    hasNext = last
-      ? await exists(query, columns, positionOf(last), after)
-      : position !== undefined && (await exists(query, columns, position, after, true));
-  } else {
-    hasNext = more;
-    hasPrevious = first
-      ? await exists(query, columns, positionOf(first), before)
-      : position !== undefined && (await exists(query, columns, position, before, true));
-  }
+  // Probed from the item at that edge, or, on an empty page, from the cursor itself (inclusive).
+  const beyond = (edge: T | undefined, op: '<' | '>') =>
+    position ? exists(query, columns, edge ? positionOf(edge) : position, op, !edge) : Promise.resolve(false);
+  const hasNext = backward ? await beyond(last, after) : more;
+  const hasPrevious = backward ? more : await beyond(first, before);
   return {
     data,
     nextCursor: last ? encodeCursor(positionOf(last)) : request.cursor,
     previousCursor: first ? encodeCursor(positionOf(first)) : request.cursor,
     hasNext,
     hasPrevious,
+    totalCount: counted ? Number((raw[0] as Record<string, unknown> | undefined)?.[TOTAL_ALIAS] ?? 0) : undefined,
   };
 }
 
