@@ -17,14 +17,16 @@ import { InboxServiceClient, type MessagePage } from '@svc/proto/inbox/v1';
 import { SearchServiceClient, type SearchConversationsResult } from '@svc/proto/inbox/v1/search';
 import { InboxApp, inboxConfig } from '../src';
 
-/** A statement that searches message text: MATCH … AGAINST on the MySQL family, the FTS5 table on SQLite. */
-const FULL_TEXT = /\bMATCH\s*\(|messages_fts/i;
+/** A statement that searches message text: a range of the term table (docs/decisions/0055-term-search-queries.md). */
+const FULL_TEXT = /\bmessage_terms\b/i;
+/** What search read before the term table: MATCH … AGAINST on the MySQL family, the FTS5 table on SQLite. */
+const RETIRED_FULL_TEXT = /\bMATCH\s*\(|messages_fts/i;
 
 /**
- * Each full-text statement reads every message that matches, so at volume a search costs what its passes cost
+ * Each search statement reads every term row that matches, so at volume a search costs what its passes cost
  * (docs/decisions/0030-inbox-search.md, docs/performance.md): a first page is one pass, totalCount included.
  */
-describe('Search: full-text passes per page', () => {
+describe('Search: term-table passes per page', () => {
   let app: InboxApp;
   let identity: IdentityForTests;
   let inbox: InboxServiceClient;
@@ -37,6 +39,7 @@ describe('Search: full-text passes per page', () => {
   const fullTextPasses = async (call: () => Promise<unknown>) => {
     statements.length = 0;
     await call();
+    expect(statements.filter((sql) => RETIRED_FULL_TEXT.test(sql))).to.deep.equal([]);
     return statements.filter((sql) => FULL_TEXT.test(sql)).length;
   };
 

@@ -18,14 +18,20 @@ import {
   MessageLabelRow,
   MessageReactionRow,
   MessageRow,
+  MessageTermRow,
   ReadStateRow,
 } from '../entities';
 import { chatEvent, conversationEvent } from './events';
 import { findChat, findConversation } from './lookups';
 import type { MediaLibrary } from './media';
 
-/** Rows that hang off a message, removed with it (a hard delete leaves nothing behind). */
-const MESSAGE_DEPENDENTS: EntityTarget<ObjectLiteral>[] = [MessageEditRow, MessageReactionRow, MessageLabelRow];
+/** Rows that hang off a message, removed with it (a hard delete leaves nothing behind, not even its search terms). */
+const MESSAGE_DEPENDENTS: EntityTarget<ObjectLiteral>[] = [
+  MessageEditRow,
+  MessageReactionRow,
+  MessageLabelRow,
+  MessageTermRow,
+];
 
 /**
  * Hard deletes (CONVERSATIONS_DELETE, never implied by CONVERSATIONS_MANAGE): a thread with everything in it, or a
@@ -100,8 +106,8 @@ export class Deletion {
 }
 
 /**
- * Removes the chats with their messages, the messages' edits, reactions and labels, the read positions and the
- * threads' labels.
+ * Removes the chats with their messages, the messages' edits, reactions, labels and search terms, the read positions
+ * and the threads' labels.
  */
 async function removeChats(manager: EntityManager, orgId: string, chats: ChatRow[]): Promise<void> {
   if (!chats.length) return;

@@ -23,6 +23,7 @@ import { findMessage, requireId } from './lookups';
 import type { MediaAttachments } from './media-attachments';
 import type { MessageReader } from './message-details';
 import { MAX_TEXT_LENGTH, validText } from './message-input';
+import { searchIndex } from './search-index';
 
 export const MAX_LABELS_PER_MESSAGE = 20;
 const EMOJI =
@@ -65,6 +66,7 @@ export class MessageChanges {
       row.text = next;
       row.editedAt = at;
       await manager.update(MessageRow, { id: row.id }, { text: next, editedAt: at });
+      await searchIndex.replace(manager, row);
       return [messageEvent('message.updated', row)];
     });
   }
@@ -76,6 +78,7 @@ export class MessageChanges {
       if (row.deletedAt) return [];
       row.deletedAt = at;
       await manager.update(MessageRow, { id: row.id }, { deletedAt: at });
+      await searchIndex.replace(manager, row);
       await manager.delete(MessageEditRow, { orgId: row.orgId, messageId: row.id });
       // The media stays in the library; the deleted message no longer shows it in chat media reads and counts.
       await this.attachments.detachMessages(manager, row.orgId, [row.id]);

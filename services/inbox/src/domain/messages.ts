@@ -34,6 +34,7 @@ import type { MediaAttachments } from './media-attachments';
 import type { MessageReader } from './message-details';
 import { validMessage, validText, type ValidMessage } from './message-input';
 import { messageView } from './views';
+import { searchIndex } from './search-index';
 
 export { MAX_TEXT_LENGTH } from './message-input';
 
@@ -112,6 +113,7 @@ export class Messages {
         deletedAt: null,
       });
       await manager.insert(MessageRow, message);
+      await searchIndex.add(manager, message);
       const events: NewEvent[] = [messageEvent('message.created', message)];
       if (chat.status === ChatStatus.CLOSED && !conversation?.blocked) {
         chat.status = ChatStatus.OPEN;
@@ -232,6 +234,7 @@ export class Messages {
     });
     // Written from the entity metadata (kit `entitySql`): every message a flow sends passes here.
     await entitySql(this.dataSource, MessageRow).insert(manager, [message]);
+    await searchIndex.add(manager, message);
     await entitySql(this.dataSource, ChatRow).update(
       manager,
       { updatedAt: at, ...(internal ? {} : { lastMessageAt: at }) },

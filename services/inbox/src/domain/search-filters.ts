@@ -3,7 +3,11 @@ import { InvalidArgument } from '@svc/kit';
 import { ChatStatus, type SearchFilter } from '@svc/proto/inbox/v1';
 import { requireId } from './lookups';
 
-/** What the searched rows are: the filters reach the thread and the labelled messages differently for each. */
+/**
+ * What the searched rows are: the filters reach the thread and the labelled messages differently for each. A
+ * `message` is a `message_terms` row (properties `messageId`, `chatId`, `createdAt`): message search reads no message
+ * row to filter.
+ */
 export type SearchSubject = 'chat' | 'conversation' | 'message';
 
 export interface ValidFilter {
@@ -62,7 +66,7 @@ function threadConditions(filter: ValidFilter, t: string): { sql: string[]; para
 }
 
 /**
- * Adds the filter to a query over chats (alias `c`), conversations (`cv`) or messages (`m`), already scoped to
+ * Adds the filter to a query over chats (alias `c`), conversations (`cv`) or message terms (`t`), already scoped to
  * `:orgId`. A conversation matches when one of its threads meets every thread condition. A label matches a thread
  * that carries it or has a message carrying it that the caller may see (`includeNotes` false: not an internal note);
  * a conversation through one of its threads; a message that carries it or whose thread does.
@@ -89,7 +93,7 @@ export function applyFilter<T extends ObjectLiteral>(
     const messageLink = {
       chat: `fm.chat_id = ${alias}.id`,
       conversation: `fm.conversation_id = ${alias}.id`,
-      message: `fm.id = ${alias}.id`,
+      message: `fm.id = ${alias}.messageId`,
     }[subject];
     const visible = includeNotes ? '' : ' AND fm.internal = :filterInternal';
     const labelledMessage =

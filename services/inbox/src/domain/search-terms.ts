@@ -1,27 +1,47 @@
 import { InvalidArgument } from '@svc/kit';
-import type { DataSource } from 'typeorm';
 
-/** InnoDB indexes no word shorter than this (innodb_ft_min_token_size); SQLite follows so both match alike. */
-const MIN_WORD_LENGTH = 3;
+/**
+ * What a word is for message search, the same for the text indexed and the query searched, on both database families
+ * (docs/decisions/0053-search-terms-tokenisation.md): a run of letters and digits after folding case and accents.
+ */
+export const MIN_WORD_LENGTH = 3;
+/** Longer words are kept as their first MAX_TERM_LENGTH characters (code points), in the index and in queries. */
+export const MAX_TERM_LENGTH = 64;
 const MAX_QUERY_LENGTH = 200;
 const MAX_WORDS = 10;
 
-export type FullTextDialect = 'mysql' | 'sqlite';
+/**
+ * The folded words of a text: compatibility decomposition (ligatures, widths), lower case, `ß` as `ss`, combining
+ * marks (accents) removed, then cut into runs of letters and digits. Words shorter than MIN_WORD_LENGTH are dropped;
+ * longer than MAX_TERM_LENGTH, cut.
+ */
+function foldedWords(text: string): string[] {
+  const folded = text
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/ß/g, 'ss')
+    .replace(/\p{M}+/gu, '');
+  const words: string[] = [];
+  for (const word of folded.match(/[\p{L}\p{N}]+/gu) ?? []) {
+    const codePoints = [...word];
+    if (codePoints.length >= MIN_WORD_LENGTH) words.push(codePoints.slice(0, MAX_TERM_LENGTH).join(''));
+  }
+  return words;
+}
 
-export function fullTextDialectOf(dataSource: DataSource): FullTextDialect {
-  return dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql';
+/** The distinct terms a message text is indexed under (message_terms: one row each). */
+export function termsOf(text: string): string[] {
+  return [...new Set(foldedWords(text))];
 }
 
 /**
- * The words of a search query: letters and digits only, so no user text ever reaches the MATCH syntax of either
- * engine. Every word must occur (as a prefix of a word of the text).
+ * The words of a search query, folded like the text. Every word must occur as the prefix of a term of the message.
+ * No user text reaches SQL other than as a bound value.
  */
 export function searchWords(query: string, field = 'query'): string[] {
   if (query.length > MAX_QUERY_LENGTH)
     throw new InvalidArgument(`${field} is longer than ${MAX_QUERY_LENGTH} characters`, { field });
-  const words = [
-    ...new Set((query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= MIN_WORD_LENGTH)),
-  ];
+  const words = termsOf(query);
   if (!words.length)
     throw new InvalidArgument(`${field} needs a word of at least ${MIN_WORD_LENGTH} letters or digits`, { field });
   if (words.length > MAX_WORDS) throw new InvalidArgument(`${field} has more than ${MAX_WORDS} words`, { field });
@@ -29,23 +49,20 @@ export function searchWords(query: string, field = 'query'): string[] {
 }
 
 /**
- * A SQL condition that `alias`.text contains every word, and its parameters. MySQL: the FULLTEXT index in boolean
- * mode (`+word*`); SQLite: the FTS5 table `messages_fts` (`"word"*`, implicitly AND-ed).
+ * Above every term that starts with a prefix: no term holds U+10FFFF (a noncharacter, not a letter or digit), and
+ * terms compare by code point on both families (`CodePointTextColumn`).
  */
-export function fullTextCondition(
-  dialect: FullTextDialect,
+const AFTER_EVERY_SUFFIX = '\u{10FFFF}';
+
+/** `alias`.term starts with the word: a range on the term index, bound values named after `name`. */
+export function prefixRange(
   alias: string,
-  words: string[],
-  parameter = 'fullText',
+  word: string,
+  name: string,
 ): { sql: string; parameters: Record<string, string> } {
-  if (dialect === 'mysql')
-    return {
-      sql: `MATCH(${alias}.text) AGAINST (:${parameter} IN BOOLEAN MODE)`,
-      parameters: { [parameter]: words.map((w) => `+${w}*`).join(' ') },
-    };
   return {
-    sql: `${alias}.id IN (SELECT message_id FROM messages_fts WHERE messages_fts MATCH :${parameter})`,
-    parameters: { [parameter]: words.map((w) => `"${w}"*`).join(' ') },
+    sql: `${alias}.term >= :${name}From AND ${alias}.term < :${name}To`,
+    parameters: { [`${name}From`]: word, [`${name}To`]: `${word}${AFTER_EVERY_SUFFIX}` },
   };
 }
 

@@ -1,19 +1,21 @@
-import type { DataSource, SelectQueryBuilder } from 'typeorm';
+import { In, type DataSource, type SelectQueryBuilder } from 'typeorm';
 import { hasScope, keysetPage, requireOrg, requireScope, type PageRequest, type Principal } from '@svc/kit';
 import { ApiScope } from '@svc/proto/common/v1';
 import type { MessagePage, SearchFilter } from '@svc/proto/inbox/v1';
 import type { SearchConversationsResult } from '@svc/proto/inbox/v1/search';
-import { ConversationRow, MessageRow } from '../entities';
+import { ConversationRow, MessageRow, MessageTermRow } from '../entities';
 import { readerOf } from './actor';
 import { conversationPage } from './conversation-views';
 import { findChat } from './lookups';
 import type { MessageReader } from './message-details';
 import { applyFilter, validFilter } from './search-filters';
-import { fullTextCondition, fullTextDialectOf, searchWords } from './search-terms';
+import { termMatch } from './search-match';
+import { searchWords } from './search-terms';
 
 /**
- * Full-text search, newest first with stable keyset cursors (creation time, id: a conversation's last activity moves,
- * so it cannot order pages that must not skip or repeat). Internal notes never match without NOTES_WRITE.
+ * Message text search over the term table `message_terms` (docs/decisions/0054-message-term-table.md), newest first
+ * with stable keyset cursors (creation time, id: a conversation's last activity moves, so it cannot order pages that
+ * must not skip or repeat). Internal notes never match without NOTES_WRITE.
  */
 export class Search {
   constructor(
@@ -59,9 +61,9 @@ export class Search {
   ): Promise<MessagePage> {
     requireScope(principal, ApiScope.MESSAGES_READ);
     const orgId = requireOrg(principal);
-    const query = this.messageQuery(principal, orgId, text);
+    const query = this.termQuery(principal, orgId, text);
     applyFilter(query, 'message', validFilter(filter), hasScope(principal, ApiScope.NOTES_WRITE));
-    return this.messagePage(orgId, query, page);
+    return this.termPage(orgId, query, page);
   }
 
   /** Messages of one chat containing every word of `query`. */
@@ -69,45 +71,50 @@ export class Search {
     requireScope(principal, ApiScope.MESSAGES_READ);
     const orgId = requireOrg(principal);
     const chat = await findChat(this.dataSource.manager, orgId, chatId);
-    const query = this.messageQuery(principal, orgId, text).andWhere('m.chatId = :chatId', { chatId: chat.id });
-    return this.messagePage(orgId, query, page);
+    const query = this.termQuery(principal, orgId, text).andWhere('t.chatId = :chatId', { chatId: chat.id });
+    return this.termPage(orgId, query, page);
   }
 
   /**
-   * Message text only. Matching the contact's fields too (an OR with a LIKE) stops MariaDB from running the EXISTS as
-   * a semi-join over the FULLTEXT index: 10× slower at 100k conversations (docs/performance.md). Finding a person by
+   * Message text only, through the term table: the matching conversation ids come from a term range of its primary
+   * key (no message row is read). Matching the contact's fields too was dropped (decision 0030); finding a person by
    * name, email or phone is `searchChats` (PII_READ).
    */
   private matchConversation(query: SelectQueryBuilder<ConversationRow>, text: string, includeNotes: boolean): void {
-    const match = fullTextCondition(fullTextDialectOf(this.dataSource), 'sm', searchWords(text));
-    const visible = includeNotes ? '' : ' AND sm.internal = :matchInternal';
-    query.andWhere(
-      `EXISTS (SELECT 1 FROM messages sm WHERE sm.org_id = :orgId AND sm.conversation_id = cv.id` +
-        ` AND sm.deleted_at IS NULL${visible} AND ${match.sql})`,
-      { ...match.parameters, matchInternal: false },
-    );
+    const match = termMatch('st', searchWords(text), includeNotes);
+    query.andWhere(`cv.id IN (SELECT st.conversation_id FROM message_terms st WHERE ${match.sql})`, match.parameters);
   }
 
-  private messageQuery(principal: Principal, orgId: string, text: string): SelectQueryBuilder<MessageRow> {
-    const match = fullTextCondition(fullTextDialectOf(this.dataSource), 'm', searchWords(text));
-    const query = this.dataSource
-      .getRepository(MessageRow)
-      .createQueryBuilder('m')
-      .where('m.orgId = :orgId', { orgId })
-      .andWhere('m.deletedAt IS NULL')
-      .andWhere(match.sql, match.parameters);
-    if (!hasScope(principal, ApiScope.NOTES_WRITE)) query.andWhere('m.internal = :internal', { internal: false });
-    return query;
-  }
-
-  private async messagePage(orgId: string, query: SelectQueryBuilder<MessageRow>, page: PageRequest) {
-    const rows = await keysetPage(
+  /**
+   * The page is read from the term table alone (ordered by its primary key's creation time, filtered on its columns),
+   * then only that page's messages are loaded: a search never reads every matching message.
+   */
+  private async termPage(
+    orgId: string,
+    query: SelectQueryBuilder<MessageTermRow>,
+    page: PageRequest,
+  ): Promise<MessagePage> {
+    const terms = await keysetPage(
       query,
-      { at: 'm.createdAt', id: 'm.id' },
-      (row) => ({ at: row.createdAt, id: row.id }),
+      { at: 't.createdAt', id: 't.messageId' },
+      (row) => ({ at: row.createdAt, id: row.messageId }),
       page,
       'descending',
     );
-    return this.reader.page(this.dataSource.manager, orgId, rows);
+    const ids = terms.data.map((row) => row.messageId);
+    const loaded = ids.length ? await this.dataSource.manager.findBy(MessageRow, { orgId, id: In(ids) }) : [];
+    const byId = new Map(loaded.map((row) => [row.id, row]));
+    const data = ids.flatMap((id) => byId.get(id) ?? []);
+    return this.reader.page(this.dataSource.manager, orgId, { ...terms, data });
+  }
+
+  /** Term rows of the org's messages holding every word: one row per message (`termMatch`). */
+  private termQuery(principal: Principal, orgId: string, text: string): SelectQueryBuilder<MessageTermRow> {
+    const match = termMatch('t', searchWords(text), hasScope(principal, ApiScope.NOTES_WRITE), true);
+    return this.dataSource
+      .getRepository(MessageTermRow)
+      .createQueryBuilder('t')
+      .where('t.orgId = :orgId', { orgId })
+      .andWhere(match.sql, match.parameters);
   }
 }

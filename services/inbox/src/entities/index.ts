@@ -10,6 +10,7 @@ import { MessageEditRow } from './message-edit';
 import { MessageLabelRow } from './message-label';
 import { MessageMediaRow } from './message-media';
 import { MessageReactionRow } from './message-reaction';
+import { MessageTermRow } from './message-term';
 import { ReadStateRow } from './read-state';
 
 export {
@@ -24,6 +25,7 @@ export {
   MessageMediaRow,
   MessageReactionRow,
   MessageRow,
+  MessageTermRow,
   ReadStateRow,
   type MessageContent,
 };
@@ -39,6 +41,7 @@ export const entities = [
   MessageLabelRow,
   MessageMediaRow,
   MessageReactionRow,
+  MessageTermRow,
   ReadStateRow,
   OutboxEvent,
 ];

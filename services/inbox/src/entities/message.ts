@@ -18,15 +18,12 @@ export interface MessageContent {
   buttons?: MessageButton[];
 }
 
-/** A message or (internal = true) an internal note in a chat. */
+/** A message or (internal = true) an internal note in a chat. Its text is searched through `message_terms`. */
 @Entity('messages')
 @Index('ix_messages_chat_created', ['orgId', 'chatId', 'createdAt', 'id'])
 @Index('ix_messages_chat_visible_created', ['orgId', 'chatId', 'internal', 'createdAt', 'id'])
 @Index('ix_messages_conversation_created', ['orgId', 'conversationId', 'createdAt', 'id'])
 @Index('ix_messages_org_created', ['orgId', 'createdAt', 'id'])
-// Full text: created by the hand-written MessageFullText migrations (FULLTEXT on MySQL, an FTS5 table on SQLite);
-// `synchronize: false` keeps the generator from creating or dropping it (docs/decisions/0030-inbox-search.md).
-@Index('ft_messages_text', { synchronize: false })
 export class MessageRow {
   @IdColumn() id!: string;
   @RefColumn({ name: 'org_id' }) orgId!: string;

@@ -23,6 +23,31 @@ export function EnumColumn(
   return Column({ type: 'simple-enum', enum: values, ...options });
 }
 
+const codePointColumns = new WeakMap<object, Set<string>>();
+
+/**
+ * Short text compared and ordered by code point on both families (SQLite's default BINARY collation; utf8mb4_bin on
+ * the MySQL family, set per data source by `initializeDataSource`): for values folded in code, whose ranges must mean
+ * the same on both (a case- or accent-insensitive collation would make distinct values equal).
+ */
+export function CodePointTextColumn(
+  length: number,
+  options: Pick<ColumnOptions, 'nullable' | 'name' | 'primary'> = {},
+): PropertyDecorator {
+  const column = Column({ type: 'varchar', length, ...options });
+  return (target, propertyKey) => {
+    const properties = codePointColumns.get(target.constructor) ?? new Set<string>();
+    properties.add(String(propertyKey));
+    codePointColumns.set(target.constructor, properties);
+    column(target, propertyKey);
+  };
+}
+
+/** Whether the entity's property was declared with `CodePointTextColumn`. */
+export function isCodePointColumn(target: unknown, propertyName: string): boolean {
+  return typeof target === 'function' && (codePointColumns.get(target)?.has(propertyName) ?? false);
+}
+
 export function TextColumn(length: number, options: Pick<ColumnOptions, 'nullable' | 'name'> = {}): PropertyDecorator {
   return Column({ type: 'varchar', length, ...options });
 }

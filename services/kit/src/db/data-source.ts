@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DataSource, type DataSourceOptions, type EntityManager, type MixedList, type EntitySchema } from 'typeorm';
+import { isCodePointColumn } from './columns';
 
 /** The two database families the same entities run on; each has its own generated migrations. */
 export type DbFamily = 'mysql' | 'sqlite';
@@ -109,12 +110,17 @@ export async function ensureDatabase(url: string): Promise<void> {
  * The long-text columns (`LongTextColumn`: message text, webhook payloads in outbox events and flow runs, …) as
  * LONGTEXT on the MySQL family. A TypeORM decorator names one type for every driver: SQLite's TEXT is unbounded but
  * has no LONGTEXT, and MySQL's TEXT holds 64 KB — less than a 100 KB webhook payload (base64 in its outbox event).
- * Entity metadata is built per data source, so it is widened here, before migrations run or are generated.
+ * Entity metadata is built per data source, so it is widened here, before migrations run or are generated; the same
+ * pass gives `CodePointTextColumn`s their binary collation there.
  */
 function widenLongText(dataSource: DataSource): void {
   if (familyOf(dataSource) !== 'mysql') return;
   for (const entity of dataSource.entityMetadatas)
-    for (const column of entity.columns) if (column.type === 'text') column.type = 'longtext';
+    for (const column of entity.columns) {
+      if (column.type === 'text') column.type = 'longtext';
+      // SQLite compares text by code point already; the MySQL family's default collation folds case and accents.
+      if (isCodePointColumn(column.target, column.propertyName)) column.collation = 'utf8mb4_bin';
+    }
 }
 
 /** A data source of the spec, initialized (its metadata built for its family); migrations not run. */

@@ -4,6 +4,8 @@ import * as m1 from './1795317589489-InboxDomain';
 import * as m2 from './1795324357925-MediaAndChatLabels';
 import * as m3 from './1795400000000-MessageFullText';
 import * as m4 from './1795463871047-LongText';
+import * as m5 from './1795541455116-MessageTerms';
+import * as m6 from './1795600000000-MessageTermsBackfill';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
@@ -12,4 +14,6 @@ export const migrations: Function[] = [
   ...Object.values(m2),
   ...Object.values(m3),
   ...Object.values(m4),
+  ...Object.values(m5),
+  ...Object.values(m6),
 ];

@@ -3,6 +3,8 @@ import * as m0 from './1795314646060-Initial';
 import * as m1 from './1795317588568-InboxDomain';
 import * as m2 from './1795324357337-MediaAndChatLabels';
 import * as m3 from './1795400000000-MessageFullText';
+import * as m4 from './1795541454704-MessageTerms';
+import * as m5 from './1795600000000-MessageTermsBackfill';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
@@ -10,4 +12,6 @@ export const migrations: Function[] = [
   ...Object.values(m1),
   ...Object.values(m2),
   ...Object.values(m3),
+  ...Object.values(m4),
+  ...Object.values(m5),
 ];

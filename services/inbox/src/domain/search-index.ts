@@ -1,0 +1,38 @@
+import type { EntityManager } from 'typeorm';
+import { insertRows } from '@svc/kit';
+import { MessageTermRow, type MessageRow } from '../entities';
+import { termsOf } from './search-terms';
+
+/** The term rows of a message: none once it is soft-deleted (its text is gone from every read). */
+export function termRowsOf(message: MessageRow): MessageTermRow[] {
+  if (message.deletedAt) return [];
+  return termsOf(message.text).map((term) =>
+    Object.assign(new MessageTermRow(), {
+      orgId: message.orgId,
+      term,
+      createdAt: message.createdAt,
+      messageId: message.id,
+      chatId: message.chatId,
+      conversationId: message.conversationId,
+      internal: message.internal,
+    }),
+  );
+}
+
+/**
+ * Keeps `message_terms` in step with message text, in the caller's transaction (docs/decisions/0054): every write of
+ * a message's text or visibility goes through here. Hard deletes remove the rows with the message's other dependents
+ * (deletion.ts).
+ */
+export const searchIndex = {
+  /** A new message (sent, received, a note). */
+  async add(manager: EntityManager, message: MessageRow): Promise<void> {
+    await insertRows(manager, MessageTermRow, termRowsOf(message));
+  },
+
+  /** A message whose text changed (an edit) or that was soft-deleted. */
+  async replace(manager: EntityManager, message: MessageRow): Promise<void> {
+    await manager.delete(MessageTermRow, { messageId: message.id });
+    await insertRows(manager, MessageTermRow, termRowsOf(message));
+  },
+};
