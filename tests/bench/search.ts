@@ -1,10 +1,12 @@
 /**
  * `npm run bench:search`: the inbox's searches on MariaDB at volume. Seeds 100k conversations (one thread each) and
- * 1M messages into the stack's inbox database with multi-row inserts (progress bar on stderr), then reports p50/p95/p99
- * of searchConversations, apiSearchMessages and getMessages through the gateway next to the same SQL run directly on
- * MariaDB, in the same run. A benchmark, not a test: nothing asserts time, but it stops when a search finds nothing (a
- * FULLTEXT index that matches nothing once made a ten-fold cost look like speed: docs/decisions/0030-inbox-search.md).
- * Prints the machine's load average before and after, the buffer pool against the messages table, and each SQL row's
+ * 1M messages into the stack's inbox database with multi-row inserts (progress bar on stderr), each message's search
+ * terms computed by the service's own tokeniser (`termsOf`, the rows `message_terms` gets on every write), then reports
+ * p50/p95/p99 of searchConversations, apiSearchMessages and getMessages through the gateway next to the same SQL run
+ * directly on MariaDB, in the same run. A benchmark, not a test: nothing asserts time, but it stops when a search
+ * finds nothing or the term table disagrees with a scan (an index that matches nothing once made a ten-fold cost look
+ * like speed: docs/decisions/0030-inbox-search.md).
+ * Prints the machine's load average before and after, the buffer pool against the searched tables, and each SQL row's
  * plan (the index used per table, rows read, pages read from disk; ANALYZE FORMAT=JSON). Needs MariaDB
  * (tests/infra/up.sh): SVC_BENCH_MYSQL_URL, else SVC_TEST_MYSQL_URL. Sizes: BENCH_CONVERSATIONS,
  * BENCH_MESSAGES_PER_CHAT, BENCH_SAMPLES.
@@ -12,6 +14,7 @@
 import * as os from 'node:os';
 import type { RowDataPacket } from 'mysql2';
 import { createConnection, type Connection } from 'mysql2/promise';
+import { termsOf } from '@svc/inbox';
 import { newId } from '@svc/kit';
 import { gatewayCaller } from './gateway-client';
 import { startStackProcess } from './stack-process';
@@ -44,14 +47,15 @@ async function insertRows(db: Connection, table: string, columns: string[], rows
 }
 
 async function seed(db: Connection, orgId: string): Promise<string[]> {
-  // Rebuilding the FULLTEXT index once at the end is far faster than maintaining it row by row.
-  await db.query('ALTER TABLE messages DROP INDEX ft_messages_text');
+  // Building the term table's indexes once at the end is far faster than maintaining them row by row.
+  await db.query('ALTER TABLE message_terms DROP PRIMARY KEY, DROP INDEX ix_message_terms_message');
   const start = Date.now() - 365 * 24 * 3600 * 1000;
   const step = (365 * 24 * 3600 * 1000) / CONVERSATIONS;
   const chatIds: string[] = [];
   let conversations: unknown[][] = [];
   let chats: unknown[][] = [];
   const messages: unknown[][] = [];
+  const terms: unknown[][] = [];
   const flush = async (force: boolean) => {
     if (force || conversations.length >= ROWS_PER_INSERT) {
       await insertRows(
@@ -113,6 +117,15 @@ async function seed(db: Connection, orgId: string): Promise<string[]> {
         batch,
       );
     }
+    while (terms.length >= ROWS_PER_INSERT || (force && terms.length)) {
+      const batch = terms.splice(0, ROWS_PER_INSERT);
+      await insertRows(
+        db,
+        'message_terms',
+        ['org_id', 'term', 'created_at', 'message_id', 'chat_id', 'conversation_id', 'internal'],
+        batch,
+      );
+    }
   };
   const channelId = newId();
   for (let i = 0; i < CONVERSATIONS; i += 1) {
@@ -138,15 +151,20 @@ async function seed(db: Connection, orgId: string): Promise<string[]> {
     chatIds.push(chatId);
     for (let m = 0; m < MESSAGES_PER_CHAT; m += 1) {
       const inbound = m % 2 === 0;
+      const messageId = newId(new Date(at + m * 60_000));
+      const text = sentence();
+      const internal = m === MESSAGES_PER_CHAT - 1 ? 1 : 0;
+      for (const term of termsOf(text))
+        terms.push([orgId, term, sqlDate(at + m * 60_000), messageId, chatId, conversationId, internal]);
       messages.push([
-        newId(new Date(at + m * 60_000)),
+        messageId,
         orgId,
         chatId,
         inbound ? 'INBOUND' : 'OUTBOUND',
         inbound ? 'CONTACT' : 'MEMBER',
         inbound ? contactId : newId(),
-        sentence(),
-        m === MESSAGES_PER_CHAT - 1 ? 1 : 0,
+        text,
+        internal,
         inbound ? 'NOT_APPLICABLE' : 'QUEUED',
         sqlDate(at + m * 60_000),
         conversationId,
@@ -157,22 +175,23 @@ async function seed(db: Connection, orgId: string): Promise<string[]> {
     if (i % 1_000 === 0 || i === CONVERSATIONS - 1) progress('seeding', i + 1, CONVERSATIONS);
   }
   await flush(true);
-  process.stderr.write('building the FULLTEXT index…\n');
-  await db.query('ALTER TABLE messages ADD FULLTEXT INDEX ft_messages_text (text)');
-  await db.query('ANALYZE TABLE conversations, chats, messages');
-  await checkFullTextIndex(db, WORDS[300] as string);
+  process.stderr.write('building the term table indexes…\n');
+  await db.query(
+    'ALTER TABLE message_terms ADD PRIMARY KEY (org_id, term, created_at, message_id),' +
+      ' ADD INDEX ix_message_terms_message (message_id, term)',
+  );
+  await db.query('ANALYZE TABLE conversations, chats, messages, message_terms');
+  await checkTermTable(db, WORDS[300] as string);
   return chatIds;
 }
 
 /**
- * The rebuilt index must find what a scan finds. On MariaDB 10.11 a FULLTEXT index dropped and added again on a table
- * whose index was first added by an in-place ALTER matches nothing, and searches that find nothing are fast.
+ * The term table must find what a scan finds: a search that finds nothing is fast (decision 0030's FULLTEXT index
+ * once matched nothing). The seeded words are lower-case letters and digits, so the term is the word itself.
  */
-async function checkFullTextIndex(db: Connection, word: string): Promise<void> {
+async function checkTermTable(db: Connection, word: string): Promise<void> {
   const [[indexed], [scanned]] = await Promise.all([
-    db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM messages WHERE MATCH(text) AGAINST (? IN BOOLEAN MODE)', [
-      `+${word}`,
-    ]),
+    db.query<RowDataPacket[]>('SELECT COUNT(DISTINCT message_id) AS n FROM message_terms WHERE term = ?', [word]),
     db.query<RowDataPacket[]>(`SELECT COUNT(*) AS n FROM messages WHERE CONCAT(' ', text, ' ') LIKE ?`, [
       `% ${word} %`,
     ]),
@@ -180,7 +199,7 @@ async function checkFullTextIndex(db: Connection, word: string): Promise<void> {
   const found = Number(indexed[0]?.n);
   const expected = Number(scanned[0]?.n);
   if (!expected || found !== expected)
-    throw new Error(`the FULLTEXT index finds ${found} messages with "${word}", a scan ${expected}: rebuild it`);
+    throw new Error(`the term table finds ${found} messages with "${word}", a scan ${expected}`);
 }
 
 const loadAverage = () =>
@@ -273,30 +292,44 @@ async function main(): Promise<void> {
     // Words from the middle of the vocabulary: a few hundred to a few thousand matching messages each.
     const word = (i: number) => WORDS[200 + (i % 500)] as string;
     const chat = (i: number) => chatIds[(i * 7919) % chatIds.length] as string;
-    // The statements the service runs (services/inbox/src/domain/search.ts, kit keysetPage), without the view queries.
-    const visibleMatch = (alias: string) =>
-      `${alias}.deleted_at IS NULL AND MATCH(${alias}.text) AGAINST (? IN BOOLEAN MODE)`;
+    // The statements the service runs (services/inbox/src/domain/search.ts and search-match.ts, kit keysetPage),
+    // without the view queries. The demo key holds NOTES_WRITE, so notes are not filtered out. A word's range of the
+    // term table: from the word to the word followed by U+10FFFF (every term it prefixes).
+    const range = (i: number) => [word(i), `${word(i)}\u{10FFFF}`];
     const statements: Record<string, (i: number) => [string, unknown[]]> = {
       'searchConversations · SQL': (i) => [
-        `SELECT cv.*, COUNT(*) OVER () AS total FROM conversations cv WHERE cv.org_id = ? AND EXISTS (SELECT 1 FROM messages sm WHERE sm.org_id = ? AND sm.conversation_id = cv.id AND ${visibleMatch('sm')}) ORDER BY cv.created_at DESC, cv.id DESC LIMIT 21`,
-        [orgId, orgId, `+${word(i)}*`],
+        'SELECT cv.*, COUNT(*) OVER () AS total FROM conversations cv WHERE cv.org_id = ? AND cv.id IN' +
+          ' (SELECT st.conversation_id FROM message_terms st WHERE st.org_id = ? AND st.term >= ? AND st.term < ?)' +
+          ' ORDER BY cv.created_at DESC, cv.id DESC LIMIT 21',
+        [orgId, orgId, ...range(i)],
       ],
-      'apiSearchMessages · SQL': (i) => [
-        `SELECT * FROM messages m WHERE m.org_id = ? AND ${visibleMatch('m')} ORDER BY m.created_at DESC, m.id DESC LIMIT 31`,
-        [orgId, `+${word(i)}*`],
+      'apiSearchMessages · SQL (terms page)': (i) => [
+        'SELECT t.* FROM message_terms t WHERE t.org_id = ? AND t.term >= ? AND t.term < ?' +
+          ' AND NOT EXISTS (SELECT 1 FROM message_terms t_first WHERE t_first.message_id = t.message_id' +
+          ' AND t_first.term >= ? AND t_first.term < t.term) ORDER BY t.created_at DESC, t.message_id DESC LIMIT 31',
+        [orgId, ...range(i), word(i)],
       ],
       'getMessages · SQL': (i) => [
         'SELECT * FROM messages m WHERE m.org_id = ? AND m.chat_id = ? ORDER BY m.created_at ASC, m.id ASC LIMIT 31',
         [orgId, chat(i)],
       ],
     };
-    const sqlRow = async (name: string): Promise<[string, Stats]> => {
+    /** apiSearchMessages loads only the page's messages after reading the page from the term table. */
+    const pageMessages = async (rows: RowDataPacket[]) => {
+      const ids = rows.map((row) => String(row.message_id));
+      await db.query(`SELECT * FROM messages WHERE org_id = ? AND id IN (${ids.map(() => '?').join(',')})`, [
+        orgId,
+        ...ids,
+      ]);
+    };
+    const sqlRow = async (name: string, then?: (rows: RowDataPacket[]) => Promise<void>): Promise<[string, Stats]> => {
       const statement = statements[name] as (i: number) => [string, unknown[]];
       return [
-        name,
+        then ? name.replace('(terms page)', '(terms page, then its messages)') : name,
         await measure(name, async (i) => {
           const [rows] = await db.query<RowDataPacket[]>(...statement(i));
           if (!rows.length) throw new Error(`${name} found nothing for call ${i}`);
+          await then?.(rows);
         }),
       ];
     };
@@ -304,10 +337,13 @@ async function main(): Promise<void> {
       if (!result[field]?.data?.length) throw new Error(`${field} found nothing`);
     };
     const [[pool]] = await db.query<RowDataPacket[]>(
-      `SELECT @@innodb_buffer_pool_size AS pool, (SELECT data_length + index_length FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'messages') AS messages`,
+      `SELECT @@innodb_buffer_pool_size AS pool, (SELECT data_length + index_length FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'messages') AS messages, (SELECT data_length + index_length FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'message_terms') AS terms, (SELECT table_rows FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'message_terms') AS termRows`,
     );
     const mb = (bytes: unknown) => `${Math.round(Number(bytes) / 2 ** 20)} MB`;
-    console.log(`InnoDB buffer pool ${mb(pool?.pool)}, messages table with its indexes ${mb(pool?.messages)}`);
+    console.log(
+      `InnoDB buffer pool ${mb(pool?.pool)}, messages table with its indexes ${mb(pool?.messages)},` +
+        ` message_terms ~${String(pool?.termRows)} rows with its indexes ${mb(pool?.terms)}`,
+    );
     const loadBefore = loadAverage();
     const rows: [string, Stats][] = [];
     rows.push([
@@ -327,7 +363,7 @@ async function main(): Promise<void> {
         ),
       ),
     ]);
-    rows.push(await sqlRow('apiSearchMessages · SQL'));
+    rows.push(await sqlRow('apiSearchMessages · SQL (terms page)', pageMessages));
     rows.push([
       'getMessages · gateway',
       await measure('getMessages gw', (i) =>

@@ -130,6 +130,26 @@ describe('Inbox search (whole stack over HTTP)', function () {
       expect(ids(await searchMessages('mango'))).to.deep.equal([]);
     });
 
+    it('finds stop words, words joined by underscores and words of any length, on both database families', async () => {
+      const long = 'pneumonoultramicroscopicsilicovolcanoconiosis'.repeat(2);
+      const id = await send(alan.chatId, `The ticket_number for ${long}`);
+      for (const query of ['the ticket', 'number', long, long.slice(0, 90), 'pneumono'])
+        expect(ids(await searchMessages(query)), query).to.deep.equal([id]);
+    });
+
+    it('forgets the messages of a deleted conversation', async () => {
+      const channels = new ChannelSimulator(harness, org);
+      const doomed = await channels.openChat({ name: 'Doomed Contact' });
+      await send(doomed._id, 'ephemeral gooseberry');
+      expect(ids(await searchMessages('gooseberry'))).to.have.length(1);
+      expect((await searchConversations({ q: 'gooseberry' })).totalCount).to.equal(1);
+      await gql('mutation($c: String!) { apiDeleteConversation(conversationId: $c) { conversationId } }', {
+        c: doomed.conversationId,
+      });
+      expect(ids(await searchMessages('gooseberry'))).to.deep.equal([]);
+      expect((await searchConversations({ q: 'gooseberry' })).totalCount).to.equal(0);
+    });
+
     it('pages forward then backward over the same items, none skipped or repeated, while messages arrive', async () => {
       const sent: string[] = [];
       for (let i = 0; i < 5; i += 1) sent.push(await send(grace.chatId, `paging marathon ${i}`));
