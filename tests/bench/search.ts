@@ -304,10 +304,10 @@ async function main(): Promise<void> {
         [orgId, orgId, ...range(i)],
       ],
       'apiSearchMessages · SQL (terms page)': (i) => [
-        'SELECT t.* FROM message_terms t WHERE t.org_id = ? AND t.term >= ? AND t.term < ?' +
-          ' AND NOT EXISTS (SELECT 1 FROM message_terms t_first WHERE t_first.message_id = t.message_id' +
-          ' AND t_first.term >= ? AND t_first.term < t.term) ORDER BY t.created_at DESC, t.message_id DESC LIMIT 31',
-        [orgId, ...range(i), word(i)],
+        'SELECT t.org_id, t.created_at, t.message_id, MIN(t.term) AS term FROM message_terms t' +
+          ' WHERE t.org_id = ? AND t.term >= ? AND t.term < ? GROUP BY t.org_id, t.created_at, t.message_id' +
+          ' ORDER BY t.created_at DESC, t.message_id DESC LIMIT 31',
+        [orgId, ...range(i)],
       ],
       'getMessages · SQL': (i) => [
         'SELECT * FROM messages m WHERE m.org_id = ? AND m.chat_id = ? ORDER BY m.created_at ASC, m.id ASC LIMIT 31',

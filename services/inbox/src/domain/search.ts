@@ -108,13 +108,23 @@ export class Search {
     return this.reader.page(this.dataSource.manager, orgId, { ...terms, data });
   }
 
-  /** Term rows of the org's messages holding every word: one row per message (`termMatch`). */
+  /**
+   * The org's messages holding every word, one row each: grouped by message, since a prefix can match several of its
+   * terms. Grouping the range's rows in memory costs far less than asking, row by row, whether the message has a
+   * smaller matching term (a random index read per row). The primary key's columns are selected so that TypeORM
+   * builds entities; the term is the smallest that matched.
+   */
   private termQuery(principal: Principal, orgId: string, text: string): SelectQueryBuilder<MessageTermRow> {
-    const match = termMatch('t', searchWords(text), hasScope(principal, ApiScope.NOTES_WRITE), true);
+    const match = termMatch('t', searchWords(text), hasScope(principal, ApiScope.NOTES_WRITE));
     return this.dataSource
       .getRepository(MessageTermRow)
       .createQueryBuilder('t')
+      .select(['t.orgId', 't.createdAt', 't.messageId'])
+      .addSelect('MIN(t.term)', 't_term')
       .where('t.orgId = :orgId', { orgId })
-      .andWhere(match.sql, match.parameters);
+      .andWhere(match.sql, match.parameters)
+      .groupBy('t.orgId')
+      .addGroupBy('t.createdAt')
+      .addGroupBy('t.messageId');
   }
 }
