@@ -1,25 +1,14 @@
 import { expect } from 'chai';
-import type { Metadata } from '@grpc/grpc-js';
 import { In, IsNull } from 'typeorm';
-import {
-  ApiScope,
-  apiKeyPrincipal,
-  dropTestDatabase,
-  grpcClient,
-  newId,
-  systemPrincipal,
-  testEnv,
-  unary,
-  type Principal,
-} from '@svc/kit';
-import { IdentityForTests } from '@svc/identity';
-import { InboxServiceClient, type MessagePage } from '@svc/proto/inbox/v1';
-import { SearchServiceClient } from '@svc/proto/inbox/v1/search';
-import { InboxApp, inboxConfig } from '../src';
+import { ApiScope, apiKeyPrincipal, newId, systemPrincipal, unary, type Principal } from '@svc/kit';
+import type { InboxServiceClient, MessagePage } from '@svc/proto/inbox/v1';
+import type { SearchServiceClient } from '@svc/proto/inbox/v1/search';
+import type { InboxApp } from '../src';
 import { MessageRow, MessageTermRow } from '../src/entities';
 import { backfillMessageTerms } from '../src/migrations/backfill-message-terms';
 import { migrations as mysqlMigrations } from '../src/migrations/mysql';
 import { migrations as sqliteMigrations } from '../src/migrations/sqlite';
+import { SearchStack } from './search-stack';
 
 const READ_SEND = [ApiScope.MESSAGES_READ, ApiScope.MESSAGES_SEND];
 
@@ -28,29 +17,18 @@ const READ_SEND = [ApiScope.MESSAGES_READ, ApiScope.MESSAGES_SEND];
  * the semantics decision 0030 documents, on SQLite and (under `npm run test:infra`) on MariaDB.
  */
 describe('Search over message_terms', () => {
+  const stack = new SearchStack();
   let app: InboxApp;
-  let identity: IdentityForTests;
   let inbox: InboxServiceClient;
   let search: SearchServiceClient;
-  const as = (principal: Principal): Metadata => app.codec.metadata(principal);
+  const as = (principal: Principal) => stack.as(principal);
 
   before(async () => {
-    const config = inboxConfig(testEnv('inbox'));
-    identity = new IdentityForTests(config.SVC_INTERNAL_SECRET);
-    await identity.start();
-    app = new InboxApp(config, { identityAddress: () => identity.address });
-    await app.start();
-    inbox = grpcClient(InboxServiceClient, `127.0.0.1:${app.grpcPort}`);
-    search = grpcClient(SearchServiceClient, `127.0.0.1:${app.grpcPort}`);
+    await stack.start();
+    ({ app, inbox, search } = stack);
   });
 
-  after(async () => {
-    inbox.close();
-    search.close();
-    await app.stop();
-    await identity.dispose();
-    await dropTestDatabase(app.config.DB_URL);
-  });
+  after(async () => stack.stop());
 
   /** A fresh org with a key of `scopes` (MESSAGES_READ and MESSAGES_SEND unless told). */
   const newOrg = (scopes = READ_SEND) => {

@@ -1,21 +1,9 @@
 import { expect } from 'chai';
-import type { Metadata } from '@grpc/grpc-js';
 import type { BeforeQueryEvent, EntitySubscriberInterface } from 'typeorm';
-import {
-  ApiScope,
-  apiKeyPrincipal,
-  dropTestDatabase,
-  grpcClient,
-  newId,
-  systemPrincipal,
-  testEnv,
-  unary,
-  type Principal,
-} from '@svc/kit';
-import { IdentityForTests } from '@svc/identity';
-import { InboxServiceClient, type MessagePage } from '@svc/proto/inbox/v1';
-import { SearchServiceClient, type SearchConversationsResult } from '@svc/proto/inbox/v1/search';
-import { InboxApp, inboxConfig } from '../src';
+import { ApiScope, apiKeyPrincipal, newId, systemPrincipal, unary, type Principal } from '@svc/kit';
+import type { InboxServiceClient, MessagePage } from '@svc/proto/inbox/v1';
+import type { SearchServiceClient, SearchConversationsResult } from '@svc/proto/inbox/v1/search';
+import { SearchStack } from './search-stack';
 
 /** A statement that searches message text: a range of the term table (docs/decisions/0055-term-search-queries.md). */
 const FULL_TEXT = /\bmessage_terms\b/i;
@@ -27,12 +15,11 @@ const RETIRED_FULL_TEXT = /\bMATCH\s*\(|messages_fts/i;
  * (docs/decisions/0030-inbox-search.md, docs/performance.md): a first page is one pass, totalCount included.
  */
 describe('Search: term-table passes per page', () => {
-  let app: InboxApp;
-  let identity: IdentityForTests;
+  const stack = new SearchStack();
   let inbox: InboxServiceClient;
   let search: SearchServiceClient;
   const statements: string[] = [];
-  const as = (principal: Principal): Metadata => app.codec.metadata(principal);
+  const as = (principal: Principal) => stack.as(principal);
   const orgId = newId();
   const key = apiKeyPrincipal(orgId, [ApiScope.MESSAGES_READ, ApiScope.MESSAGES_SEND]);
 
@@ -44,17 +31,12 @@ describe('Search: term-table passes per page', () => {
   };
 
   before(async () => {
-    const config = inboxConfig(testEnv('inbox'));
-    identity = new IdentityForTests(config.SVC_INTERNAL_SECRET);
-    await identity.start();
-    app = new InboxApp(config, { identityAddress: () => identity.address });
-    await app.start();
+    await stack.start();
+    ({ inbox, search } = stack);
     const recorder: EntitySubscriberInterface = {
       beforeQuery: (event: BeforeQueryEvent<unknown>) => void statements.push(event.query),
     };
-    app.dataSource.subscribers.push(recorder);
-    inbox = grpcClient(InboxServiceClient, `127.0.0.1:${app.grpcPort}`);
-    search = grpcClient(SearchServiceClient, `127.0.0.1:${app.grpcPort}`);
+    stack.app.dataSource.subscribers.push(recorder);
     for (const name of ['Grace Hopper', 'Alan Turing', 'Ada Lovelace']) {
       const chat = await unary(
         inbox.openChat.bind(inbox),
@@ -66,13 +48,7 @@ describe('Search: term-table passes per page', () => {
     }
   });
 
-  after(async () => {
-    inbox.close();
-    search.close();
-    await app.stop();
-    await identity.dispose();
-    await dropTestDatabase(app.config.DB_URL);
-  });
+  after(async () => stack.stop());
 
   it('searchConversations: the first page and its totalCount in one pass', async () => {
     let first: SearchConversationsResult | undefined;

@@ -39,7 +39,7 @@ export class Search {
       .where('cv.orgId = :orgId', { orgId });
     applyFilter(query, 'conversation', validFilter(filter), includeNotes);
     if (text?.trim()) this.matchConversation(query, text.trim(), includeNotes);
-    // totalCount comes with the first page in the same statement: each pass reads every matching message.
+    // totalCount comes with the first page in the same statement: each pass reads every matching term row.
     const { totalCount, ...rows } = await keysetPage(
       query,
       { at: 'cv.createdAt', id: 'cv.id' },
