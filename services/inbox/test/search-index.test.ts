@@ -73,6 +73,7 @@ describe('Search over message_terms', () => {
         expect(row.chatId).to.equal(chat._id);
         expect(row.conversationId).to.equal(chat.conversationId);
         expect(row.createdAt.getTime()).to.equal(message.createdAt.getTime());
+        expect(row.conversationCreatedAt).to.be.an.instanceOf(Date);
       }
     });
 
@@ -186,6 +187,36 @@ describe('Search over message_terms', () => {
       expect((await conversations(key)).totalCount).to.equal(2);
       expect(await found(reader, 'alpha')).to.have.length(2);
       expect(await found(key, 'alpha')).to.have.length(3);
+    });
+    it('pages conversations from the term table alone exactly as through the conversations with a filter', async () => {
+      const { orgId, key } = newOrg();
+      const expected: string[] = [];
+      for (let i = 0; i < 5; i += 1) {
+        const chat = await openChat(orgId);
+        await send(key, chat._id, `harvest moon ${i}`);
+        await send(key, chat._id, `harvest again ${i}`);
+        expected.unshift(chat.conversationId);
+      }
+      // `from` far in the past lets everything through, but takes the path that reads `conversations`.
+      const walk = async (filter: { from?: string } | undefined) => {
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        let totalCount: number | undefined;
+        for (;;) {
+          const page = await unary(
+            search.searchConversations.bind(search),
+            { query: 'harv', filter, input: { limit: 2, cursor } },
+            as(key),
+          );
+          totalCount ??= page.totalCount;
+          seen.push(...page.data.map((c) => c._id));
+          if (!page.hasNext) return { seen, totalCount };
+          cursor = page.nextCursor;
+        }
+      };
+      const byTerms = await walk(undefined);
+      expect(byTerms).to.deep.equal({ seen: expected, totalCount: 5 });
+      expect(await walk({ from: '2000-01-01T00:00:00Z' })).to.deep.equal(byTerms);
     });
   });
 

@@ -1,10 +1,10 @@
 import type { EntityManager } from 'typeorm';
 import { insertRows } from '@svc/kit';
-import { MessageTermRow, type MessageRow } from '../entities';
+import { ConversationRow, MessageTermRow, type MessageRow } from '../entities';
 import { termsOf } from './search-terms';
 
 /** The term rows of a message: none once it is soft-deleted (its text is gone from every read). */
-export function termRowsOf(message: MessageRow): MessageTermRow[] {
+function termRowsOf(message: MessageRow, conversationCreatedAt: Date | null): MessageTermRow[] {
   if (message.deletedAt) return [];
   return termsOf(message.text).map((term) =>
     Object.assign(new MessageTermRow(), {
@@ -15,8 +15,20 @@ export function termRowsOf(message: MessageRow): MessageTermRow[] {
       chatId: message.chatId,
       conversationId: message.conversationId,
       internal: message.internal,
+      conversationCreatedAt,
     }),
   );
+}
+
+async function rowsOf(manager: EntityManager, message: MessageRow): Promise<MessageTermRow[]> {
+  if (message.deletedAt) return [];
+  const conversation = message.conversationId
+    ? await manager.findOne(ConversationRow, {
+        select: { id: true, createdAt: true },
+        where: { id: message.conversationId },
+      })
+    : null;
+  return termRowsOf(message, conversation?.createdAt ?? null);
 }
 
 /**
@@ -27,12 +39,12 @@ export function termRowsOf(message: MessageRow): MessageTermRow[] {
 export const searchIndex = {
   /** A new message (sent, received, a note). */
   async add(manager: EntityManager, message: MessageRow): Promise<void> {
-    await insertRows(manager, MessageTermRow, termRowsOf(message));
+    await insertRows(manager, MessageTermRow, await rowsOf(manager, message));
   },
 
   /** A message whose text changed (an edit) or that was soft-deleted. */
   async replace(manager: EntityManager, message: MessageRow): Promise<void> {
     await manager.delete(MessageTermRow, { messageId: message.id });
-    await insertRows(manager, MessageTermRow, termRowsOf(message));
+    await insertRows(manager, MessageTermRow, await rowsOf(manager, message));
   },
 };

@@ -33,12 +33,15 @@ export class Search {
     requireScope(principal, ApiScope.MESSAGES_READ);
     const orgId = requireOrg(principal);
     const includeNotes = hasScope(principal, ApiScope.NOTES_WRITE);
+    const valid = validFilter(filter);
+    const words = text?.trim() ? searchWords(text.trim()) : undefined;
+    if (words && !Object.keys(valid).length) return this.conversationsByTerms(principal, orgId, words, page);
     const query = this.dataSource
       .getRepository(ConversationRow)
       .createQueryBuilder('cv')
       .where('cv.orgId = :orgId', { orgId });
-    applyFilter(query, 'conversation', validFilter(filter), includeNotes);
-    if (text?.trim()) this.matchConversation(query, text.trim(), includeNotes);
+    applyFilter(query, 'conversation', valid, includeNotes);
+    if (words) this.matchConversation(query, words, includeNotes);
     // totalCount comes with the first page in the same statement: each pass reads every matching term row.
     const { totalCount, ...rows } = await keysetPage(
       query,
@@ -48,6 +51,48 @@ export class Search {
       'descending',
       { countAll: true },
     );
+    const result = await conversationPage(this.dataSource.manager, orgId, readerOf(principal), rows);
+    return { ...result, totalCount };
+  }
+
+  /**
+   * Without a filter, the page of conversations comes from the term range alone: its rows carry their conversation's
+   * id and creation time, so grouping them orders, pages and counts (`COUNT(*) OVER ()` of the groups) without looking
+   * up every matching conversation (decision 0055). The same cursors as the filtered path: (creation time, id). The
+   * primary key's other columns are aggregated so that TypeORM builds one entity per group.
+   */
+  private async conversationsByTerms(
+    principal: Principal,
+    orgId: string,
+    words: string[],
+    page: PageRequest,
+  ): Promise<SearchConversationsResult> {
+    const match = termMatch('st', words, hasScope(principal, ApiScope.NOTES_WRITE));
+    const query = this.dataSource
+      .getRepository(MessageTermRow)
+      .createQueryBuilder('st')
+      .select(['st.orgId', 'st.conversationId', 'st.conversationCreatedAt'])
+      .addSelect('MIN(st.term)', 'st_term')
+      .addSelect('MIN(st.created_at)', 'st_created_at')
+      .addSelect('MIN(st.message_id)', 'st_message_id')
+      .where('st.orgId = :orgId', { orgId })
+      .andWhere('st.conversationId IS NOT NULL')
+      .andWhere(match.sql, match.parameters)
+      .groupBy('st.orgId')
+      .addGroupBy('st.conversationCreatedAt')
+      .addGroupBy('st.conversationId');
+    const { totalCount, ...groups } = await keysetPage(
+      query,
+      { at: 'st.conversationCreatedAt', id: 'st.conversationId' },
+      (row) => ({ at: row.conversationCreatedAt ?? new Date(0), id: row.conversationId ?? '' }),
+      page,
+      'descending',
+      { countAll: true },
+    );
+    const ids = groups.data.flatMap((row) => row.conversationId ?? []);
+    const loaded = ids.length ? await this.dataSource.manager.findBy(ConversationRow, { orgId, id: In(ids) }) : [];
+    const byId = new Map(loaded.map((row) => [row.id, row]));
+    const rows = { ...groups, data: ids.flatMap((id) => byId.get(id) ?? []) };
     const result = await conversationPage(this.dataSource.manager, orgId, readerOf(principal), rows);
     return { ...result, totalCount };
   }
@@ -76,12 +121,12 @@ export class Search {
   }
 
   /**
-   * Message text only, through the term table: the matching conversation ids come from a term range of its primary
-   * key (no message row is read). Matching the contact's fields too was dropped (decision 0030); finding a person by
+   * With a filter: the matching conversation ids come from a term range of the term table's primary key (no message
+   * row is read), and each is looked up in `conversations` for the filter, the order and the count. Matching the contact's fields too was dropped (decision 0030); finding a person by
    * name, email or phone is `searchChats` (PII_READ).
    */
-  private matchConversation(query: SelectQueryBuilder<ConversationRow>, text: string, includeNotes: boolean): void {
-    const match = termMatch('st', searchWords(text), includeNotes);
+  private matchConversation(query: SelectQueryBuilder<ConversationRow>, words: string[], includeNotes: boolean): void {
+    const match = termMatch('st', words, includeNotes);
     query.andWhere(`cv.id IN (SELECT st.conversation_id FROM message_terms st WHERE ${match.sql})`, match.parameters);
   }
 

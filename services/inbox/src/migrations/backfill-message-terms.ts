@@ -6,7 +6,7 @@ import type { QueryRunner } from 'typeorm';
 import { termsOf } from '../domain/search-terms';
 
 const MESSAGES_PER_BATCH = 1_000;
-/** Rows per INSERT: 7 values each, under SQLite's and MySQL's bound-parameter limits. */
+/** Rows per INSERT: 8 values each, under SQLite's and MySQL's bound-parameter limits. */
 const ROWS_PER_INSERT = 1_000;
 
 interface MessageForTerms {
@@ -17,6 +17,7 @@ interface MessageForTerms {
   internal: unknown;
   created_at: unknown;
   text: string;
+  conversation_created_at: unknown;
 }
 
 /**
@@ -35,8 +36,9 @@ export async function backfillMessageTerms(
   let done = 0;
   for (;;) {
     const batch = (await queryRunner.query(
-      'SELECT id, org_id, chat_id, conversation_id, internal, created_at, text FROM messages' +
-        ' WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT ' +
+      'SELECT m.id, m.org_id, m.chat_id, m.conversation_id, m.internal, m.created_at, m.text,' +
+        ' c.created_at AS conversation_created_at FROM messages m LEFT JOIN conversations c ON c.id = m.conversation_id' +
+        ' WHERE m.deleted_at IS NULL AND m.id > ? ORDER BY m.id LIMIT ' +
         String(MESSAGES_PER_BATCH),
       [after],
     )) as MessageForTerms[];
@@ -51,13 +53,15 @@ export async function backfillMessageTerms(
         m.chat_id,
         m.conversation_id,
         m.internal,
+        m.conversation_created_at,
       ]),
     );
     for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
       const chunk = rows.slice(start, start + ROWS_PER_INSERT);
       await queryRunner.query(
-        'INSERT INTO message_terms (org_id, term, created_at, message_id, chat_id, conversation_id, internal) VALUES ' +
-          chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', '),
+        'INSERT INTO message_terms' +
+          ' (org_id, term, created_at, message_id, chat_id, conversation_id, internal, conversation_created_at) VALUES ' +
+          chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', '),
         chunk.flat(),
       );
     }

@@ -4,7 +4,7 @@ import * as m1 from './1795317589489-InboxDomain';
 import * as m2 from './1795324357925-MediaAndChatLabels';
 import * as m3 from './1795400000000-MessageFullText';
 import * as m4 from './1795463871047-LongText';
-import * as m5 from './1795541455116-MessageTerms';
+import * as m5 from './1795543451158-MessageTerms';
 import * as m6 from './1795600000000-MessageTermsBackfill';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type

@@ -3,7 +3,7 @@ import * as m0 from './1795314646060-Initial';
 import * as m1 from './1795317588568-InboxDomain';
 import * as m2 from './1795324357337-MediaAndChatLabels';
 import * as m3 from './1795400000000-MessageFullText';
-import * as m4 from './1795541454704-MessageTerms';
+import * as m4 from './1795543450862-MessageTerms';
 import * as m5 from './1795600000000-MessageTermsBackfill';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
