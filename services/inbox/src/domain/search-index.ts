@@ -3,10 +3,21 @@ import { insertRows } from '@svc/kit';
 import { ConversationRow, MessageTermRow, type MessageRow } from '../entities';
 import { termsOf } from './search-terms';
 
-/** The term rows of a message: none once it is soft-deleted (its text is gone from every read). */
-function termRowsOf(message: MessageRow, conversationCreatedAt: Date | null): MessageTermRow[] {
-  if (message.deletedAt) return [];
-  return termsOf(message.text).map((term) =>
+/**
+ * The term rows of a message: none once it is soft-deleted (its text is gone from every read). Each carries its
+ * conversation's creation time, read here (one primary-key read), for unfiltered conversation search.
+ */
+async function rowsOf(manager: EntityManager, message: MessageRow): Promise<MessageTermRow[]> {
+  const terms = message.deletedAt ? [] : termsOf(message.text);
+  if (!terms.length) return [];
+  const conversation = message.conversationId
+    ? await manager.findOne(ConversationRow, {
+        select: { id: true, createdAt: true },
+        where: { id: message.conversationId },
+      })
+    : null;
+  const conversationCreatedAt = conversation?.createdAt ?? null;
+  return terms.map((term) =>
     Object.assign(new MessageTermRow(), {
       orgId: message.orgId,
       term,
@@ -18,17 +29,6 @@ function termRowsOf(message: MessageRow, conversationCreatedAt: Date | null): Me
       conversationCreatedAt,
     }),
   );
-}
-
-async function rowsOf(manager: EntityManager, message: MessageRow): Promise<MessageTermRow[]> {
-  if (message.deletedAt) return [];
-  const conversation = message.conversationId
-    ? await manager.findOne(ConversationRow, {
-        select: { id: true, createdAt: true },
-        where: { id: message.conversationId },
-      })
-    : null;
-  return termRowsOf(message, conversation?.createdAt ?? null);
 }
 
 /**
