@@ -95,46 +95,35 @@ async function seed(db: Connection, orgId: string): Promise<string[]> {
       conversations = [];
       chats = [];
     }
-    while (messages.length >= ROWS_PER_INSERT || (force && messages.length)) {
-      const batch = messages.splice(0, ROWS_PER_INSERT);
-      await insertRows(
-        db,
-        'messages',
-        [
-          'id',
-          'org_id',
-          'chat_id',
-          'direction',
-          'author_type',
-          'author_id',
-          'text',
-          'internal',
-          'delivery_status',
-          'created_at',
-          'conversation_id',
-          'type',
-        ],
-        batch,
-      );
-    }
-    while (terms.length >= ROWS_PER_INSERT || (force && terms.length)) {
-      const batch = terms.splice(0, ROWS_PER_INSERT);
-      await insertRows(
-        db,
-        'message_terms',
-        [
-          'org_id',
-          'term',
-          'created_at',
-          'message_id',
-          'chat_id',
-          'conversation_id',
-          'internal',
-          'conversation_created_at',
-        ],
-        batch,
-      );
-    }
+    /** Full batches of `pending` (and the rest when forced), removed from it as they are written. */
+    const drain = async (pending: unknown[][], table: string, columns: string[]) => {
+      while (pending.length >= ROWS_PER_INSERT || (force && pending.length))
+        await insertRows(db, table, columns, pending.splice(0, ROWS_PER_INSERT));
+    };
+    await drain(messages, 'messages', [
+      'id',
+      'org_id',
+      'chat_id',
+      'direction',
+      'author_type',
+      'author_id',
+      'text',
+      'internal',
+      'delivery_status',
+      'created_at',
+      'conversation_id',
+      'type',
+    ]);
+    await drain(terms, 'message_terms', [
+      'org_id',
+      'term',
+      'created_at',
+      'message_id',
+      'chat_id',
+      'conversation_id',
+      'internal',
+      'conversation_created_at',
+    ]);
   };
   const channelId = newId();
   for (let i = 0; i < CONVERSATIONS; i += 1) {
