@@ -1,0 +1,177 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { expect } from 'chai';
+import { EmbeddedBus, dlqTopic, metricsRegistry, type DeliveredRecord, type SubscribeOptions } from '../src';
+import { eventually } from '../src/testing';
+
+const record = (n: number, topic = 't') => ({
+  topic,
+  key: 'k',
+  value: Buffer.from(String(n)),
+  headers: { 'event-id': `e${n}` },
+});
+
+/** Collects the values a group handled. */
+function collector(groupId: string, extra: Partial<SubscribeOptions> = {}) {
+  const seen: string[] = [];
+  const options: SubscribeOptions = {
+    groupId,
+    topics: ['t'],
+    fromBeginning: true,
+    handle: async (r) => void seen.push(r.value.toString()),
+    ...extra,
+  };
+  return { seen, options };
+}
+
+async function deadLetterCount(group: string, topic: string): Promise<number> {
+  const metric = await metricsRegistry.getSingleMetric('svc_bus_dead_letters_total')?.get();
+  return metric?.values.find((v) => v.labels.group === group && v.labels.topic === topic)?.value ?? 0;
+}
+
+describe('kit.EmbeddedBus (durable log)', () => {
+  let dir: string;
+  let file: string;
+  const open = async () => {
+    const bus = new EmbeddedBus({ file, retry: { attempts: 3, backoffMs: 1 } });
+    await bus.start();
+    return bus;
+  };
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bus-'));
+    file = path.join(dir, 'bus.sqlite');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps published records and each group’s committed offset across a restart', async () => {
+    let bus = await open();
+    const first = collector('g');
+    const sub = await bus.subscribe(first.options);
+    await bus.publish([record(1), record(2)]);
+    await eventually(async () => first.seen.length === 2);
+    await sub.stop();
+    await bus.publish([record(3), record(4)]);
+    await bus.stop();
+
+    bus = await open();
+    const again = collector('g');
+    const late = collector('other');
+    await bus.subscribe(again.options);
+    await bus.subscribe(late.options);
+    await eventually(async () => again.seen.length === 2 && late.seen.length === 2);
+    expect(again.seen).to.deep.equal(['3', '4']);
+    // 1 and 2 were trimmed once `g`, then the topic's only group, had committed past them.
+    expect(late.seen).to.deep.equal(['3', '4']);
+    await bus.stop();
+  });
+
+  it('trims a record once every group of its topic has committed past it, and keeps offsets increasing', async () => {
+    const bus = await open();
+    const fast = collector('fast');
+    const slow = collector('slow');
+    await bus.subscribe(fast.options);
+    const slowSub = await bus.subscribe(slow.options);
+    await slowSub.stop();
+    await bus.publish([record(1), record(2), record(3)]);
+    await eventually(async () => fast.seen.length === 3);
+    expect((await bus.read('t')).map((r) => r.offset)).to.deep.equal(['0', '1', '2']);
+
+    await bus.subscribe(slow.options);
+    await eventually(async () => slow.seen.length === 3);
+    await eventually(async () => (await bus.read('t')).length === 0, 5_000, 'the log to be trimmed');
+    await bus.publish([record(4)]);
+    await eventually(async () => fast.seen.length === 4 && slow.seen.length === 4);
+    await eventually(async () => (await bus.read('t')).length === 0, 5_000, 'the log to be trimmed');
+    const delivered: DeliveredRecord[] = [];
+    await bus.subscribe({ groupId: 'new', topics: ['t'], handle: async (r) => void delivered.push(r) });
+    await bus.publish([record(5)]);
+    await eventually(async () => delivered.length === 1);
+    expect(delivered[0]?.offset).to.equal('4');
+    await bus.stop();
+  });
+
+  it('dead-letters a record that fails on every attempt to <topic>.dlq with its error, then goes on', async () => {
+    const bus = await open();
+    const before = await deadLetterCount('poisoned', 't');
+    const seen: string[] = [];
+    let poisonAttempts = 0;
+    await bus.subscribe({
+      groupId: 'poisoned',
+      topics: ['t'],
+      fromBeginning: true,
+      handle: async (r) => {
+        if (r.value.toString() === 'poison') {
+          poisonAttempts += 1;
+          throw new Error('cannot decode');
+        }
+        seen.push(r.value.toString());
+      },
+    });
+    await bus.publish([record(1), { ...record(0), value: Buffer.from('poison') }, record(2)]);
+    await eventually(async () => seen.length === 2);
+    expect(seen).to.deep.equal(['1', '2']);
+    expect(poisonAttempts).to.equal(3);
+    const [dead, ...more] = await bus.read(dlqTopic('t'));
+    expect(more).to.have.length(0);
+    expect(dead?.value.toString()).to.equal('poison');
+    expect(dead?.headers).to.include({
+      'event-id': 'e0',
+      'dlq-topic': 't',
+      'dlq-offset': '1',
+      'dlq-group': 'poisoned',
+      'dlq-error': 'cannot decode',
+      'dlq-attempts': '3',
+    });
+    expect((await deadLetterCount('poisoned', 't')) - before).to.equal(1);
+    await bus.stop();
+  });
+
+  it('a handler that fails twice then succeeds has exactly one effect and leaves no dead letter', async () => {
+    const bus = await open();
+    const effects: string[] = [];
+    let failures = 0;
+    await bus.subscribe({
+      groupId: 'flaky',
+      topics: ['t'],
+      fromBeginning: true,
+      handle: async (r) => {
+        if (failures < 2) {
+          failures += 1;
+          throw new Error('transient');
+        }
+        effects.push(r.value.toString());
+      },
+    });
+    await bus.publish([record(1)]);
+    await eventually(async () => effects.length === 1);
+    await bus.publish([record(2)]);
+    await eventually(async () => effects.length === 2);
+    expect(effects).to.deep.equal(['1', '2']);
+    expect(failures).to.equal(2);
+    expect(await bus.read(dlqTopic('t'))).to.have.length(0);
+    await bus.stop();
+  });
+
+  it('a poison record in a batch is dead-lettered alone; its neighbours are handled', async () => {
+    const bus = await open();
+    const handled: string[] = [];
+    const consume = (r: DeliveredRecord) => {
+      if (r.value.toString() === 'poison') throw new Error('cannot decode');
+      return r.value.toString();
+    };
+    await bus.publish([record(1), { ...record(0), value: Buffer.from('poison') }, record(2)]);
+    await bus.subscribe({
+      groupId: 'batched',
+      topics: ['t'],
+      fromBeginning: true,
+      handle: async (r) => void handled.push(consume(r)),
+      handleBatch: async (records) => void handled.push(...records.map(consume)),
+    });
+    await eventually(async () => handled.length === 2);
+    expect(handled).to.deep.equal(['1', '2']);
+    expect((await bus.read(dlqTopic('t'))).map((r) => r.value.toString())).to.deep.equal(['poison']);
+    await bus.stop();
+  });
+});
