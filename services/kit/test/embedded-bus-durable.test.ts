@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -34,7 +36,7 @@ describe('kit.EmbeddedBus (durable log)', () => {
   let dir: string;
   let file: string;
   const open = async () => {
-    const bus = new EmbeddedBus({ file, retry: { attempts: 3, backoffMs: 1 } });
+    const bus = new EmbeddedBus({ file, retry: { attempts: 3, backoffMs: 1 }, pollMs: 20 });
     await bus.start();
     return bus;
   };
@@ -172,6 +174,42 @@ describe('kit.EmbeddedBus (durable log)', () => {
     await eventually(async () => handled.length === 2);
     expect(handled).to.deep.equal(['1', '2']);
     expect((await bus.read(dlqTopic('t'))).map((r) => r.value.toString())).to.deep.equal(['poison']);
+    await bus.stop();
+  });
+
+  it('the dlq CLI lists dead letters and redrives one into the running bus, where it is handled once', async () => {
+    const bus = await open();
+    const handled: string[] = [];
+    let broken = true;
+    await bus.subscribe({
+      groupId: 'fixable',
+      topics: ['t'],
+      fromBeginning: true,
+      handle: async (r) => {
+        if (broken) throw new Error(`bug on ${r.value.toString()}`);
+        handled.push(r.value.toString());
+      },
+    });
+    await bus.publish([record(1), record(2)]);
+    await eventually(async () => (await bus.read(dlqTopic('t'))).length === 2);
+    broken = false;
+
+    const cli = path.resolve(__dirname, '../src/cli/dlq.js');
+    const run = (...args: string[]) =>
+      promisify(execFile)(process.execPath, [cli, ...args], { env: { ...process.env, EMBEDDED_BUS_FILE: file } });
+    const listed = (await run('list', '--topic', 't')).stdout.trim().split('\n');
+    const letters = listed.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(
+      letters.map(({ eventId, topic, group, error, attempts }) => ({ eventId, topic, group, error, attempts })),
+    ).to.deep.equal([
+      { eventId: 'e1', topic: 't', group: 'fixable', error: 'bug on 1', attempts: 3 },
+      { eventId: 'e2', topic: 't', group: 'fixable', error: 'bug on 2', attempts: 3 },
+    ]);
+
+    expect((await run('redrive', '--topic', 't', '--id', 'e2')).stdout).to.equal('redriven e2 to t\n');
+    await eventually(async () => handled.length === 1, 5_000, 'the redriven record to be handled');
+    expect(handled).to.deep.equal(['2']);
+    expect((await bus.read(dlqTopic('t'))).map((r) => r.headers?.['event-id'])).to.deep.equal(['e1']);
     await bus.stop();
   });
 });

@@ -32,6 +32,11 @@ export interface EmbeddedBusOptions {
   pollMs?: number;
   /** Idle groups whose consumers are gone, and records on topics no group reads, are kept this long (7 days). */
   retentionMs?: number;
+  /**
+   * False for a tool opening the log of a running stack (the dlq CLI): no polling and no expiry, which only the
+   * process that knows which groups are live may run.
+   */
+  owner?: boolean;
 }
 
 interface Group {
@@ -63,6 +68,7 @@ export class EmbeddedBus implements EventBus {
   async start(): Promise<void> {
     this.log ??= new SqliteLog(this.options.file ?? ':memory:');
     this.running = true;
+    if (this.options.owner === false) return;
     this.expire();
     this.timer = setInterval(() => {
       for (const group of this.groups.values()) this.drain(group);
@@ -160,8 +166,8 @@ export class EmbeddedBus implements EventBus {
     const log = this.requireLog();
     for (const member of group.members) {
       for (const topic of member.topics) {
-        const from = log.committed(group.id, topic);
-        if (from === undefined) continue;
+        // Undefined only if another process expired the group meanwhile: it joins again.
+        const from = log.committed(group.id, topic) ?? log.join(group.id, topic, member.fromBeginning ?? false);
         const count = member.handleBatch ? Math.max(1, member.maxBatch ?? DEFAULT_MAX_BATCH) : 1;
         const records = log.read(topic, from, count);
         if (!records.length) continue;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   Kafka,
   Partitioners,
@@ -195,6 +196,54 @@ export class KafkaBus implements EventBus {
         await consumer.disconnect();
       },
     };
+  }
+
+  /**
+   * The records retained on a topic, from its earliest, up to `limit` (the dlq CLI lists dead letters with it): a
+   * throwaway group reads every partition up to the end it had when asked, commits nothing, and is deleted.
+   */
+  async read(topic: string, limit = 1_000, deadlineMs = 30_000): Promise<DeliveredRecord[]> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    const groupId = `${this.options.clientId}.reader.${randomUUID()}`;
+    try {
+      if (!(await admin.listTopics()).includes(topic)) return [];
+      const ends = new Map(
+        (await admin.fetchTopicOffsets(topic))
+          .filter((p) => BigInt(p.high) > BigInt(p.low))
+          .map((p) => [p.partition, BigInt(p.high)]),
+      );
+      if (!ends.size) return [];
+      const records: DeliveredRecord[] = [];
+      const consumer = this.kafka.consumer({ groupId, allowAutoTopicCreation: false });
+      await consumer.connect();
+      try {
+        await consumer.subscribe({ topics: [topic], fromBeginning: true });
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`reading ${topic} took over ${deadlineMs} ms`)), deadlineMs);
+          const done = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+          consumer
+            .run({
+              autoCommit: false,
+              eachMessage: async ({ partition, message }) => {
+                if (records.length < limit) records.push(delivered(topic, partition, message));
+                if (BigInt(message.offset) + 1n >= (ends.get(partition) ?? 0n)) ends.delete(partition);
+                if (!ends.size || records.length >= limit) done();
+              },
+            })
+            .catch(reject);
+        });
+      } finally {
+        await consumer.disconnect();
+      }
+      return records.sort((a, b) => a.partition - b.partition || Number(BigInt(a.offset) - BigInt(b.offset)));
+    } finally {
+      await admin.deleteGroups([groupId]).catch(() => undefined);
+      await admin.disconnect();
+    }
   }
 
   /** The first fetch after joining the group: the latest offsets are resolved, so later records reach this member. */
