@@ -30,7 +30,7 @@ const buses: [string, () => EmbeddedBus | KafkaBus][] = [
             new KafkaBus({
               brokers: brokers.split(','),
               clientId: 'kit-test',
-              logger: createLogger('kit-test', 'warn'),
+              logger: createLogger('kit-test', 'error'),
               retry: RETRY,
             }),
         ],
