@@ -89,6 +89,21 @@ describe('kit.EmbeddedBus (durable log)', () => {
     await bus.stop();
   });
 
+  it('forgets a group gone for the retention, so it no longer holds records back, and expires records no group reads', async () => {
+    const bus = new EmbeddedBus({ file, pollMs: 10, retentionMs: 200, expireEveryMs: 20 });
+    await bus.start();
+    const live = collector('live');
+    await bus.subscribe(live.options);
+    const gone = await bus.subscribe(collector('gone').options);
+    await gone.stop();
+    await bus.publish([record(1), record(2), record(0, 'nobody-reads')]);
+    await eventually(async () => live.seen.length === 2);
+    expect(await bus.read('t')).to.have.length(2);
+    await eventually(async () => (await bus.read('t')).length === 0, 5_000, 'the gone group to be forgotten');
+    await eventually(async () => (await bus.read('nobody-reads')).length === 0, 5_000, 'the unread record to expire');
+    await bus.stop();
+  });
+
   it('a poison record in a batch is dead-lettered alone; its neighbours are handled', async () => {
     const bus = await open();
     const handled: string[] = [];

@@ -32,6 +32,8 @@ export interface EmbeddedBusOptions {
   pollMs?: number;
   /** Idle groups whose consumers are gone, and records on topics no group reads, are kept this long (7 days). */
   retentionMs?: number;
+  /** How often the retention is applied (hourly). */
+  expireEveryMs?: number;
   /**
    * False for a tool opening the log of a running stack (the dlq CLI): no polling and no expiry, which only the
    * process that knows which groups are live may run.
@@ -69,10 +71,11 @@ export class EmbeddedBus implements EventBus {
     this.log ??= new SqliteLog(this.options.file ?? ':memory:');
     this.running = true;
     if (this.options.owner === false) return;
-    this.expire();
+    // Not at once: only once this process's consumers have subscribed does it know which groups are live.
+    this.lastExpiry = Date.now();
     this.timer = setInterval(() => {
       for (const group of this.groups.values()) this.drain(group);
-      if (Date.now() - this.lastExpiry > HOUR_MS) this.expire();
+      if (Date.now() - this.lastExpiry > (this.options.expireEveryMs ?? HOUR_MS)) this.expire();
     }, this.options.pollMs ?? 1_000);
     this.timer.unref();
   }
