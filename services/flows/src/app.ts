@@ -139,7 +139,13 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
   };
 
   protected register(): void {
-    this.runner = new Runner(this.dataSource, this.actions, this.logger, this.config.FLOWS_RUNNER_INTERVAL_MS);
+    this.runner = new Runner(
+      this.dataSource,
+      this.actions,
+      this.logger,
+      this.config.FLOWS_RUNNER_INTERVAL_MS,
+      this.config.FLOWS_RUN_LEASE_MS,
+    );
     this.runs = new Runs(this.dataSource, () => this.runner?.wake());
     this.grpc.add(
       FlowsServiceService,

@@ -12,6 +12,8 @@ export const flowsConfigSchema = baseConfigSchema.extend({
   WEBHOOK_INGRESS_GRPC_URL: z.string().default(''),
   /** How often the runner looks for due runs (waits that ended, runs a crashed replica left behind). */
   FLOWS_RUNNER_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+  /** How long a claimed run is leased: a run whose replica died is resumed by another after this. */
+  FLOWS_RUN_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
 });
 export type FlowsConfig = z.infer<typeof flowsConfigSchema>;
 

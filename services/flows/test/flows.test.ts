@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import { status, type ServiceError } from '@grpc/grpc-js';
 import {
   ApiScope,
+  EmbeddedBus,
+  KafkaBus,
+  listDeadLetters,
   PrincipalKind,
   eventually,
   grpcServerDuration,
@@ -277,6 +280,48 @@ describe('FlowsService', () => {
       expect(runs.data.map((run) => run.requestId).sort()).to.deep.equal(
         [first, second, last].map((e) => e.webhookReceived?.requestId).sort(),
       );
+    });
+  });
+
+  describe('webhook.received consumer, poison record', () => {
+    it('dead-letters a record it cannot decode to <topic>.dlq and goes on with the events after it', async () => {
+      const orgId = newId();
+      const flow = await publishedFlow(orgId);
+      const topic = `${app.config.KAFKA_TOPIC_PREFIX}svc.webhooks.received.v1`;
+      const key = flow.trigger?.connectionId ?? '';
+      const envelope: Envelope = {
+        id: newId(),
+        type: 'webhook.received',
+        orgId,
+        occurredAt: new Date().toISOString(),
+        webhookReceived: {
+          requestId: newId(),
+          connectionId: key,
+          contactId: newId(),
+          chatId: newId(),
+          payloadJson: '{}',
+          flowIds: [flow._id],
+        },
+      };
+      const poisonId = newId();
+      // A length-delimited field announcing 16 bytes and carrying one: Envelope.decode throws.
+      const poison = { topic, key, value: Buffer.from([0x0a, 0x10, 0x41]), headers: { 'event-id': poisonId } };
+      await app.bus.publish([poison, { topic, key, value: Buffer.from(Envelope.encode(envelope).finish()) }]);
+      const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+      await eventually(async () => {
+        const page = await unary(client.listFlowRuns.bind(client), { flowId: flow._id, input: { limit: 10 } }, member);
+        return page.data.some((run) => run.requestId === envelope.webhookReceived?.requestId);
+      });
+      const bus = app.bus;
+      if (!(bus instanceof EmbeddedBus || bus instanceof KafkaBus)) throw new Error(`unexpected bus ${bus.kind}`);
+      const letters = await eventually(async () => {
+        const all = await listDeadLetters(bus, topic);
+        return all.some((l) => l.eventId === poisonId) && all;
+      });
+      const letter = letters.find((l) => l.eventId === poisonId);
+      expect(letter).to.include({ topic, group: `${app.config.KAFKA_TOPIC_PREFIX}flows.webhook-received` });
+      expect(letter?.error).to.match(/premature EOF|index out of range|invalid/i);
+      expect(letter?.record.value).to.deep.equal(poison.value);
     });
   });
 

@@ -15,6 +15,12 @@ export const baseConfigSchema = z.object({
   KAFKA_SASL_PASSWORD: z.string().optional(),
   /** Prefix for topic names, so several installations can share one cluster. */
   KAFKA_TOPIC_PREFIX: z.string().default(''),
+  /** The SQLite file of the in-process bus's durable log (embedded default only; the stack puts it in its data dir). */
+  EMBEDDED_BUS_FILE: z.string().min(1).default('.data/bus.sqlite'),
+  /** Attempts at handling a record (the first included) before it is dead-lettered to `<topic>.dlq`. */
+  BUS_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  /** Wait before a record's second attempt; doubles for each later one, up to 5 s. */
+  BUS_RETRY_BACKOFF_MS: z.coerce.number().int().min(0).max(60_000).default(200),
   /** Shared by the gateway and the services to sign principals; at least 32 characters. */
   SVC_INTERNAL_SECRET: z.string().min(32),
   GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50051),

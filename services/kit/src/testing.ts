@@ -27,6 +27,9 @@ export function testEnv(service: string, overrides: Record<string, string> = {})
     DB_URL: testDbUrl(service),
     KAFKA_BROKERS: process.env.SVC_TEST_KAFKA_BROKERS ?? '',
     KAFKA_TOPIC_PREFIX: process.env.SVC_TEST_KAFKA_BROKERS ? `t${testRunId}.` : '',
+    EMBEDDED_BUS_FILE: ':memory:',
+    // A record that keeps failing is dead-lettered after five attempts: within a test's patience.
+    BUS_RETRY_BACKOFF_MS: '10',
     SVC_INTERNAL_SECRET: randomBytes(32).toString('hex'),
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: '0',

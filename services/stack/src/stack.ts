@@ -71,8 +71,17 @@ export class Stack {
       );
     this.bus = createBus(
       baseConfigSchema
-        .pick({ KAFKA_BROKERS: true, KAFKA_CLIENT_ID: true, KAFKA_SSL: true, KAFKA_TOPIC_PREFIX: true })
-        .parse(base),
+        .pick({
+          KAFKA_BROKERS: true,
+          KAFKA_CLIENT_ID: true,
+          KAFKA_SSL: true,
+          KAFKA_TOPIC_PREFIX: true,
+          EMBEDDED_BUS_FILE: true,
+          BUS_RETRY_ATTEMPTS: true,
+          BUS_RETRY_BACKOFF_MS: true,
+        })
+        // The in-process bus's durable log sits next to the services' databases.
+        .parse({ ...base, EMBEDDED_BUS_FILE: path.join(config.SVC_DATA_DIR, 'bus.sqlite') }),
       this.logger,
     );
     const deps = { bus: this.bus, serveHttp: false };

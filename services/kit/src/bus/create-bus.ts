@@ -13,14 +13,21 @@ export type KafkaSettings = Pick<
   | 'KAFKA_SASL_USERNAME'
   | 'KAFKA_SASL_PASSWORD'
   | 'KAFKA_TOPIC_PREFIX'
+  | 'EMBEDDED_BUS_FILE'
+  | 'BUS_RETRY_ATTEMPTS'
+  | 'BUS_RETRY_BACKOFF_MS'
 >;
 
-/** Kafka when KAFKA_BROKERS is set, otherwise the in-process bus of the embedded default. */
+/**
+ * Kafka when KAFKA_BROKERS is set, otherwise the in-process bus of the embedded default, its log in
+ * EMBEDDED_BUS_FILE.
+ */
 export function createBus(config: KafkaSettings, logger: Logger, topics: string[] = []): EventBus {
   const brokers = config.KAFKA_BROKERS.split(',')
     .map((b) => b.trim())
     .filter(Boolean);
-  if (!brokers.length) return new EmbeddedBus(logger);
+  const retry = { attempts: config.BUS_RETRY_ATTEMPTS, backoffMs: config.BUS_RETRY_BACKOFF_MS };
+  if (!brokers.length) return new EmbeddedBus({ file: config.EMBEDDED_BUS_FILE, logger, retry });
   const sasl =
     config.KAFKA_SASL_MECHANISM && config.KAFKA_SASL_USERNAME && config.KAFKA_SASL_PASSWORD
       ? {
@@ -36,5 +43,6 @@ export function createBus(config: KafkaSettings, logger: Logger, topics: string[
     ...(sasl ? { sasl } : {}),
     topics: topics.map((t) => config.KAFKA_TOPIC_PREFIX + t),
     logger,
+    retry,
   });
 }
