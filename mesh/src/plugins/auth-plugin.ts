@@ -6,6 +6,7 @@ import { systemPrincipal, type Logger, type Principal, type PrincipalCodec } fro
 import type { Authenticator } from '../auth/authenticator';
 import { authorize, isPublicOnly } from '../auth/authorize';
 import type { OperationRule } from '../auth/operations-table';
+import { SignedPrincipals } from '../auth/signed-principals';
 import { clientAddress } from '../client-address';
 import type { GatewayContext } from '../context';
 
@@ -66,6 +67,7 @@ async function isLoginRequest(request: Request, table: Map<string, OperationRule
 export function useAuth(options: AuthPluginOptions): GatewayPlugin {
   const byRequest = new WeakMap<Request, Principal | 'anonymous'>();
   const system = options.codec.encode(systemPrincipal());
+  const signedPrincipals = new SignedPrincipals(options.codec);
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       if (url.pathname !== options.graphqlEndpoint) return;
@@ -120,7 +122,7 @@ export function useAuth(options: AuthPluginOptions): GatewayPlugin {
         } satisfies GatewayContext);
         return;
       }
-      const signed = options.codec.encode(principal);
+      const signed = signedPrincipals.of(principal);
       extendContext({
         principal,
         principalHeader: signed.value,
