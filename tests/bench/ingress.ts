@@ -29,6 +29,7 @@ import { FlowRunsLedger, RemoteStack, demoOrg } from '../support/remote-stack';
 import { SIGNERS, connectionInputFor, signingSecretFor } from '../support/webhook-signers';
 import { WebhookFixtures } from '../support/webhooks';
 import { startBareServerProcess } from './bare-server';
+import { machineLoad } from './machine-load';
 import { cpuMs, startStackProcess } from './stack-process';
 
 /**
@@ -263,6 +264,7 @@ async function warmUp(
 }
 
 async function main(): Promise<void> {
+  console.log(`load average before: ${machineLoad()}`);
   const profileDir = process.env.BENCH_CPU_PROF;
   const [bare, stack] = await Promise.all([
     startBareServerProcess(),
@@ -334,6 +336,7 @@ async function main(): Promise<void> {
       bareBefore = bareAfter;
     }
     report(results, checked);
+    console.log(`load average after: ${machineLoad()}`);
   } finally {
     agent.destroy();
     await ledger.close();
