@@ -1400,7 +1400,7 @@ describe('deploy: charts/svc', function () {
       {
         label: 'a secretEnv entry reading a block that is not a secret block',
         args: ['--set', 'services.identity.secretEnv[0].name=X', '--set', 'services.identity.secretEnv[0].from=kafka'],
-        message: /\/services\/identity\/secretEnv\/0\/from': value must be 'webhookSecretsKeys'/,
+        message: /\/services\/identity\/secretEnv\/0\/from': value must be one of 'webhookSecretsKeys', 'trustJwks'/,
       },
       {
         label: 'webhook-ingress without its WEBHOOK_SECRETS_KEYS entry',

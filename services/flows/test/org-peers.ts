@@ -22,7 +22,7 @@ import { FlowsApp, flowsConfig, type FlowsDeps } from '../src';
 
 /**
  * The real owners of what a flow names (identity's members, the inbox's labels and chats, webhook-ingress's
- * connections), sharing the flows service's internal secret as in a deployment, so it can ask them as SYSTEM.
+ * connections), verifying with the test process's JWKS as in a deployment, so flows can ask them as SYSTEM.
  */
 export class OrgPeers {
   readonly identity: IdentityForTests;

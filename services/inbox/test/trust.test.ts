@@ -18,6 +18,7 @@ import {
   systemPrincipal,
   testEnv,
   testSigner,
+  testTrustKeys,
   unary,
   type Principal,
 } from '@svc/kit';
@@ -109,6 +110,24 @@ describe('service-to-service trust at the inbox', () => {
     const otherOrg = signedBy('flows', systemPrincipal(newId()));
     expect(await refusedWith(otherOrg)).to.equal(status.NOT_FOUND);
     expect((await getChat(signedBy('flows', systemPrincipal(orgId))))._id).to.equal(chatId);
+  });
+});
+
+describe('service-to-service trust: a service that calls others needs its own key', () => {
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => '',
+      (error: Error) => error.message,
+    );
+
+  it('refuses to start without SVC_SIGNING_KEY, or with the key of another issuer', async () => {
+    const { SVC_SIGNING_KEY: _own, ...withoutKey } = testEnv('inbox');
+    expect(await failure(new InboxApp(inboxConfig(withoutKey), { serveHttp: false }).start())).to.match(
+      /SVC_SIGNING_KEY: required/,
+    );
+    const flowsKey = JSON.stringify(testTrustKeys().signing.flows);
+    const borrowed = new InboxApp(inboxConfig({ ...withoutKey, SVC_SIGNING_KEY: flowsKey }), { serveHttp: false });
+    expect(await failure(borrowed.start())).to.match(/must start with "inbox\."/);
   });
 });
 
