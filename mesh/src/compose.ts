@@ -3,7 +3,7 @@ import { getComposedSchemaFromConfig } from '@graphql-mesh/compose-cli';
 import { DefaultLogger } from '@graphql-mesh/utils';
 import { loadGrpcSubgraph } from '@omnigraph/grpc';
 import { PROTO_ROOT } from '@svc/proto/protos';
-import { CLIENT_ADDRESS_HEADER, GRPC_CHANNEL_OPTIONS, PRINCIPAL_HEADER, PRINCIPAL_SIGNATURE_HEADER } from '@svc/kit';
+import { CLIENT_ADDRESS_HEADER, GRPC_CHANNEL_OPTIONS, PRINCIPAL_HEADER } from '@svc/kit';
 
 /** One gRPC subgraph per service: its name, its proto file and where it listens. */
 export interface SubgraphSource {
@@ -83,7 +83,7 @@ function hide<T extends { directives?: readonly DirectiveNode[] }>(node: T): T {
 
 /**
  * Composes the supergraph from the services' protos with GraphQL Mesh compose, at gateway start-up, so the endpoints
- * baked into it are the ones this gateway talks to. Every call carries the signed principal as gRPC metadata, read
+ * baked into it are the ones this gateway talks to. Every call carries the principal token as gRPC metadata, read
  * from the GraphQL context at call time. Returns the raw supergraph (for the resolver table) and the public one.
  */
 export async function composeSupergraph(
@@ -99,8 +99,8 @@ export async function composeSupergraph(
           source: { file: source.proto, load: PROTO_LOAD_OPTIONS },
           requestTimeout: options.timeoutMs ?? 10_000,
           metaData: {
-            [PRINCIPAL_HEADER]: '{context.principalHeader}',
-            [PRINCIPAL_SIGNATURE_HEADER]: '{context.principalSignature}',
+            // The token signed for this subgraph's service (its audience): mesh/src/auth/signed-principals.ts.
+            [PRINCIPAL_HEADER]: `{context.principalTokens.${source.name}}`,
             [CLIENT_ADDRESS_HEADER]: '{context.clientAddress}',
           },
         }),

@@ -4,8 +4,11 @@ import { DEFAULT_REQUEST_LIMITS } from './plugins/request-limits';
 import { appsOfSubgraphs, endpointVariable } from './subgraphs';
 
 export const gatewayConfigSchema = baseConfigSchema
-  .omit({ DB_URL: true, GRPC_PORT: true, GRPC_HOST: true, HTTP_PORT: true })
+  // The gateway verifies no principal tokens (it only signs), so it holds no JWKS.
+  .omit({ DB_URL: true, GRPC_PORT: true, GRPC_HOST: true, HTTP_PORT: true, SVC_TRUST_JWKS: true })
   .extend({
+    /** The gateway's private key signing principal tokens (JWK or PKCS#8 PEM); issuer `gateway`. */
+    SVC_SIGNING_KEY: z.string().min(1),
     PORT: z.coerce.number().int().min(0).max(65535).default(4000),
     IDENTITY_GRPC_URL: z.string().min(1),
     INBOX_GRPC_URL: z.string().min(1),

@@ -5,7 +5,8 @@ import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-fi
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { print } from 'graphql';
 import { createFetch } from '@whatwg-node/fetch';
-import { PrincipalCodec, type EventBus, type Logger, type ReadinessCheck } from '@svc/kit';
+import type { EventBus, Logger, PrincipalSigner, ReadinessCheck } from '@svc/kit';
+import { SignedPrincipals } from './auth/signed-principals';
 import { Authenticator } from './auth/authenticator';
 import { loadOperationsTable } from './auth/operations-table';
 import { composeSupergraph } from './compose';
@@ -23,7 +24,8 @@ import { piiFields, publicDocument, publicSchema } from './schema';
 export interface GatewayOptions {
   /** host:port of each deployable's gRPC server, by app name (the `app` of mesh/src/subgraphs.ts). */
   services: Record<string, string>;
-  internalSecret: string;
+  /** Signs the principal tokens sent to the services, as issuer `gateway` (docs/decisions/0065). */
+  signer: PrincipalSigner;
   bus: EventBus;
   topicPrefix?: string;
   logger: Logger;
@@ -59,10 +61,10 @@ export interface Gateway {
  */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const graphqlEndpoint = options.graphqlEndpoint ?? '/graphql';
-  const codec = new PrincipalCodec(options.internalSecret);
+  await options.signer.ready();
   const identity = options.services.identity;
   if (!identity) throw new Error('no gRPC endpoint configured for the identity service');
-  const authenticator = new Authenticator(identity, codec, options.logger, { ttlMs: options.authCacheTtlMs });
+  const authenticator = new Authenticator(identity, options.signer, options.logger, { ttlMs: options.authCacheTtlMs });
   await authenticator.start(options.bus, options.topicPrefix ?? '', `${hostname()}-${process.pid}`);
   const supergraph = await composeSupergraph(
     SUBGRAPHS.map(({ name, app, proto }) => {
@@ -96,7 +98,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       useRequestLimits(options.limits ?? DEFAULT_REQUEST_LIMITS, graphqlEndpoint),
       useAuth({
         authenticator,
-        codec,
+        signedPrincipals: new SignedPrincipals(options.signer),
         table,
         introspection: options.introspection ?? true,
         logger: options.logger,

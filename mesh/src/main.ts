@@ -1,7 +1,15 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import { createServer } from 'node:http';
-import { createBus, createLogger, keepConnectionsAlive, metricsRegistry, opsRouter, stopOnSignals } from '@svc/kit';
+import {
+  PrincipalSigner,
+  createBus,
+  createLogger,
+  keepConnectionsAlive,
+  metricsRegistry,
+  opsRouter,
+  stopOnSignals,
+} from '@svc/kit';
 import { gatewayConfig, serviceEndpoints } from './config';
 import { createGateway } from './gateway';
 import { DEFAULT_REQUEST_LIMITS } from './plugins/request-limits';
@@ -14,7 +22,7 @@ async function main(): Promise<void> {
   await bus.start();
   const gateway = await createGateway({
     services: serviceEndpoints(),
-    internalSecret: config.SVC_INTERNAL_SECRET,
+    signer: PrincipalSigner.fromSetting('gateway', config.SVC_SIGNING_KEY, config.SVC_SIGNING_KEY_ID),
     bus,
     topicPrefix: config.KAFKA_TOPIC_PREFIX,
     logger,

@@ -11,7 +11,7 @@
  * process there).
  */
 import * as os from 'node:os';
-import { PrincipalCodec, grpcClient, systemPrincipal, unary } from '@svc/kit';
+import { callerMetadata, grpcClient, systemPrincipal, unary } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import { gatewayCaller } from './gateway-client';
@@ -84,15 +84,14 @@ async function main(): Promise<void> {
     const postGateway = gatewayCaller(stack.url, key, 16);
     const viaGateway = (query: string) => () => postGateway(query, { c: chatId });
     // The direct baseline carries the same principal the gateway would send, authenticated once.
-    const codec = new PrincipalCodec(stack.internalSecret);
     const identity = grpcClient(IdentityServiceClient, `127.0.0.1:${stack.grpc.identity}`);
     const principal = await unary(
       identity.authenticate.bind(identity),
       { credential: key, actAsOrgId: '' },
-      codec.metadata(systemPrincipal()),
+      callerMetadata(systemPrincipal(), 'identity'),
     );
     const inbox = grpcClient(InboxServiceClient, `127.0.0.1:${stack.grpc.inbox}`);
-    const metadata = codec.metadata(principal);
+    const metadata = await callerMetadata(principal, 'inbox');
     const send = () =>
       unary(inbox.sendMessage.bind(inbox), { chatId, input: { text: 'bench', internal: false } }, metadata);
     const read = () => unary(inbox.getMessages.bind(inbox), { chatId, input: { limit: PAGE } }, metadata);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { eventually } from '@svc/kit';
+import { eventually, testTrustKeys } from '@svc/kit';
 import type { BenchCommand, BenchReply, BenchRequest } from '@svc/stack';
 
 export interface StackProcess {
@@ -11,7 +11,6 @@ export interface StackProcess {
   url: string;
   dataDir: string;
   grpc: Record<string, number>;
-  internalSecret: string;
   demo: Record<string, string>;
   /**
    * Pauses or resumes flows' consumer of `svc.webhooks.received.v1` in the server (over the IPC channel,
@@ -53,6 +52,8 @@ export async function startStackProcess(
       SVC_DATA_DIR: dataDir,
       BCRYPT_COST: '4',
       SVC_BENCH_CONTROL: 'ipc',
+      // This process's keys (kit testTrustKeys): `callerMetadata` then signs calls the stack's services trust.
+      SVC_TRUST_KEYS: JSON.stringify(testTrustKeys()),
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -91,7 +92,6 @@ export async function startStackProcess(
     url: runtime.url.replace('localhost', '127.0.0.1'),
     dataDir,
     grpc: runtime.grpc,
-    internalSecret: read('internal-secret')?.trim() ?? '',
     demo,
     control: (command) =>
       new Promise<void>((resolve, reject) => {

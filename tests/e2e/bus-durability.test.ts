@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { expect } from 'chai';
-import { eventually, newId, testRunId } from '@svc/kit';
+import { eventually, newId, testRunId, testTrustEnv } from '@svc/kit';
 import { startStackProcess, type StackProcess } from '../bench/stack-process';
 import { FlowRunsLedger, RemoteStack, demoOrg } from '../support/remote-stack';
 import { WebhookFixtures } from '../support/webhooks';
@@ -240,7 +240,7 @@ async function startFlowsProcess(
       DB_MIGRATE: 'skip',
       KAFKA_BROKERS: process.env.SVC_TEST_KAFKA_BROKERS ?? '',
       KAFKA_TOPIC_PREFIX: topicPrefix,
-      SVC_INTERNAL_SECRET: stack.internalSecret,
+      ...testTrustEnv('flows'),
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: '0',
       HTTP_PORT: '0',

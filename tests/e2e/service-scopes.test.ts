@@ -66,7 +66,8 @@ describe('Service scope checks agree with operations.tsv (each route called over
       scopes,
       sessionId: '',
     };
-    const metadata = harness.stack.inbox.codec.metadata(principal);
+    const audience = SUBGRAPHS.find((s) => s.name === route.service)?.app ?? route.service;
+    const metadata = await harness.stack.gatewaySigner.metadata(principal, audience);
     const method = client(route)[route.method];
     if (!method) throw new Error(`${route.service} has no method ${route.method}`);
     return new Promise<{ code: number; details: string }>((resolve) =>

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { PrincipalCodec, grpcClient, newId, openDataSource, systemPrincipal, unary } from '@svc/kit';
+import { callerMetadata, grpcClient, newId, openDataSource, systemPrincipal, unary } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import type { StackProcess } from '../bench/stack-process';
@@ -39,12 +39,11 @@ export async function demoOrg(stack: StackProcess, remote: RemoteStack): Promise
   );
   const sessionToken = login.body.data?.login.token;
   if (!sessionToken) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
-  const codec = new PrincipalCodec(stack.internalSecret);
   const identity = grpcClient(IdentityServiceClient, `127.0.0.1:${stack.grpc.identity}`);
   const owner = await unary(
     identity.authenticate.bind(identity),
     { credential: sessionToken, actAsOrgId: '' },
-    codec.metadata(systemPrincipal()),
+    callerMetadata(systemPrincipal(), 'identity'),
   ).finally(() => identity.close());
   return {
     sessionToken,
@@ -54,7 +53,7 @@ export async function demoOrg(stack: StackProcess, remote: RemoteStack): Promise
         const chat = await unary(
           inbox.openChat.bind(inbox),
           { channelId: newId(), contact: { _id: newId(), name: 'Bench Customer', ...contact } },
-          codec.metadata(systemPrincipal(owner.orgId)),
+          callerMetadata(systemPrincipal(owner.orgId), 'inbox'),
         );
         return chat._id;
       } finally {

@@ -10,7 +10,7 @@ import {
   type EventBus,
   type Logger,
   type Principal,
-  type PrincipalCodec,
+  type PrincipalSigner,
   type Subscription,
 } from '@svc/kit';
 
@@ -41,7 +41,7 @@ export class Authenticator {
 
   constructor(
     identityAddress: string,
-    private readonly codec: PrincipalCodec,
+    private readonly signer: PrincipalSigner,
     private readonly logger: Logger,
     { ttlMs = 30_000, maxEntries = 10_000 }: AuthenticatorCacheOptions = {},
   ) {
@@ -84,7 +84,7 @@ export class Authenticator {
     cached.principal = unary(
       this.client.authenticate.bind(this.client),
       { credential, actAsOrgId },
-      this.codec.metadata(systemPrincipal()),
+      this.signer.metadata(systemPrincipal(), 'identity'),
       5_000,
     ).then(
       (resolved) => {

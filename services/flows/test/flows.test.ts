@@ -13,6 +13,7 @@ import {
   unary,
   principalFor,
   rejection,
+  callerMetadata,
 } from '@svc/kit';
 import type { IdentityForTests } from '@svc/identity';
 import { Envelope } from '@svc/proto/events/v1';
@@ -53,7 +54,7 @@ describe('FlowsService', () => {
   const newOrg = () => identity.newOrg();
 
   async function publishedFlow(orgId: string) {
-    const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+    const member = callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'flows');
     const flow = await unary(
       client.createFlow.bind(client),
       {
@@ -77,14 +78,14 @@ describe('FlowsService', () => {
       const error = await unary(
         client.createFlow.bind(client),
         { input: { name: 'x', steps: [], replaceSteps: false } },
-        app.codec.metadata(key),
+        callerMetadata(key, 'flows'),
       ).catch((e: ServiceError) => e);
       expect((error as ServiceError).code).to.equal(status.PERMISSION_DENIED);
     });
 
     it('answers INVALID_ARGUMENT for an add-a-label step that names no label id, and keeps one that does', async () => {
       const orgId = newId();
-      const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+      const member = callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'flows');
       const create = (label: string | undefined) =>
         unary(
           client.createFlow.bind(client),
@@ -108,7 +109,7 @@ describe('FlowsService', () => {
   });
 
   describe('FlowsService.CreateFlow / UpdateFlow / PublishFlow (assign steps)', () => {
-    const member = (orgId: string) => app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+    const member = (orgId: string) => callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'flows');
     const assigning = (...assigneeIds: string[]) => [
       { type: FlowStepType.ADD_NOTE, text: 'routing' },
       ...assigneeIds.map((assigneeId) => ({ type: FlowStepType.ASSIGN, assigneeId })),
@@ -190,7 +191,7 @@ describe('FlowsService', () => {
       const found = await unary(
         client.listWebhookFlows.bind(client),
         { connectionId: flow.trigger?.connectionId ?? '' },
-        app.codec.metadata(systemPrincipal(orgId)),
+        callerMetadata(systemPrincipal(orgId), 'flows'),
       );
       expect(found.flows.map((f) => f.flowId)).to.deep.equal([flow._id]);
     });
@@ -232,7 +233,7 @@ describe('FlowsService', () => {
       await app.bus.publish([record]);
       await app.bus.publish([record]);
       await app.bus.publish([{ ...record, value: Buffer.from(Envelope.encode(sentinel).finish()) }]);
-      const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+      const member = callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'flows');
       const runs = await eventually(async () => {
         const page = await unary(client.listFlowRuns.bind(client), { flowId: flow._id, input: { limit: 10 } }, member);
         return page.data.some((run) => run.requestId === sentinel.webhookReceived?.requestId) ? page : undefined;
@@ -272,7 +273,7 @@ describe('FlowsService', () => {
       await app.bus.publish([record(first)]);
       // One publish, consumed as a backlog (one batch on the embedded bus): a redelivery of `first`, `second` twice.
       await app.bus.publish([record(second), record(first), record(second), record(last)]);
-      const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+      const member = callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'flows');
       const runs = await eventually(async () => {
         const page = await unary(client.listFlowRuns.bind(client), { flowId: flow._id, input: { limit: 10 } }, member);
         return page.data.some((run) => run.requestId === last.webhookReceived?.requestId) ? page : undefined;
@@ -307,7 +308,7 @@ describe('FlowsService', () => {
       // A length-delimited field announcing 16 bytes and carrying one: Envelope.decode throws.
       const poison = { topic, key, value: Buffer.from([0x0a, 0x10, 0x41]), headers: { 'event-id': poisonId } };
       await app.bus.publish([poison, { topic, key, value: Buffer.from(Envelope.encode(envelope).finish()) }]);
-      const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+      const member = callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'flows');
       await eventually(async () => {
         const page = await unary(client.listFlowRuns.bind(client), { flowId: flow._id, input: { limit: 10 } }, member);
         return page.data.some((run) => run.requestId === envelope.webhookReceived?.requestId);

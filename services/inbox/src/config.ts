@@ -18,8 +18,8 @@ export const inboxConfigSchema = baseConfigSchema.extend({
   MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).default(900),
   /** Base URL of the public edge for signed links (https://inbox.example.com); empty: relative links. */
   MEDIA_PUBLIC_URL: z.union([z.url(), z.literal('')]).default(''),
-  /** Key of the link signatures; unset: derived from SVC_INTERNAL_SECRET. */
-  MEDIA_URL_SECRET: z.string().min(32).optional(),
+  /** Key of the link signatures (at least 32 characters; the embedded stack generates one into its data dir). */
+  MEDIA_URL_SECRET: z.string().min(32),
 });
 export type InboxConfig = z.infer<typeof inboxConfigSchema>;
 

@@ -11,6 +11,7 @@ import {
   testEnv,
   unary,
   type Principal,
+  callerMetadata,
 } from '@svc/kit';
 import { IdentityForTests } from '@svc/identity';
 import { InboxServiceClient, type MessagePage } from '@svc/proto/inbox/v1';
@@ -30,7 +31,7 @@ describe('Search: full-text passes per page', () => {
   let inbox: InboxServiceClient;
   let search: SearchServiceClient;
   const statements: string[] = [];
-  const as = (principal: Principal): Metadata => app.codec.metadata(principal);
+  const as = (principal: Principal): Promise<Metadata> => callerMetadata(principal, 'inbox');
   const orgId = newId();
   const key = apiKeyPrincipal(orgId, [ApiScope.MESSAGES_READ, ApiScope.MESSAGES_SEND]);
 
@@ -42,7 +43,7 @@ describe('Search: full-text passes per page', () => {
 
   before(async () => {
     const config = inboxConfig(testEnv('inbox'));
-    identity = new IdentityForTests(config.SVC_INTERNAL_SECRET);
+    identity = new IdentityForTests();
     await identity.start();
     app = new InboxApp(config, { identityAddress: () => identity.address });
     await app.start();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jwksSchema } from './trust/jwks';
 
 /** Settings every service reads; services extend this schema with their own. */
 export const baseConfigSchema = z.object({
@@ -21,8 +22,12 @@ export const baseConfigSchema = z.object({
   BUS_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
   /** Wait before a record's second attempt; doubles for each later one, up to 5 s. */
   BUS_RETRY_BACKOFF_MS: z.coerce.number().int().min(0).max(60_000).default(200),
-  /** Shared by the gateway and the services to sign principals; at least 32 characters. */
-  SVC_INTERNAL_SECRET: z.string().min(32),
+  /** Public keys verifying principal tokens: a JWKS (`{"keys":[…]}`), several during a rotation (docs/decisions/0065). */
+  SVC_TRUST_JWKS: jwksSchema,
+  /** This deployable's private key signing the principal tokens it sends (JWK or PKCS#8 PEM); callers only. */
+  SVC_SIGNING_KEY: z.string().min(1).optional(),
+  /** The key id of SVC_SIGNING_KEY, `<issuer>.<suffix>`; unset: the JWK's own `kid`. */
+  SVC_SIGNING_KEY_ID: z.string().min(1).optional(),
   GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50051),
   HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   GRPC_HOST: z.string().default('0.0.0.0'),

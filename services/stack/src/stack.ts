@@ -14,6 +14,11 @@ import {
   type EventBus,
   type Logger,
   baseConfigSchema,
+  generateTrustKeys,
+  importSigningKey,
+  ISSUERS,
+  PrincipalSigner,
+  type TrustKeys,
 } from '@svc/kit';
 import { createGateway, type Gateway } from '@svc/gateway';
 import { IdentityApp, identityConfigSchema } from '@svc/identity';
@@ -21,7 +26,7 @@ import { InboxApp, inboxConfigSchema } from '@svc/inbox';
 import { ContactsApp, contactsConfigSchema } from '@svc/contacts';
 import { FlowsApp, flowsConfigSchema } from '@svc/flows';
 import { WebhookIngressApp, ingressConfigSchema } from '@svc/webhook-ingress';
-import { embeddedInternalSecret, type StackConfig } from './config';
+import { embeddedMediaUrlSecret, type StackConfig } from './config';
 import { demoEnvPath } from './demo-seed';
 import { landingPage } from './landing-page';
 
@@ -42,7 +47,12 @@ export class Stack {
   readonly apps: ServiceApp[];
   gateway!: Gateway;
   private server: Server | undefined;
-  private readonly internalSecret: string;
+  /** The keys of every issuer: ephemeral unless SVC_TRUST_KEYS gives them (docs/decisions/0065). */
+  readonly trustKeys: TrustKeys;
+  /** Signs as `stack`: the demo seed acting for its org. */
+  readonly signer: PrincipalSigner;
+  /** The gateway's signer (the seed logs its owner in and acts as them, as the gateway would). */
+  readonly gatewaySigner: PrincipalSigner;
 
   /**
    * `serviceEnv`: the services' own settings (e.g. `INGRESS_FLOWS_CACHE_MS`, `MEDIA_MAX_BYTES`, `FLOWS_*`), read as
@@ -53,17 +63,20 @@ export class Stack {
     serviceEnv: NodeJS.ProcessEnv = {},
   ) {
     this.logger = createLogger('stack', config.LOG_LEVEL);
-    this.internalSecret = config.SVC_INTERNAL_SECRET ?? embeddedInternalSecret(config.SVC_DATA_DIR);
+    this.trustKeys = (config.SVC_TRUST_KEYS as TrustKeys | undefined) ?? generateTrustKeys(ISSUERS);
+    this.signer = this.signerOf('stack');
+    this.gatewaySigner = this.signerOf('gateway');
     const base = {
       ...serviceEnv,
       LOG_LEVEL: config.LOG_LEVEL,
       KAFKA_BROKERS: config.KAFKA_BROKERS,
       KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
-      SVC_INTERNAL_SECRET: this.internalSecret,
+      SVC_TRUST_JWKS: this.trustKeys.jwks,
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: '0',
       BCRYPT_COST: String(config.BCRYPT_COST),
     };
+    const signingKey = (issuer: string) => ({ SVC_SIGNING_KEY: JSON.stringify(this.trustKeys.signing[issuer]) });
     const dbUrl = (service: string) =>
       (config.SVC_DB_URL_TEMPLATE ?? `sqlite:${path.join(config.SVC_DATA_DIR, '{service}.sqlite')}`).replaceAll(
         '{service}',
@@ -93,7 +106,9 @@ export class Stack {
     this.inbox = new InboxApp(
       inboxConfigSchema.parse({
         ...base,
+        ...signingKey('inbox'),
         DB_URL: dbUrl('inbox'),
+        MEDIA_URL_SECRET: config.MEDIA_URL_SECRET ?? embeddedMediaUrlSecret(config.SVC_DATA_DIR),
         MEDIA_DIR: path.join(config.SVC_DATA_DIR, 'media'),
         // Signed media links point at this process's one port (relative when the port is picked at random).
         MEDIA_PUBLIC_URL: config.SVC_PUBLIC_URL ?? (config.PORT ? `http://localhost:${config.PORT}` : ''),
@@ -104,12 +119,15 @@ export class Stack {
         identityAddress: address(this.identity),
       },
     );
-    this.contacts = new ContactsApp(contactsConfigSchema.parse({ ...base, DB_URL: dbUrl('contacts') }), {
-      ...deps,
-      logger: createLogger('contacts', config.LOG_LEVEL),
-      inboxAddress: address(this.inbox),
-    });
-    this.flows = new FlowsApp(flowsConfigSchema.parse({ ...base, DB_URL: dbUrl('flows') }), {
+    this.contacts = new ContactsApp(
+      contactsConfigSchema.parse({ ...base, ...signingKey('contacts'), DB_URL: dbUrl('contacts') }),
+      {
+        ...deps,
+        logger: createLogger('contacts', config.LOG_LEVEL),
+        inboxAddress: address(this.inbox),
+      },
+    );
+    this.flows = new FlowsApp(flowsConfigSchema.parse({ ...base, ...signingKey('flows'), DB_URL: dbUrl('flows') }), {
       ...deps,
       logger: createLogger('flows', config.LOG_LEVEL),
       identityAddress: address(this.identity),
@@ -121,6 +139,7 @@ export class Stack {
     this.ingress = new WebhookIngressApp(
       ingressConfigSchema.parse({
         ...base,
+        ...signingKey('webhook-ingress'),
         DB_URL: dbUrl('webhook-ingress'),
         // The key that seals provider signing secrets (docs/decisions/0014): generated once into the data dir.
         WEBHOOK_SECRETS_KEYS: config.WEBHOOK_SECRETS_KEYS,
@@ -138,6 +157,10 @@ export class Stack {
     this.apps = [this.identity, this.inbox, this.contacts, this.flows, this.ingress];
   }
 
+  private signerOf(issuer: string): PrincipalSigner {
+    return new PrincipalSigner(issuer, importSigningKey(issuer, JSON.stringify(this.trustKeys.signing[issuer])));
+  }
+
   get port(): number {
     const address = this.server?.address();
     return typeof address === 'object' && address ? address.port : this.config.PORT;
@@ -152,7 +175,7 @@ export class Stack {
     await Promise.all(this.apps.map((app) => app.start()));
     this.gateway = await createGateway({
       services: Object.fromEntries(this.apps.map((app) => [app.spec.name, `127.0.0.1:${app.grpcPort}`])),
-      internalSecret: this.internalSecret,
+      signer: this.gatewaySigner,
       bus: this.bus,
       topicPrefix: this.config.KAFKA_TOPIC_PREFIX,
       logger: createLogger('gateway', this.config.LOG_LEVEL),

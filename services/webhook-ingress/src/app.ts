@@ -93,7 +93,7 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
             value,
             channelIntegrationId: channelIntegrationId ?? undefined,
           },
-          this.codec.metadata(systemPrincipal(orgId)),
+          this.signer.metadata(systemPrincipal(orgId), 'contacts'),
         );
         return found.found ? { contactId: found.contactId, latestChatId: found.latestChatId } : undefined;
       }),
@@ -103,7 +103,7 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
         const response = await unary(
           client.listWebhookFlows.bind(client),
           { connectionId },
-          this.codec.metadata(systemPrincipal(orgId)),
+          this.signer.metadata(systemPrincipal(orgId), 'flows'),
         );
         return response.flows;
       }),
@@ -130,7 +130,7 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
     );
     this.grpc.add(
       WebhookIngressServiceService,
-      ingressService(connections, { codec: this.codec, logger: this.logger }),
+      ingressService(connections, { verifier: this.verifier, logger: this.logger }),
       'svc.webhooks.v1.WebhookIngressService',
     );
   }

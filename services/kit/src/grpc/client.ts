@@ -22,13 +22,14 @@ type UnaryMethod<Req, Res> = (
   callback: (error: ServiceError | null, response: Res) => void,
 ) => ClientUnaryCall;
 
-/** Calls a ts-proto grpc-js client method as a promise with a deadline. */
-export function unary<Req, Res>(
+/** Calls a ts-proto grpc-js client method as a promise with a deadline (metadata may still be being signed). */
+export async function unary<Req, Res>(
   method: UnaryMethod<Req, Res>,
   request: Req,
-  metadata: Metadata,
+  metadataOrPending: Metadata | Promise<Metadata>,
   deadlineMs = 10_000,
 ): Promise<Res> {
+  const metadata = await metadataOrPending;
   return new Promise((resolve, reject) => {
     method(request, metadata, { deadline: Date.now() + deadlineMs }, (error, response) =>
       error ? reject(error) : resolve(response),
