@@ -1,17 +1,8 @@
 import { expect } from 'chai';
-import { ApiScope, MemberRole, OrgKind, PrincipalCodec, PrincipalKind, newId, type Principal } from '@svc/kit';
+import { ApiScope, PrincipalCodec, apiKeyPrincipal, newId } from '@svc/kit';
 import { SignedPrincipals } from '../src/auth/signed-principals';
 
-const principal = (): Principal => ({
-  kind: PrincipalKind.API_KEY,
-  orgId: newId(),
-  orgKind: OrgKind.STANDARD,
-  keyId: newId(),
-  memberId: '',
-  role: MemberRole.MEMBER_ROLE_UNSPECIFIED,
-  scopes: [ApiScope.MESSAGES_READ],
-  sessionId: '',
-});
+const principal = () => apiKeyPrincipal(newId(), [ApiScope.MESSAGES_READ]);
 
 describe('gateway.SignedPrincipals', () => {
   const codec = new PrincipalCodec('x'.repeat(32));
