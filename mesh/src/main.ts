@@ -1,5 +1,4 @@
 import Koa from 'koa';
-import Router from '@koa/router';
 import { createServer } from 'node:http';
 import {
   PrincipalSigner,
@@ -9,6 +8,7 @@ import {
   metricsRegistry,
   opsRouter,
   stopOnSignals,
+  withRawRoutes,
 } from '@svc/kit';
 import { gatewayConfig, serviceEndpoints } from './config';
 import { createGateway } from './gateway';
@@ -35,13 +35,11 @@ async function main(): Promise<void> {
   });
   const app = new Koa();
   const ops = opsRouter({ ...gateway.readinessChecks(), 'gateway.bus': () => bus.healthy() }, metricsRegistry);
-  const graphql = new Router();
-  graphql.all('/graphql', async (ctx) => {
-    ctx.respond = false;
-    await gateway.handleNode(ctx.req, ctx.res);
-  });
-  app.use(ops.routes()).use(graphql.routes());
-  const server = keepConnectionsAlive(createServer(app.callback()), config.HTTP_KEEP_ALIVE_MS).listen(config.PORT);
+  app.use(ops.routes());
+  const server = keepConnectionsAlive(
+    createServer(withRawRoutes([gateway.route()], app.callback(), logger)),
+    config.HTTP_KEEP_ALIVE_MS,
+  ).listen(config.PORT);
   stopOnSignals(async () => {
     await new Promise<void>((resolve) => {
       server.close(() => resolve());

@@ -1,30 +1,18 @@
 import { expect } from 'chai';
 import {
   ApiScope,
-  MemberRole,
-  OrgKind,
-  PrincipalKind,
   PrincipalVerifier,
   RESIGN_AFTER_MS,
+  apiKeyPrincipal,
   jwksSchema,
   newId,
   testSigner,
   testTrustKeys,
-  type Principal,
 } from '@svc/kit';
 import { SignedPrincipals } from '../src/auth/signed-principals';
 import { SUBGRAPHS } from '../src/subgraphs';
 
-const principal = (): Principal => ({
-  kind: PrincipalKind.API_KEY,
-  orgId: newId(),
-  orgKind: OrgKind.STANDARD,
-  keyId: newId(),
-  memberId: '',
-  role: MemberRole.MEMBER_ROLE_UNSPECIFIED,
-  scopes: [ApiScope.MESSAGES_READ],
-  sessionId: '',
-});
+const principal = () => apiKeyPrincipal(newId(), [ApiScope.MESSAGES_READ]);
 
 describe('gateway.SignedPrincipals', () => {
   let time = Date.now();

@@ -8,8 +8,10 @@
  *
  * BENCH_REQUESTS (per row, default 2000), BENCH_ROWS (comma-separated subset of `sendMessage`, `getMessages`),
  * BENCH_CONCURRENCY (comma-separated, default `1,10`), BENCH_CPU_PROF=<dir> (write a V8 CPU profile of the stack
- * process there).
+ * process there), BENCH_NODE_ENV (the stack's NODE_ENV, default `production` as every deployed image runs: graphql-js
+ * then skips its development checks; `development` is what `npm start` runs).
  */
+import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
 import { callerMetadata, grpcClient, systemPrincipal, unary } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
@@ -22,6 +24,7 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const ROWS = process.env.BENCH_ROWS?.split(',') ?? ['sendMessage', 'getMessages'];
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,10').split(',').map(Number);
 const PAGE = 30;
+const NODE_ENV = process.env.BENCH_NODE_ENV ?? 'production';
 
 interface Result {
   name: string;
@@ -74,8 +77,10 @@ const load = () =>
 async function main(): Promise<void> {
   console.log(`load average (1, 5, 15 min) before: ${load()} on ${os.cpus().length} cores`);
   const profileDir = process.env.BENCH_CPU_PROF;
+  // Production refuses to start without a key for provider secrets at rest (decision 0014): a throwaway one.
+  const secretsKey = `bench:${randomBytes(32).toString('base64')}`;
   const stack = await startStackProcess(
-    {},
+    { NODE_ENV, ...(NODE_ENV === 'production' ? { WEBHOOK_SECRETS_KEYS: secretsKey } : {}) },
     profileDir ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir] } : {},
   );
   try {
@@ -113,7 +118,7 @@ async function main(): Promise<void> {
       },
     };
     console.log(
-      `${REQUESTS} requests per row after ${WARMUP} warm-up; server: npm start's stack in its own process (SQLite, embedded bus)`,
+      `${REQUESTS} requests per row after ${WARMUP} warm-up; server: npm start's stack in its own process (SQLite, embedded bus), NODE_ENV=${NODE_ENV}`,
     );
     for (const name of ROWS) {
       const operation = operations[name];

@@ -187,10 +187,6 @@ export class Stack {
       metricsRegistry,
     );
     const gatewayRoutes = new Router();
-    gatewayRoutes.all('/graphql', async (ctx) => {
-      ctx.respond = false;
-      await this.gateway.handleNode(ctx.req, ctx.res);
-    });
     // Rendered per request: demo.env appears after start.
     gatewayRoutes.get('/', (ctx) => {
       ctx.type = 'html';
@@ -204,7 +200,7 @@ export class Stack {
     // webhook-ingress and inbox in Kubernetes.
     app.use(router.routes()).use(gatewayRoutes.routes());
     if (this.inbox.router) app.use(this.inbox.router.routes());
-    const rawRoutes = this.apps.flatMap((service) => service.publicRawRoutes);
+    const rawRoutes = [this.gateway.route(), ...this.apps.flatMap((service) => service.publicRawRoutes)];
     this.server = keepConnectionsAlive(
       createServer(withRawRoutes(rawRoutes, app.callback(), this.logger)),
       this.config.HTTP_KEEP_ALIVE_MS,
