@@ -12,7 +12,7 @@ import { composeSupergraph } from './compose';
 import { EXPLORER_OPTIONS } from './explorer';
 import { SUBGRAPHS } from './subgraphs';
 import { useAuth } from './plugins/auth-plugin';
-import { costBudgetFromEnv, useCostBudget } from './plugins/cost-budget-plugin';
+import { costBudget, useCostBudget } from './plugins/cost-budget-plugin';
 import { useErrorCodes } from './plugins/error-plugin';
 import { allowMultipartUploads, multipartRequestLimit } from './plugins/multipart-body-limit';
 import { usePiiMasking } from './plugins/pii-plugin';
@@ -38,6 +38,8 @@ export interface GatewayOptions {
   explorer?: boolean;
   /** Proxies in front of the gateway whose X-Forwarded-For entries name the client (0: none, the header is ignored). */
   trustedProxyHops?: number;
+  /** The per-key budget of expensive reads (docs/decisions/0033-gateway-cost-budget.md); default 600, 10 per second. */
+  costBudget?: { capacity: number; refillPerSecond: number };
 }
 
 export interface UploadLimits {
@@ -104,7 +106,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         trustedProxyHops: options.trustedProxyHops ?? 0,
         explorer: options.explorer ?? false,
       }),
-      useCostBudget(costBudgetFromEnv()),
+      useCostBudget(costBudget(options.costBudget)),
       usePiiMasking(piiFields(document)),
       blockFieldSuggestionsPlugin(),
       maxDepthPlugin({ n: 12 }),

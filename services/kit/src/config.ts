@@ -1,18 +1,27 @@
 import { z } from 'zod';
+import { kafkaBrokersSchema, checkKafkaSecurity, optionalSetting } from './bus/bus-settings';
 
-/** Settings every service reads; services extend this schema with their own. */
+/**
+ * Settings every service reads; services extend this schema with their own (`serviceConfigSchema` adds the rules
+ * across settings; keep this one a plain object so the gateway and tools can pick and omit from it).
+ */
 export const baseConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `mysql://user:pass@host:port/database` or `sqlite:<path>` (`sqlite::memory:` for tests). */
   DB_URL: z.string().min(1),
-  /** Comma-separated Kafka brokers; empty selects the in-process bus (embedded default only). */
-  KAFKA_BROKERS: z.string().default(''),
+  /** Connections of each pod's MySQL-family pool. */
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  /** `skip`: the migration Job applied them (the chart sets it); `auto`: apply pending migrations at start. */
+  DB_MIGRATE: z.enum(['auto', 'skip']).default('auto'),
+  /** Comma-separated Kafka brokers, required: only the embedded stack passes IN_PROCESS_BUS instead. */
+  KAFKA_BROKERS: kafkaBrokersSchema,
   KAFKA_CLIENT_ID: z.string().default('svc-inbox'),
   KAFKA_SSL: z.stringbool().default(false),
-  KAFKA_SASL_MECHANISM: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
-  KAFKA_SASL_USERNAME: z.string().optional(),
-  KAFKA_SASL_PASSWORD: z.string().optional(),
+  /** SASL needs all three (`serviceConfigSchema` refuses a partial set); empty counts as unset. */
+  KAFKA_SASL_MECHANISM: optionalSetting(z.enum(['plain', 'scram-sha-256', 'scram-sha-512'])),
+  KAFKA_SASL_USERNAME: optionalSetting(z.string()),
+  KAFKA_SASL_PASSWORD: optionalSetting(z.string()),
   /** Prefix for topic names, so several installations can share one cluster. */
   KAFKA_TOPIC_PREFIX: z.string().default(''),
   /** The SQLite file of the in-process bus's durable log (embedded default only; the stack puts it in its data dir). */
@@ -35,12 +44,18 @@ export const baseConfigSchema = z.object({
   HTTP_KEEP_ALIVE_MS: z.coerce.number().int().positive().default(65_000),
 });
 
+/** The base settings with the rules across them: what a deployable extends. */
+export const serviceConfigSchema = baseConfigSchema.superRefine(checkKafkaSecurity);
+
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
+
+/** What a config is read from: the environment, or the embedded stack's wiring (which may hold IN_PROCESS_BUS). */
+export type ConfigSource = Readonly<Record<string, unknown>>;
 
 export class ConfigError extends Error {}
 
 /** Validates env against a schema at start-up and names every offending variable. */
-export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+export function loadConfig<S extends z.ZodType>(schema: S, env: ConfigSource = process.env): z.infer<S> {
   const parsed = schema.safeParse(env);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`);

@@ -11,6 +11,7 @@ export * from './token-bucket';
 export * from './service-app';
 export * from './bus/bus';
 export * from './bus/create-bus';
+export * from './bus/bus-settings';
 export * from './bus/dead-letter';
 export * from './bus/dead-letter-tool';
 export * from './bus/embedded-bus';

@@ -101,16 +101,19 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
     };
   }
 
+  protected get dataSourceSpec(): DataSourceSpec {
+    return { ...this.spec.data, url: this.config.DB_URL, poolSize: this.config.DB_POOL_SIZE };
+  }
+
   /** Applies this service's migrations and closes (the Kubernetes migration Job: `main.js migrate`). */
   async migrate(): Promise<void> {
-    const dataSource = await openDataSource({ ...this.spec.data, url: this.config.DB_URL }, { migrate: true });
+    const dataSource = await openDataSource(this.dataSourceSpec, { migrate: true });
     await dataSource.destroy();
     this.logger.info(`${this.spec.name} migrations applied`);
   }
 
   async start(): Promise<void> {
-    const migrate = process.env.DB_MIGRATE !== 'skip';
-    this.dataSource = await openDataSource({ ...this.spec.data, url: this.config.DB_URL }, { migrate });
+    this.dataSource = await openDataSource(this.dataSourceSpec, { migrate: this.config.DB_MIGRATE !== 'skip' });
     this.ownsBus = !this.deps.bus;
     this.bus = this.deps.bus ?? createBus(this.config, this.logger, this.spec.publishes);
     if (this.ownsBus) await this.bus.start();

@@ -14,8 +14,10 @@ import {
   type EventBus,
   type Logger,
   baseConfigSchema,
+  IN_PROCESS_BUS,
+  loadConfig,
 } from '@svc/kit';
-import { createGateway, type Gateway } from '@svc/gateway';
+import { createGateway, gatewayTuningSchema, type Gateway } from '@svc/gateway';
 import { IdentityApp, identityConfigSchema } from '@svc/identity';
 import { InboxApp, inboxConfigSchema } from '@svc/inbox';
 import { ContactsApp, contactsConfigSchema } from '@svc/contacts';
@@ -43,6 +45,7 @@ export class Stack {
   gateway!: Gateway;
   private server: Server | undefined;
   private readonly internalSecret: string;
+  private readonly gatewayTuning: { GATEWAY_COST_BUDGET: number; GATEWAY_COST_REFILL_PER_SECOND: number };
 
   /**
    * `serviceEnv`: the services' own settings (e.g. `INGRESS_FLOWS_CACHE_MS`, `MEDIA_MAX_BYTES`, `FLOWS_*`), read as
@@ -54,10 +57,12 @@ export class Stack {
   ) {
     this.logger = createLogger('stack', config.LOG_LEVEL);
     this.internalSecret = config.SVC_INTERNAL_SECRET ?? embeddedInternalSecret(config.SVC_DATA_DIR);
+    this.gatewayTuning = loadConfig(gatewayTuningSchema, serviceEnv);
     const base = {
       ...serviceEnv,
       LOG_LEVEL: config.LOG_LEVEL,
-      KAFKA_BROKERS: config.KAFKA_BROKERS,
+      // The one place the in-process bus is chosen: the embedded stack without brokers (deployables require them).
+      KAFKA_BROKERS: config.KAFKA_BROKERS.trim() || IN_PROCESS_BUS,
       KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
       SVC_INTERNAL_SECRET: this.internalSecret,
       GRPC_HOST: '127.0.0.1',
@@ -157,6 +162,10 @@ export class Stack {
       topicPrefix: this.config.KAFKA_TOPIC_PREFIX,
       logger: createLogger('gateway', this.config.LOG_LEVEL),
       explorer: this.config.GATEWAY_EXPLORER,
+      costBudget: {
+        capacity: this.gatewayTuning.GATEWAY_COST_BUDGET,
+        refillPerSecond: this.gatewayTuning.GATEWAY_COST_REFILL_PER_SECOND,
+      },
     });
     const app = new Koa();
     const router = opsRouter(

@@ -171,7 +171,7 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
       this.logger.info('WEBHOOK_SECRETS_KEYS not set for the migration: signing secrets are sealed at start-up');
       return;
     }
-    const dataSource = await openDataSource({ ...this.spec.data, url: this.config.DB_URL }, { migrate: false });
+    const dataSource = await openDataSource(this.dataSourceSpec, { migrate: false });
     try {
       await this.reseal(dataSource, loadKeyring(this.config).keyring);
     } finally {
