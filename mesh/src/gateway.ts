@@ -5,7 +5,7 @@ import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-fi
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { print } from 'graphql';
 import { createFetch } from '@whatwg-node/fetch';
-import { PrincipalCodec, type EventBus, type Logger, type ReadinessCheck } from '@svc/kit';
+import { PrincipalCodec, type EventBus, type GrpcCallPolicy, type Logger, type ReadinessCheck } from '@svc/kit';
 import { Authenticator } from './auth/authenticator';
 import { loadOperationsTable } from './auth/operations-table';
 import { composeSupergraph } from './compose';
@@ -40,6 +40,8 @@ export interface GatewayOptions {
   trustedProxyHops?: number;
   /** The per-key budget of expensive reads (docs/decisions/0033-gateway-cost-budget.md); default 600, 10 per second. */
   costBudget?: { capacity: number; refillPerSecond: number };
+  /** Deadlines and retries of the calls to the services (kit `callPolicyOf(config)`); default 10 s, 3 attempts. */
+  callPolicy?: GrpcCallPolicy;
 }
 
 export interface UploadLimits {
@@ -64,7 +66,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const codec = new PrincipalCodec(options.internalSecret);
   const identity = options.services.identity;
   if (!identity) throw new Error('no gRPC endpoint configured for the identity service');
-  const authenticator = new Authenticator(identity, codec, options.logger, { ttlMs: options.authCacheTtlMs });
+  const authenticator = new Authenticator(identity, codec, options.logger, {
+    ttlMs: options.authCacheTtlMs,
+    callPolicy: options.callPolicy,
+  });
   await authenticator.start(options.bus, options.topicPrefix ?? '', `${hostname()}-${process.pid}`);
   const supergraph = await composeSupergraph(
     SUBGRAPHS.map(({ name, app, proto }) => {
@@ -72,6 +77,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       if (!endpoint) throw new Error(`no gRPC endpoint configured for the ${app} service`);
       return { name, proto, endpoint };
     }),
+    { callPolicy: options.callPolicy },
   );
   const document = publicDocument();
   const table = loadOperationsTable();

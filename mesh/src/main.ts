@@ -1,7 +1,15 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import { createServer } from 'node:http';
-import { createBus, createLogger, keepConnectionsAlive, metricsRegistry, opsRouter, stopOnSignals } from '@svc/kit';
+import {
+  callPolicyOf,
+  createBus,
+  createLogger,
+  keepConnectionsAlive,
+  metricsRegistry,
+  opsRouter,
+  stopOnSignals,
+} from '@svc/kit';
 import { gatewayConfig, serviceEndpoints } from './config';
 import { createGateway } from './gateway';
 import { DEFAULT_REQUEST_LIMITS } from './plugins/request-limits';
@@ -25,6 +33,7 @@ async function main(): Promise<void> {
     trustedProxyHops: config.GATEWAY_TRUSTED_PROXY_HOPS,
     limits: { ...DEFAULT_REQUEST_LIMITS, maxBodyBytes: config.GATEWAY_MAX_BODY_BYTES },
     costBudget: { capacity: config.GATEWAY_COST_BUDGET, refillPerSecond: config.GATEWAY_COST_REFILL_PER_SECOND },
+    callPolicy: callPolicyOf(config),
   });
   const app = new Koa();
   const ops = opsRouter({ ...gateway.readinessChecks(), 'gateway.bus': () => bus.healthy() }, metricsRegistry);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { kafkaBrokersSchema, checkKafkaSecurity, optionalSetting } from './bus/bus-settings';
+import { DEFAULT_CALL_POLICY } from './grpc/call-policy';
 
 /**
  * Settings every service reads; services extend this schema with their own (`serviceConfigSchema` adds the rules
@@ -35,6 +36,12 @@ export const baseConfigSchema = z.object({
   GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50051),
   HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   GRPC_HOST: z.string().default('0.0.0.0'),
+  /** Deadline of a call to another service (docs/decisions/0064-grpc-deadlines-and-retries.md). */
+  GRPC_DEADLINE_MS: z.coerce.number().int().min(1).max(600_000).default(DEFAULT_CALL_POLICY.deadlineMs),
+  /** Attempts at an idempotent call answered UNAVAILABLE, the first included (1: none; grpc-js allows up to 5). */
+  GRPC_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(5).default(DEFAULT_CALL_POLICY.retryAttempts),
+  /** Deadline of a media upload to the inbox (createMedia, uploadMultipleMedia). */
+  GRPC_UPLOAD_DEADLINE_MS: z.coerce.number().int().min(1).max(3_600_000).default(DEFAULT_CALL_POLICY.uploadDeadlineMs),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().positive().default(10_000),
   /**
    * How long an idle keep-alive HTTP connection stays open. Longer than the idle timeout of the proxies in front

@@ -21,6 +21,7 @@ export * from './db/columns';
 export * from './db/data-source';
 export * from './db/keyset';
 export * from './grpc/client';
+export * from './grpc/call-policy';
 export * from './grpc/peer';
 export * from './grpc/server';
 export * from './http/ops-app';

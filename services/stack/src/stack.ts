@@ -15,6 +15,7 @@ import {
   type Logger,
   baseConfigSchema,
   IN_PROCESS_BUS,
+  callPolicyOf,
   loadConfig,
 } from '@svc/kit';
 import { createGateway, gatewayTuningSchema, type Gateway } from '@svc/gateway';
@@ -162,6 +163,8 @@ export class Stack {
       topicPrefix: this.config.KAFKA_TOPIC_PREFIX,
       logger: createLogger('gateway', this.config.LOG_LEVEL),
       explorer: this.config.GATEWAY_EXPLORER,
+      // The services' GRPC_* settings: every co-located service reads the same ones.
+      callPolicy: callPolicyOf(this.identity.config),
       costBudget: {
         capacity: this.gatewayTuning.GATEWAY_COST_BUDGET,
         refillPerSecond: this.gatewayTuning.GATEWAY_COST_REFILL_PER_SECOND,

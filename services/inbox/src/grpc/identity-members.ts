@@ -12,7 +12,7 @@ export function identityMembers(identity: Peer<IdentityServiceClient>, codec: Pr
         const found = await unary(client.findMembers.bind(client), { memberIds }, codec.systemMetadata(orgId));
         return found.memberIds;
       } catch (error) {
-        // UNAVAILABLE when identity cannot answer: an assignment is refused rather than made unchecked.
+        // UNAVAILABLE (or DEADLINE_EXCEEDED) when identity cannot answer: an assignment is refused, never made unchecked.
         throw domainErrorOf(error as ServiceError);
       }
     },
