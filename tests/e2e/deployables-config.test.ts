@@ -59,6 +59,21 @@ describe('Deployables refuse unsafe configuration (each main.js as its own proce
     expect(named).to.deep.equal(DEPLOYABLES.map(() => ['KAFKA_BROKERS']));
   });
 
+  it('each service migrates (`main.js migrate`, the migration Job) without KAFKA_BROKERS: it opens no bus', async () => {
+    const services = DEPLOYABLES.filter((main) => main.includes(`${path.sep}services${path.sep}`));
+    const exits = await Promise.all(
+      services.map(
+        (main) =>
+          new Promise<string>((resolve) =>
+            execFile(process.execPath, [main, 'migrate'], { env: ENV, timeout: 20_000 }, (error, _out, stderr) =>
+              resolve(error ? `${path.relative(ROOT, main)}: ${stderr.slice(0, 300)}` : 'ok'),
+            ),
+          ),
+      ),
+    );
+    expect(exits).to.deep.equal(services.map(() => 'ok'));
+  });
+
   it('each refuses an incomplete SASL setting, naming what is missing', async () => {
     const env = {
       ...ENV,

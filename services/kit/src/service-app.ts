@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import type { BaseConfig } from './config';
 import type { EventBus } from './bus/bus';
 import { createBus } from './bus/create-bus';
+import { withoutBus } from './bus/bus-settings';
+import type { ConfigSource } from './config';
 import { OutboxRelay } from './bus/outbox';
 import { openDataSource, type DataSourceSpec } from './db/data-source';
 import { GrpcServer } from './grpc/server';
@@ -155,10 +157,13 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
   }
 }
 
-/** The entry point of a deployable: `main.js` serves until SIGTERM; `main.js migrate` migrates and exits. */
-export function runService(create: () => ServiceApp, argv: string[] = process.argv.slice(2)): void {
+/**
+ * The entry point of a deployable: `main.js` serves until SIGTERM; `main.js migrate` migrates and exits. `create`
+ * reads its config from the environment given: the migration opens no bus, so it needs no KAFKA_BROKERS.
+ */
+export function runService(create: (env: ConfigSource) => ServiceApp, argv: string[] = process.argv.slice(2)): void {
   const run = async () => {
-    const app = create();
+    const app = create(argv[0] === 'migrate' ? withoutBus(process.env) : process.env);
     if (argv[0] === 'migrate') return app.migrate();
     stopOnSignals(() => app.stop(), app.logger);
     return app.start();

@@ -1,6 +1,15 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { ConfigError, IN_PROCESS_BUS, createBus, createLogger, loadConfig, serviceConfigSchema } from '../src';
+import {
+  ConfigError,
+  IN_PROCESS_BUS,
+  NO_BUS,
+  createBus,
+  withoutBus,
+  createLogger,
+  loadConfig,
+  serviceConfigSchema,
+} from '../src';
 
 const VALID = {
   DB_URL: 'sqlite::memory:',
@@ -37,6 +46,13 @@ describe('kit.config: a deployable refuses unsafe configuration', () => {
     });
     expect(createBus(embedded, logger).kind).to.equal('embedded');
     expect(createBus(loadConfig(serviceConfigSchema, VALID), logger).kind).to.equal('kafka');
+    // A one-shot command (migrate, bootstrap) needs no brokers and can open no bus.
+    const command = loadConfig(
+      serviceConfigSchema,
+      withoutBus({ DB_URL: VALID.DB_URL, SVC_INTERNAL_SECRET: VALID.SVC_INTERNAL_SECRET }),
+    );
+    expect(command.KAFKA_BROKERS).to.equal(NO_BUS);
+    expect(() => createBus(command, logger)).to.throw(/without a bus/);
   });
 
   it('refuses a partial SASL setting, naming what is missing, and takes empty values as unset', () => {

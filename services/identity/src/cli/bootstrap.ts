@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { openDataSource } from '@svc/kit';
+import { openDataSource, withoutBus } from '@svc/kit';
 import { OrgKind } from '@svc/proto/common/v1';
 import { identityConfig } from '../config';
 import { identityData } from '../data';
@@ -27,7 +27,7 @@ async function main(): Promise<number> {
     return values.help ? 0 : 2;
   }
   const kind = values.kind === 'TECH_PROVIDER' ? OrgKind.TECH_PROVIDER : OrgKind.STANDARD;
-  const config = identityConfig();
+  const config = identityConfig(withoutBus(process.env));
   const dataSource = await openDataSource({ ...identityData, url: config.DB_URL }, { migrate: true });
   try {
     const created = await createOrgWithOwner(dataSource, new Passwords(config.BCRYPT_COST), {

@@ -7,6 +7,17 @@ import { z } from 'zod';
  */
 export const IN_PROCESS_BUS: unique symbol = Symbol('in-process bus');
 
+/**
+ * KAFKA_BROKERS of a one-shot command that never opens a bus (`main.js migrate`, bootstrap, the key tools): it needs
+ * no brokers, and `createBus` refuses it.
+ */
+export const NO_BUS: unique symbol = Symbol('no bus');
+
+/** The settings of a command that opens no bus: whatever KAFKA_BROKERS says, it is not asked for. */
+export function withoutBus<E extends Readonly<Record<string, unknown>>>(env: E): E & { KAFKA_BROKERS: typeof NO_BUS } {
+  return { ...env, KAFKA_BROKERS: NO_BUS };
+}
+
 const BROKERS_REQUIRED =
   'required: comma-separated Kafka brokers (host:port); the in-process bus is for the embedded stack (npm start) only';
 
@@ -19,7 +30,7 @@ export function brokerList(value: string): string[] {
 }
 
 export const kafkaBrokersSchema = z.union([
-  z.custom<typeof IN_PROCESS_BUS>((value) => value === IN_PROCESS_BUS),
+  z.custom<typeof IN_PROCESS_BUS | typeof NO_BUS>((value) => value === IN_PROCESS_BUS || value === NO_BUS),
   z.string({ error: BROKERS_REQUIRED }).refine((value) => brokerList(value).length > 0, { error: BROKERS_REQUIRED }),
 ]);
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { BaseConfig } from '../config';
 import type { EventBus } from './bus';
-import { IN_PROCESS_BUS, brokerList } from './bus-settings';
+import { IN_PROCESS_BUS, NO_BUS, brokerList } from './bus-settings';
 import { EmbeddedBus } from './embedded-bus';
 import { KafkaBus } from './kafka-bus';
 
@@ -27,6 +27,7 @@ export function createBus(config: KafkaSettings, logger: Logger, topics: string[
   const retry = { attempts: config.BUS_RETRY_ATTEMPTS, backoffMs: config.BUS_RETRY_BACKOFF_MS };
   if (config.KAFKA_BROKERS === IN_PROCESS_BUS)
     return new EmbeddedBus({ file: config.EMBEDDED_BUS_FILE, logger, retry });
+  if (config.KAFKA_BROKERS === NO_BUS) throw new Error('this command was configured without a bus (withoutBus)');
   const { KAFKA_SASL_MECHANISM: mechanism, KAFKA_SASL_USERNAME: username, KAFKA_SASL_PASSWORD: password } = config;
   const sasl = mechanism && username && password ? { mechanism, username, password } : undefined;
   return new KafkaBus({
