@@ -11,6 +11,7 @@ export const gatewayTuningSchema = z.object({
   /** Tokens a budget gets back per second. */
   GATEWAY_COST_REFILL_PER_SECOND: z.coerce.number().positive().default(DEFAULT_REFILL_PER_SECOND),
 });
+export type GatewayTuning = z.infer<typeof gatewayTuningSchema>;
 
 export const gatewayConfigSchema = baseConfigSchema
   .omit({ DB_URL: true, DB_POOL_SIZE: true, DB_MIGRATE: true, GRPC_PORT: true, GRPC_HOST: true, HTTP_PORT: true })

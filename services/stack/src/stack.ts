@@ -18,7 +18,7 @@ import {
   callPolicyOf,
   loadConfig,
 } from '@svc/kit';
-import { createGateway, gatewayTuningSchema, type Gateway } from '@svc/gateway';
+import { createGateway, gatewayTuningSchema, type Gateway, type GatewayTuning } from '@svc/gateway';
 import { IdentityApp, identityConfigSchema } from '@svc/identity';
 import { InboxApp, inboxConfigSchema } from '@svc/inbox';
 import { ContactsApp, contactsConfigSchema } from '@svc/contacts';
@@ -46,7 +46,7 @@ export class Stack {
   gateway!: Gateway;
   private server: Server | undefined;
   private readonly internalSecret: string;
-  private readonly gatewayTuning: { GATEWAY_COST_BUDGET: number; GATEWAY_COST_REFILL_PER_SECOND: number };
+  private readonly gatewayTuning: GatewayTuning;
 
   /**
    * `serviceEnv`: the services' own settings (e.g. `INGRESS_FLOWS_CACHE_MS`, `MEDIA_MAX_BYTES`, `FLOWS_*`), read as
