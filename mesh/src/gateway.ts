@@ -4,7 +4,7 @@ import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-fi
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { print } from 'graphql';
 import { createFetch } from '@whatwg-node/fetch';
-import type { EventBus, Logger, PrincipalSigner, RawRoute, ReadinessCheck } from '@svc/kit';
+import type { EventBus, GrpcCallPolicy, Logger, PrincipalSigner, RawRoute, ReadinessCheck } from '@svc/kit';
 import { SignedPrincipals } from './auth/signed-principals';
 import { Authenticator } from './auth/authenticator';
 import { loadOperationsTable } from './auth/operations-table';
@@ -12,7 +12,7 @@ import { composeSupergraph } from './compose';
 import { EXPLORER_OPTIONS } from './explorer';
 import { SUBGRAPHS } from './subgraphs';
 import { useAuth } from './plugins/auth-plugin';
-import { costBudgetFromEnv, useCostBudget } from './plugins/cost-budget-plugin';
+import { costBudget, useCostBudget } from './plugins/cost-budget-plugin';
 import { useErrorCodes } from './plugins/error-plugin';
 import { allowMultipartUploads, multipartRequestLimit } from './plugins/multipart-body-limit';
 import { usePiiMasking } from './plugins/pii-plugin';
@@ -39,6 +39,10 @@ export interface GatewayOptions {
   explorer?: boolean;
   /** Proxies in front of the gateway whose X-Forwarded-For entries name the client (0: none, the header is ignored). */
   trustedProxyHops?: number;
+  /** The per-key budget of expensive reads (docs/decisions/0033-gateway-cost-budget.md); default 600, 10 per second. */
+  costBudget?: { capacity: number; refillPerSecond: number };
+  /** Deadlines and retries of the calls to the services (kit `callPolicyOf(config)`); default 10 s, 3 attempts. */
+  callPolicy?: GrpcCallPolicy;
 }
 
 export interface UploadLimits {
@@ -67,7 +71,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   await options.signer.ready();
   const identity = options.services.identity;
   if (!identity) throw new Error('no gRPC endpoint configured for the identity service');
-  const authenticator = new Authenticator(identity, options.signer, options.logger, { ttlMs: options.authCacheTtlMs });
+  const authenticator = new Authenticator(identity, options.signer, options.logger, {
+    ttlMs: options.authCacheTtlMs,
+    callPolicy: options.callPolicy,
+  });
   await authenticator.start(options.bus, options.topicPrefix ?? '', `${hostname()}-${process.pid}`);
   const supergraph = await composeSupergraph(
     SUBGRAPHS.map(({ name, app, proto }) => {
@@ -75,6 +82,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       if (!endpoint) throw new Error(`no gRPC endpoint configured for the ${app} service`);
       return { name, proto, endpoint };
     }),
+    { callPolicy: options.callPolicy },
   );
   const document = publicDocument();
   const table = loadOperationsTable();
@@ -109,7 +117,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         trustedProxyHops: options.trustedProxyHops ?? 0,
         explorer: options.explorer ?? false,
       }),
-      useCostBudget(costBudgetFromEnv()),
+      useCostBudget(costBudget(options.costBudget)),
       usePiiMasking(piiFields(document)),
       blockFieldSuggestionsPlugin(),
       maxDepthPlugin({ n: 12 }),

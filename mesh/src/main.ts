@@ -2,6 +2,7 @@ import Koa from 'koa';
 import { createServer } from 'node:http';
 import {
   PrincipalSigner,
+  callPolicyOf,
   createBus,
   createLogger,
   keepConnectionsAlive,
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
     uploads: { maxBytes: config.UPLOAD_MAX_BYTES, maxFiles: config.UPLOAD_MAX_FILES },
     trustedProxyHops: config.GATEWAY_TRUSTED_PROXY_HOPS,
     limits: { ...DEFAULT_REQUEST_LIMITS, maxBodyBytes: config.GATEWAY_MAX_BODY_BYTES },
+    costBudget: { capacity: config.GATEWAY_COST_BUDGET, refillPerSecond: config.GATEWAY_COST_REFILL_PER_SECOND },
+    callPolicy: callPolicyOf(config),
   });
   const app = new Koa();
   const ops = opsRouter({ ...gateway.readinessChecks(), 'gateway.bus': () => bus.healthy() }, metricsRegistry);

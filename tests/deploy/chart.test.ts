@@ -135,6 +135,8 @@ function assertDeployable(objects: K8sObject[], d: { key: string }, opts: { read
 
   // config: env from the service's ConfigMap, rolled by checksum/config
   expect(pod.metadata.annotations?.['checksum/config']).to.match(/^[a-f0-9]{64}$/);
+  // A deployable refuses to start without brokers: the in-process bus is the embedded stack's only (decision 0063).
+  expect(envValue(objects, deployment, 'KAFKA_BROKERS'), `${name} KAFKA_BROKERS`).to.match(/^[^,\s]+(,[^,\s]+)*$/);
   const configMap = c.envFrom?.find((e) => e.configMapRef)?.configMapRef?.name;
   expect(configMap, `${name} envFrom ConfigMap`).to.be.a('string');
   getObject(objects, 'ConfigMap', configMap!);

@@ -8,6 +8,7 @@ import {
   systemPrincipal,
   unary,
   type EventBus,
+  type GrpcCallPolicy,
   type Logger,
   type Principal,
   type PrincipalSigner,
@@ -25,6 +26,8 @@ export interface AuthenticatorCacheOptions {
   ttlMs?: number;
   /** Credentials kept at most; the least recently used goes first (random bearer tokens cannot grow memory). */
   maxEntries?: number;
+  /** Deadline and retries of the Authenticate calls (kit `GrpcCallPolicy`). */
+  callPolicy?: GrpcCallPolicy;
 }
 
 /**
@@ -43,9 +46,9 @@ export class Authenticator {
     identityAddress: string,
     private readonly signer: PrincipalSigner,
     private readonly logger: Logger,
-    { ttlMs = 30_000, maxEntries = 10_000 }: AuthenticatorCacheOptions = {},
+    { ttlMs = 30_000, maxEntries = 10_000, callPolicy }: AuthenticatorCacheOptions = {},
   ) {
-    this.client = grpcClient(IdentityServiceClient, identityAddress);
+    this.client = grpcClient(IdentityServiceClient, identityAddress, callPolicy);
     this.cache = new LRUCache<string, Cached>({
       max: maxEntries,
       ttl: Math.max(1, ttlMs),

@@ -1,6 +1,7 @@
 import type { ServiceError } from '@grpc/grpc-js';
 import {
   Peer,
+  callPolicyOf,
   ServiceApp,
   errorCodeOfGrpcStatus,
   systemPrincipal,
@@ -39,7 +40,7 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
       config,
       deps,
     );
-    this.inbox = new Peer(InboxServiceClient, deps.inboxAddress ?? (() => config.INBOX_GRPC_URL));
+    this.inbox = new Peer(InboxServiceClient, deps.inboxAddress ?? (() => config.INBOX_GRPC_URL), callPolicyOf(config));
   }
 
   /** The inbox names a chat's contact; an unknown chat (or no inbox configured) owns nobody. */

@@ -1,6 +1,7 @@
 import {
   Peer,
   ServiceApp,
+  callPolicyOf,
   domainErrorOf,
   systemPrincipal,
   unary,
@@ -64,14 +65,16 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
       config,
       deps,
     );
-    this.identity = new Peer(IdentityServiceClient, deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL));
+    const policy = callPolicyOf(config);
+    this.identity = new Peer(IdentityServiceClient, deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL), policy);
     const inboxAddress = deps.inboxAddress ?? (() => config.INBOX_GRPC_URL);
-    this.inbox = new Peer(InboxServiceClient, inboxAddress);
-    this.labels = new Peer(LabelServiceClient, inboxAddress);
-    this.contacts = new Peer(ContactsServiceClient, deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL));
+    this.inbox = new Peer(InboxServiceClient, inboxAddress, policy);
+    this.labels = new Peer(LabelServiceClient, inboxAddress, policy);
+    this.contacts = new Peer(ContactsServiceClient, deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL), policy);
     this.webhooks = new Peer(
       WebhookIngressServiceClient,
       deps.webhooksAddress ?? (() => config.WEBHOOK_INGRESS_GRPC_URL),
+      policy,
     );
   }
 

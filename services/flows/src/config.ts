@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { baseConfigSchema, loadConfig } from '@svc/kit';
+import { serviceConfigSchema, loadConfig, type ConfigSource } from '@svc/kit';
 
-export const flowsConfigSchema = baseConfigSchema.extend({
+export const flowsConfigSchema = serviceConfigSchema.extend({
   /** identity (whether an assign step's assignee is a member of the org), host:port. */
   IDENTITY_GRPC_URL: z.string().default(''),
   /** The inbox (messages, notes, closing chats; whether a label or a chat is the org's), host:port. */
@@ -17,6 +17,6 @@ export const flowsConfigSchema = baseConfigSchema.extend({
 });
 export type FlowsConfig = z.infer<typeof flowsConfigSchema>;
 
-export function flowsConfig(env: NodeJS.ProcessEnv = process.env): FlowsConfig {
+export function flowsConfig(env: ConfigSource = process.env): FlowsConfig {
   return loadConfig(flowsConfigSchema, env);
 }

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type Router from '@koa/router';
-import { Peer, ServiceApp, type ReadinessCheck, type ServiceAppDeps, type Subscription } from '@svc/kit';
+import { Peer, callPolicyOf, ServiceApp, type ReadinessCheck, type ServiceAppDeps, type Subscription } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
 import { CollectionServiceService } from '@svc/proto/inbox/v1/collections';
@@ -70,7 +70,11 @@ export class InboxApp extends ServiceApp<InboxConfig> {
       ttlSeconds: config.MEDIA_URL_TTL_SECONDS,
       publicUrl: config.MEDIA_PUBLIC_URL,
     });
-    this.identity = new Peer(IdentityServiceClient, deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL));
+    this.identity = new Peer(
+      IdentityServiceClient,
+      deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL),
+      callPolicyOf(config),
+    );
     this.members = identityMembers(this.identity, () => this.signer);
   }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { baseConfigSchema, loadConfig } from '@svc/kit';
+import { serviceConfigSchema, loadConfig, type ConfigSource } from '@svc/kit';
 
-export const inboxConfigSchema = baseConfigSchema.extend({
+export const inboxConfigSchema = serviceConfigSchema.extend({
   /** identity (who the org's members are, to check an assignee), host:port. */
   IDENTITY_GRPC_URL: z.string().default(''),
   /** Blob storage of the media library: a local directory (a mounted volume in Kubernetes). */
@@ -23,6 +23,6 @@ export const inboxConfigSchema = baseConfigSchema.extend({
 });
 export type InboxConfig = z.infer<typeof inboxConfigSchema>;
 
-export function inboxConfig(env: NodeJS.ProcessEnv = process.env): InboxConfig {
+export function inboxConfig(env: ConfigSource = process.env): InboxConfig {
   return loadConfig(inboxConfigSchema, env);
 }

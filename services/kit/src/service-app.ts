@@ -2,9 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type Router from '@koa/router';
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import { ConfigError, type BaseConfig } from './config';
+import { ConfigError, type BaseConfig, type ConfigSource } from './config';
 import type { EventBus } from './bus/bus';
 import { createBus } from './bus/create-bus';
+import { withoutBus } from './bus/bus-settings';
 import { OutboxRelay } from './bus/outbox';
 import { openDataSource, type DataSourceSpec } from './db/data-source';
 import { GrpcServer } from './grpc/server';
@@ -114,9 +115,13 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
     };
   }
 
+  protected get dataSourceSpec(): DataSourceSpec {
+    return { ...this.spec.data, url: this.config.DB_URL, poolSize: this.config.DB_POOL_SIZE };
+  }
+
   /** Applies this service's migrations and closes (the Kubernetes migration Job: `main.js migrate`). */
   async migrate(): Promise<void> {
-    const dataSource = await openDataSource({ ...this.spec.data, url: this.config.DB_URL }, { migrate: true });
+    const dataSource = await openDataSource(this.dataSourceSpec, { migrate: true });
     await dataSource.destroy();
     this.logger.info(`${this.spec.name} migrations applied`);
   }
@@ -128,8 +133,7 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
       );
     }
     await this.ownSigner?.ready();
-    const migrate = process.env.DB_MIGRATE !== 'skip';
-    this.dataSource = await openDataSource({ ...this.spec.data, url: this.config.DB_URL }, { migrate });
+    this.dataSource = await openDataSource(this.dataSourceSpec, { migrate: this.config.DB_MIGRATE !== 'skip' });
     this.ownsBus = !this.deps.bus;
     this.bus = this.deps.bus ?? createBus(this.config, this.logger, this.spec.publishes);
     if (this.ownsBus) await this.bus.start();
@@ -177,10 +181,13 @@ function signerOf(name: string, config: BaseConfig, clock?: Clock): PrincipalSig
   return PrincipalSigner.fromSetting(name, config.SVC_SIGNING_KEY, config.SVC_SIGNING_KEY_ID, clock);
 }
 
-/** The entry point of a deployable: `main.js` serves until SIGTERM; `main.js migrate` migrates and exits. */
-export function runService(create: () => ServiceApp, argv: string[] = process.argv.slice(2)): void {
+/**
+ * The entry point of a deployable: `main.js` serves until SIGTERM; `main.js migrate` migrates and exits. `create`
+ * reads its config from the environment given: the migration opens no bus, so it needs no KAFKA_BROKERS.
+ */
+export function runService(create: (env: ConfigSource) => ServiceApp, argv: string[] = process.argv.slice(2)): void {
   const run = async () => {
-    const app = create();
+    const app = create(argv[0] === 'migrate' ? withoutBus(process.env) : process.env);
     if (argv[0] === 'migrate') return app.migrate();
     stopOnSignals(() => app.stop(), app.logger);
     return app.start();

@@ -4,6 +4,8 @@ import { DataSource } from 'typeorm';
 import { type ApiScope, MemberRole, OrgKind, PrincipalKind, type Principal } from '@svc/proto/common/v1';
 import { newId } from './ids';
 import { parseDbUrl } from './db/data-source';
+import { IN_PROCESS_BUS } from './bus/bus-settings';
+import type { ConfigSource } from './config';
 import { generateTrustKeys, importSigningKey, type TrustKeys } from './trust/keys';
 import { ISSUERS, issuerFor } from './trust/policy';
 import { PrincipalSigner, type Clock } from './trust/signer';
@@ -66,12 +68,13 @@ export function callerMetadata(principal: Principal, audience: string): Promise<
   return testSigner(issuerFor(audience, principal)).metadata(principal, audience);
 }
 
-export function testEnv(service: string, overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function testEnv(service: string, overrides: Record<string, string> = {}): ConfigSource {
   return {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     DB_URL: testDbUrl(service),
-    KAFKA_BROKERS: process.env.SVC_TEST_KAFKA_BROKERS ?? '',
+    // A service under test chooses the in-process bus as the embedded stack does, unless the infra run gives brokers.
+    KAFKA_BROKERS: process.env.SVC_TEST_KAFKA_BROKERS || IN_PROCESS_BUS,
     KAFKA_TOPIC_PREFIX: process.env.SVC_TEST_KAFKA_BROKERS ? `t${testRunId}.` : '',
     EMBEDDED_BUS_FILE: ':memory:',
     // A record that keeps failing is dead-lettered after five attempts: within a test's patience.

@@ -14,6 +14,7 @@ export const stackConfigSchema = z.object({
   SVC_DATA_DIR: z.string().default('.data'),
   /** Each service's database; `{service}` is replaced by the service name. Default: a SQLite file per service. */
   SVC_DB_URL_TEMPLATE: z.string().optional(),
+  /** Kafka for every co-located service; unset, the stack chooses the in-process bus (its log in SVC_DATA_DIR). */
   KAFKA_BROKERS: z.string().default(''),
   KAFKA_TOPIC_PREFIX: z.string().default(''),
   /**

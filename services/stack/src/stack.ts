@@ -19,8 +19,11 @@ import {
   ISSUERS,
   PrincipalSigner,
   type TrustKeys,
+  IN_PROCESS_BUS,
+  callPolicyOf,
+  loadConfig,
 } from '@svc/kit';
-import { createGateway, type Gateway } from '@svc/gateway';
+import { createGateway, gatewayTuningSchema, type Gateway, type GatewayTuning } from '@svc/gateway';
 import { IdentityApp, identityConfigSchema } from '@svc/identity';
 import { InboxApp, inboxConfigSchema } from '@svc/inbox';
 import { ContactsApp, contactsConfigSchema } from '@svc/contacts';
@@ -53,6 +56,7 @@ export class Stack {
   readonly signer: PrincipalSigner;
   /** The gateway's signer (the seed logs its owner in and acts as them, as the gateway would). */
   readonly gatewaySigner: PrincipalSigner;
+  private readonly gatewayTuning: GatewayTuning;
 
   /**
    * `serviceEnv`: the services' own settings (e.g. `INGRESS_FLOWS_CACHE_MS`, `MEDIA_MAX_BYTES`, `FLOWS_*`), read as
@@ -66,10 +70,12 @@ export class Stack {
     this.trustKeys = (config.SVC_TRUST_KEYS as TrustKeys | undefined) ?? generateTrustKeys(ISSUERS);
     this.signer = this.signerOf('stack');
     this.gatewaySigner = this.signerOf('gateway');
+    this.gatewayTuning = loadConfig(gatewayTuningSchema, serviceEnv);
     const base = {
       ...serviceEnv,
       LOG_LEVEL: config.LOG_LEVEL,
-      KAFKA_BROKERS: config.KAFKA_BROKERS,
+      // The one place the in-process bus is chosen: the embedded stack without brokers (deployables require them).
+      KAFKA_BROKERS: config.KAFKA_BROKERS.trim() || IN_PROCESS_BUS,
       KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
       SVC_TRUST_JWKS: this.trustKeys.jwks,
       GRPC_HOST: '127.0.0.1',
@@ -180,6 +186,12 @@ export class Stack {
       topicPrefix: this.config.KAFKA_TOPIC_PREFIX,
       logger: createLogger('gateway', this.config.LOG_LEVEL),
       explorer: this.config.GATEWAY_EXPLORER,
+      // The services' GRPC_* settings: every co-located service reads the same ones.
+      callPolicy: callPolicyOf(this.identity.config),
+      costBudget: {
+        capacity: this.gatewayTuning.GATEWAY_COST_BUDGET,
+        refillPerSecond: this.gatewayTuning.GATEWAY_COST_REFILL_PER_SECOND,
+      },
     });
     const app = new Koa();
     const router = opsRouter(

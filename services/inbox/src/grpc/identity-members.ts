@@ -16,7 +16,7 @@ export function identityMembers(identity: Peer<IdentityServiceClient>, signer: (
         );
         return found.memberIds;
       } catch (error) {
-        // UNAVAILABLE when identity cannot answer: an assignment is refused rather than made unchecked.
+        // UNAVAILABLE (or DEADLINE_EXCEEDED) when identity cannot answer: an assignment is refused, never made unchecked.
         throw domainErrorOf(error as ServiceError);
       }
     },

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { loadConfig, baseConfigSchema } from '../config';
+import { IN_PROCESS_BUS, checkKafkaSecurity } from '../bus/bus-settings';
 import { createLogger } from '../logger';
 import { createBus } from '../bus/create-bus';
 import { EmbeddedBus } from '../bus/embedded-bus';
@@ -14,19 +16,27 @@ Lists or re-drives the dead letters of <topic> (as services name it, without KAF
 and KAFKA_* like a service; without brokers, the embedded bus's log in EMBEDDED_BUS_FILE (default .data/bus.sqlite;
 a stack started with SVC_DATA_DIR=<dir> keeps it in <dir>/bus.sqlite).`;
 
-const cliConfigSchema = baseConfigSchema.pick({
-  KAFKA_BROKERS: true,
-  KAFKA_CLIENT_ID: true,
-  KAFKA_SSL: true,
-  KAFKA_SASL_MECHANISM: true,
-  KAFKA_SASL_USERNAME: true,
-  KAFKA_SASL_PASSWORD: true,
-  KAFKA_TOPIC_PREFIX: true,
-  EMBEDDED_BUS_FILE: true,
-  BUS_RETRY_ATTEMPTS: true,
-  BUS_RETRY_BACKOFF_MS: true,
-  LOG_LEVEL: true,
-});
+const cliConfigSchema = baseConfigSchema
+  .pick({
+    KAFKA_CLIENT_ID: true,
+    KAFKA_SSL: true,
+    KAFKA_SASL_MECHANISM: true,
+    KAFKA_SASL_USERNAME: true,
+    KAFKA_SASL_PASSWORD: true,
+    KAFKA_TOPIC_PREFIX: true,
+    EMBEDDED_BUS_FILE: true,
+    BUS_RETRY_ATTEMPTS: true,
+    BUS_RETRY_BACKOFF_MS: true,
+    LOG_LEVEL: true,
+  })
+  // An operator tool for either bus: without brokers it reads the embedded stack's log, by its own explicit choice.
+  .extend({
+    KAFKA_BROKERS: z
+      .string()
+      .transform((value) => value.trim() || IN_PROCESS_BUS)
+      .default(IN_PROCESS_BUS),
+  })
+  .superRefine(checkKafkaSecurity);
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
