@@ -3,7 +3,13 @@ import { getComposedSchemaFromConfig } from '@graphql-mesh/compose-cli';
 import { DefaultLogger } from '@graphql-mesh/utils';
 import { loadGrpcSubgraph } from '@omnigraph/grpc';
 import { PROTO_ROOT } from '@svc/proto/protos';
-import { CLIENT_ADDRESS_HEADER, GRPC_CHANNEL_OPTIONS, PRINCIPAL_HEADER, PRINCIPAL_SIGNATURE_HEADER } from '@svc/kit';
+import {
+  CLIENT_ADDRESS_HEADER,
+  DEFAULT_CALL_POLICY,
+  PRINCIPAL_HEADER,
+  grpcChannelOptions,
+  type GrpcCallPolicy,
+} from '@svc/kit';
 
 /** One gRPC subgraph per service: its name, its proto file and where it listens. */
 export interface SubgraphSource {
@@ -34,8 +40,8 @@ const LOAD_DEFAULTS: ObjectFieldNode = {
   },
 };
 
-/** The options object of each gRPC `@transport`: proto3 defaults per root, and the shared channel options. */
-function withTransportOptions(node: ObjectValueNode): ObjectValueNode | undefined {
+/** The options object of each gRPC `@transport`: proto3 defaults per root, and the channel options of the policy. */
+function withTransportOptions(node: ObjectValueNode, channelOptions: ObjectFieldNode): ObjectValueNode | undefined {
   const roots = node.fields.find((f) => f.name.value === 'roots');
   if (!roots || roots.value.kind !== Kind.LIST) return undefined;
   const values = roots.value.values.map((root) =>
@@ -46,24 +52,29 @@ function withTransportOptions(node: ObjectValueNode): ObjectValueNode | undefine
   const fields = node.fields
     .filter((f) => f.name.value !== 'channelOptions')
     .map((f) => (f === roots ? { ...roots, value: { ...roots.value, values } } : f));
-  return { ...node, fields: [...fields, CHANNEL_OPTIONS] };
+  return { ...node, fields: [...fields, channelOptions] };
 }
 
-/** Channel options travel as [name, value] pairs: GraphQL field names cannot hold the dots of `grpc.*` options. */
-const CHANNEL_OPTIONS: ObjectFieldNode = {
-  kind: Kind.OBJECT_FIELD,
-  name: { kind: Kind.NAME, value: 'channelOptions' },
-  value: {
-    kind: Kind.LIST,
-    values: Object.entries(GRPC_CHANNEL_OPTIONS).map(([name, value]) => ({
+/**
+ * Channel options travel as [name, value] pairs: GraphQL field names cannot hold the dots of `grpc.*` options. They
+ * carry the deadlines and retries (the transport's own `requestTimeout` is left unset: one deadline, per method).
+ */
+function channelOptionsField(policy: GrpcCallPolicy): ObjectFieldNode {
+  return {
+    kind: Kind.OBJECT_FIELD,
+    name: { kind: Kind.NAME, value: 'channelOptions' },
+    value: {
       kind: Kind.LIST,
-      values: [
-        { kind: Kind.STRING, value: name },
-        { kind: Kind.STRING, value },
-      ],
-    })),
-  },
-};
+      values: Object.entries(grpcChannelOptions(policy)).map(([name, value]) => ({
+        kind: Kind.LIST,
+        values: [
+          { kind: Kind.STRING, value: name },
+          { kind: Kind.STRING, value },
+        ],
+      })),
+    },
+  };
+}
 
 /**
  * How the composer parses the protos. `keepCase: false` (protobufjs's own parse option, which `@omnigraph/grpc` spreads
@@ -83,12 +94,12 @@ function hide<T extends { directives?: readonly DirectiveNode[] }>(node: T): T {
 
 /**
  * Composes the supergraph from the services' protos with GraphQL Mesh compose, at gateway start-up, so the endpoints
- * baked into it are the ones this gateway talks to. Every call carries the signed principal as gRPC metadata, read
+ * baked into it are the ones this gateway talks to. Every call carries the principal token as gRPC metadata, read
  * from the GraphQL context at call time. Returns the raw supergraph (for the resolver table) and the public one.
  */
 export async function composeSupergraph(
   sources: SubgraphSource[],
-  options: { timeoutMs?: number } = {},
+  options: { callPolicy?: GrpcCallPolicy } = {},
 ): Promise<{ raw: string; hidden: string }> {
   const raw = await getComposedSchemaFromConfig(
     {
@@ -97,10 +108,9 @@ export async function composeSupergraph(
         sourceHandler: loadGrpcSubgraph(source.name, {
           endpoint: source.endpoint,
           source: { file: source.proto, load: PROTO_LOAD_OPTIONS },
-          requestTimeout: options.timeoutMs ?? 10_000,
           metaData: {
-            [PRINCIPAL_HEADER]: '{context.principalHeader}',
-            [PRINCIPAL_SIGNATURE_HEADER]: '{context.principalSignature}',
+            // The token signed for this subgraph's service (its audience): mesh/src/auth/signed-principals.ts.
+            [PRINCIPAL_HEADER]: `{context.principalTokens.${source.name}}`,
             [CLIENT_ADDRESS_HEADER]: '{context.clientAddress}',
           },
         }),
@@ -108,8 +118,9 @@ export async function composeSupergraph(
     },
     new DefaultLogger('compose'),
   );
+  const channelOptions = channelOptionsField(options.callPolicy ?? DEFAULT_CALL_POLICY);
   const document = visit(parse(raw), {
-    ObjectValue: withTransportOptions,
+    ObjectValue: (node) => withTransportOptions(node, channelOptions),
     FieldDefinition: (node) => (isRawField(node.name.value) ? hide(node) : undefined),
     ObjectTypeDefinition: (node) => (isRawType(node.name.value) ? hide(node) : undefined),
     InputObjectTypeDefinition: (node) => (isRawType(node.name.value) ? hide(node) : undefined),

@@ -1,12 +1,12 @@
 import type { Principal } from '@svc/kit';
+import type { PrincipalTokens } from './auth/signed-principals';
 
 /** What the auth plugin adds to the GraphQL context of every request. */
 export interface GatewayContext {
-  /** The authenticated caller; the gateway's own SYSTEM principal for credential-less requests (login only). */
+  /** The authenticated caller; unset for credential-less requests (login only, sent to identity as ANONYMOUS). */
   principal?: Principal;
-  /** Signed principal, sent to services as gRPC metadata by Mesh's transport. */
-  principalHeader?: string;
-  principalSignature?: string;
+  /** The principal's token for each subgraph, sent to its service as gRPC metadata by Mesh's transport. */
+  principalTokens?: PrincipalTokens;
   /** Where a credential-less request (a login) came from; sent to identity for the login throttle. */
   clientAddress?: string;
 }

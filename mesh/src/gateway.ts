@@ -1,18 +1,18 @@
 import { hostname } from 'node:os';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createGatewayRuntime } from '@graphql-hive/gateway-runtime';
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { print } from 'graphql';
 import { createFetch } from '@whatwg-node/fetch';
-import { PrincipalCodec, type EventBus, type Logger, type ReadinessCheck } from '@svc/kit';
+import type { EventBus, GrpcCallPolicy, Logger, PrincipalSigner, RawRoute, ReadinessCheck } from '@svc/kit';
+import { SignedPrincipals } from './auth/signed-principals';
 import { Authenticator } from './auth/authenticator';
 import { loadOperationsTable } from './auth/operations-table';
 import { composeSupergraph } from './compose';
 import { EXPLORER_OPTIONS } from './explorer';
 import { SUBGRAPHS } from './subgraphs';
 import { useAuth } from './plugins/auth-plugin';
-import { costBudgetFromEnv, useCostBudget } from './plugins/cost-budget-plugin';
+import { costBudget, useCostBudget } from './plugins/cost-budget-plugin';
 import { useErrorCodes } from './plugins/error-plugin';
 import { allowMultipartUploads, multipartRequestLimit } from './plugins/multipart-body-limit';
 import { usePiiMasking } from './plugins/pii-plugin';
@@ -23,7 +23,8 @@ import { piiFields, publicDocument, publicSchema } from './schema';
 export interface GatewayOptions {
   /** host:port of each deployable's gRPC server, by app name (the `app` of mesh/src/subgraphs.ts). */
   services: Record<string, string>;
-  internalSecret: string;
+  /** Signs the principal tokens sent to the services, as issuer `gateway` (docs/decisions/0065). */
+  signer: PrincipalSigner;
   bus: EventBus;
   topicPrefix?: string;
   logger: Logger;
@@ -38,6 +39,10 @@ export interface GatewayOptions {
   explorer?: boolean;
   /** Proxies in front of the gateway whose X-Forwarded-For entries name the client (0: none, the header is ignored). */
   trustedProxyHops?: number;
+  /** The per-key budget of expensive reads (docs/decisions/0033-gateway-cost-budget.md); default 600, 10 per second. */
+  costBudget?: { capacity: number; refillPerSecond: number };
+  /** Deadlines and retries of the calls to the services (kit `callPolicyOf(config)`); default 10 s, 3 attempts. */
+  callPolicy?: GrpcCallPolicy;
 }
 
 export interface UploadLimits {
@@ -48,7 +53,11 @@ export interface UploadLimits {
 export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { maxBytes: 16 * 1024 * 1024, maxFiles: 10 };
 
 export interface Gateway {
-  handleNode(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /**
+   * The GraphQL endpoint as a kit `RawRoute` (every method; Yoga answers each itself), served on node:http ahead of
+   * Koa: Koa's context and router added CPU to every GraphQL request and nothing to its answer.
+   */
+  route(): RawRoute;
   readinessChecks(): Record<string, ReadinessCheck>;
   stop(): Promise<void>;
 }
@@ -59,10 +68,13 @@ export interface Gateway {
  */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const graphqlEndpoint = options.graphqlEndpoint ?? '/graphql';
-  const codec = new PrincipalCodec(options.internalSecret);
+  await options.signer.ready();
   const identity = options.services.identity;
   if (!identity) throw new Error('no gRPC endpoint configured for the identity service');
-  const authenticator = new Authenticator(identity, codec, options.logger, { ttlMs: options.authCacheTtlMs });
+  const authenticator = new Authenticator(identity, options.signer, options.logger, {
+    ttlMs: options.authCacheTtlMs,
+    callPolicy: options.callPolicy,
+  });
   await authenticator.start(options.bus, options.topicPrefix ?? '', `${hostname()}-${process.pid}`);
   const supergraph = await composeSupergraph(
     SUBGRAPHS.map(({ name, app, proto }) => {
@@ -70,6 +82,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       if (!endpoint) throw new Error(`no gRPC endpoint configured for the ${app} service`);
       return { name, proto, endpoint };
     }),
+    { callPolicy: options.callPolicy },
   );
   const document = publicDocument();
   const table = loadOperationsTable();
@@ -89,11 +102,14 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     landingPage: false,
     graphiql: options.explorer ? EXPLORER_OPTIONS : false,
     maskedErrors: false,
+    // No x-request-id per request: nothing here logs per request or forwards it (the subgraphs speak gRPC), and the
+    // plugin costs a UUID, a child logger and a response header on every call (docs/performance.md).
+    requestId: false,
     plugins: () => [
       useRequestLimits(options.limits ?? DEFAULT_REQUEST_LIMITS, graphqlEndpoint),
       useAuth({
         authenticator,
-        codec,
+        signedPrincipals: new SignedPrincipals(options.signer),
         table,
         introspection: options.introspection ?? true,
         logger: options.logger,
@@ -101,7 +117,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         trustedProxyHops: options.trustedProxyHops ?? 0,
         explorer: options.explorer ?? false,
       }),
-      useCostBudget(costBudgetFromEnv()),
+      useCostBudget(costBudget(options.costBudget)),
       usePiiMasking(piiFields(document)),
       blockFieldSuggestionsPlugin(),
       maxDepthPlugin({ n: 12 }),
@@ -112,9 +128,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
   allowMultipartUploads(runtime, multipartRequestLimit(uploads));
   return {
-    handleNode: async (req, res) => {
-      await runtime.handle(req, res);
-    },
+    route: () => ({
+      method: '*',
+      path: new RegExp(`^${escapeRegExp(graphqlEndpoint)}$`),
+      handle: async (req, res) => {
+        await runtime.handle(req, res);
+      },
+    }),
     readinessChecks: () => ({ 'gateway.schema': async () => (await runtime.getSchema()) !== undefined }),
     stop: async () => {
       await runtime.dispose();
@@ -122,6 +142,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     },
   };
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function uploadFormLimits(limits: UploadLimits) {
   return { fileSize: limits.maxBytes, files: limits.maxFiles, fields: 16, fieldSize: 1024 * 1024 };

@@ -1,7 +1,16 @@
 import Koa from 'koa';
-import Router from '@koa/router';
 import { createServer } from 'node:http';
-import { createBus, createLogger, keepConnectionsAlive, metricsRegistry, opsRouter, stopOnSignals } from '@svc/kit';
+import {
+  PrincipalSigner,
+  callPolicyOf,
+  createBus,
+  createLogger,
+  keepConnectionsAlive,
+  metricsRegistry,
+  opsRouter,
+  stopOnSignals,
+  withRawRoutes,
+} from '@svc/kit';
 import { gatewayConfig, serviceEndpoints } from './config';
 import { createGateway } from './gateway';
 import { DEFAULT_REQUEST_LIMITS } from './plugins/request-limits';
@@ -14,7 +23,7 @@ async function main(): Promise<void> {
   await bus.start();
   const gateway = await createGateway({
     services: serviceEndpoints(),
-    internalSecret: config.SVC_INTERNAL_SECRET,
+    signer: PrincipalSigner.fromSetting('gateway', config.SVC_SIGNING_KEY, config.SVC_SIGNING_KEY_ID),
     bus,
     topicPrefix: config.KAFKA_TOPIC_PREFIX,
     logger,
@@ -24,16 +33,16 @@ async function main(): Promise<void> {
     uploads: { maxBytes: config.UPLOAD_MAX_BYTES, maxFiles: config.UPLOAD_MAX_FILES },
     trustedProxyHops: config.GATEWAY_TRUSTED_PROXY_HOPS,
     limits: { ...DEFAULT_REQUEST_LIMITS, maxBodyBytes: config.GATEWAY_MAX_BODY_BYTES },
+    costBudget: { capacity: config.GATEWAY_COST_BUDGET, refillPerSecond: config.GATEWAY_COST_REFILL_PER_SECOND },
+    callPolicy: callPolicyOf(config),
   });
   const app = new Koa();
   const ops = opsRouter({ ...gateway.readinessChecks(), 'gateway.bus': () => bus.healthy() }, metricsRegistry);
-  const graphql = new Router();
-  graphql.all('/graphql', async (ctx) => {
-    ctx.respond = false;
-    await gateway.handleNode(ctx.req, ctx.res);
-  });
-  app.use(ops.routes()).use(graphql.routes());
-  const server = keepConnectionsAlive(createServer(app.callback()), config.HTTP_KEEP_ALIVE_MS).listen(config.PORT);
+  app.use(ops.routes());
+  const server = keepConnectionsAlive(
+    createServer(withRawRoutes([gateway.route()], app.callback(), logger)),
+    config.HTTP_KEEP_ALIVE_MS,
+  ).listen(config.PORT);
   stopOnSignals(async () => {
     await new Promise<void>((resolve) => {
       server.close(() => resolve());

@@ -1,21 +1,23 @@
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
 import {
   GrpcServer,
   MemberRole,
   OrgKind,
-  PrincipalCodec,
   PrincipalKind,
+  PrincipalVerifier,
   Unauthenticated,
   createLogger,
   implement,
+  jwksSchema,
+  testSigner,
+  testTrustKeys,
   type Principal,
 } from '@svc/kit';
 import { Authenticator } from '../src/auth/authenticator';
 
 /** An identity service that knows every `key_<id>` credential and counts the calls it answers. */
-async function fakeIdentity(codec: PrincipalCodec) {
+async function fakeIdentity() {
   const logger = createLogger('identity-fake', 'silent');
   const calls: string[] = [];
   const server = new GrpcServer();
@@ -44,7 +46,7 @@ async function fakeIdentity(codec: PrincipalCodec) {
           };
         },
       },
-      { codec, logger },
+      { verifier: new PrincipalVerifier('identity', jwksSchema.parse(testTrustKeys().jwks)), logger },
     ),
   );
   const port = await server.listen('127.0.0.1', 0);
@@ -52,19 +54,19 @@ async function fakeIdentity(codec: PrincipalCodec) {
 }
 
 describe('gateway.Authenticator cache', () => {
-  const codec = new PrincipalCodec(randomBytes(32).toString('hex'));
+  const signer = testSigner('gateway');
   const logger = createLogger('gateway', 'silent');
   let identity: Awaited<ReturnType<typeof fakeIdentity>>;
 
   before(async () => {
-    identity = await fakeIdentity(codec);
+    identity = await fakeIdentity();
   });
   after(async () => {
     await identity.stop();
   });
 
   it('keeps at most maxEntries credentials, known or unknown, and forgets the index of evicted ones', async () => {
-    const authenticator = new Authenticator(identity.address, codec, logger, { ttlMs: 60_000, maxEntries: 3 });
+    const authenticator = new Authenticator(identity.address, signer, logger, { ttlMs: 60_000, maxEntries: 3 });
     try {
       for (let i = 0; i < 20; i += 1) await authenticator.authenticate(`key_k${i}`, '');
       for (let i = 0; i < 20; i += 1) await authenticator.authenticate(`random-${i}`, '');
@@ -78,7 +80,7 @@ describe('gateway.Authenticator cache', () => {
   });
 
   it('answers a cached credential without asking identity, and evicting its key asks again', async () => {
-    const authenticator = new Authenticator(identity.address, codec, logger, { ttlMs: 60_000, maxEntries: 3 });
+    const authenticator = new Authenticator(identity.address, signer, logger, { ttlMs: 60_000, maxEntries: 3 });
     try {
       identity.calls.length = 0;
       expect((await authenticator.authenticate('key_same', ''))?.keyId).to.equal('same');

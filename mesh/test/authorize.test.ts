@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parse } from 'graphql';
 import { ApiScope, MemberRole, OrgKind, PrincipalKind, newId, type Principal } from '@svc/kit';
-import { authorize, isPublicOnly } from '../src/auth/authorize';
+import { authorize, isPublicOnly, rootFields } from '../src/auth/authorize';
 import { MESH_ROOT, loadOperationsTable } from '../src/auth/operations-table';
 import { publicSchema } from '../src/schema';
 
@@ -109,5 +109,17 @@ describe('gateway.operationsTable', () => {
       ...Object.keys(schema.getMutationType()?.getFields() ?? {}),
     ];
     expect(fields.filter((f) => !table.has(f))).to.deep.equal([]);
+  });
+});
+
+describe('gateway.rootFields', () => {
+  it('walks a document once per operation name: a repeated request gets the same answer object', () => {
+    const document = parse('query A { chat(chatId: "x") { _id } } query B { inboxCounts { all } }');
+    const a = rootFields(document, 'A');
+    expect(a?.fields.map((f) => f.name.value)).to.deep.equal(['chat']);
+    expect(rootFields(document, 'A')).to.equal(a);
+    expect(rootFields(document, 'B')?.fields.map((f) => f.name.value)).to.deep.equal(['inboxCounts']);
+    expect(rootFields(document, undefined)).to.equal(undefined); // two operations and no name: none is chosen
+    expect(rootFields(document, 'C')).to.equal(undefined);
   });
 });

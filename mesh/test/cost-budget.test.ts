@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { PrincipalKind, type Principal } from '@svc/kit';
-import { TokenBuckets, budgetHolder, costBudgetFromEnv, DEFAULT_CAPACITY } from '../src/plugins/cost-budget-plugin';
+import { ConfigError, PrincipalKind, loadConfig, type Principal } from '@svc/kit';
+import { TokenBuckets, budgetHolder, DEFAULT_CAPACITY } from '../src/plugins/cost-budget-plugin';
+import { gatewayTuningSchema } from '../src/config';
 
 describe('gateway.costBudget', () => {
   it('spends from a full bucket, refuses without spending, and refills with time', () => {
@@ -48,9 +49,13 @@ describe('gateway.costBudget', () => {
     expect(budgetHolder({ ...base, kind: PrincipalKind.SYSTEM })).to.equal(undefined);
   });
 
-  it('reads its numbers from the environment, refusing nonsense', () => {
-    expect(costBudgetFromEnv({}).capacity).to.equal(DEFAULT_CAPACITY);
-    expect(costBudgetFromEnv({ GATEWAY_COST_BUDGET: '7' }).capacity).to.equal(7);
-    expect(() => costBudgetFromEnv({ GATEWAY_COST_REFILL_PER_SECOND: '-1' })).to.throw(/positive/);
+  it('reads its numbers from the environment through the config, refusing nonsense by name', () => {
+    expect(loadConfig(gatewayTuningSchema, {}).GATEWAY_COST_BUDGET).to.equal(DEFAULT_CAPACITY);
+    expect(loadConfig(gatewayTuningSchema, { GATEWAY_COST_BUDGET: '7' }).GATEWAY_COST_BUDGET).to.equal(7);
+    for (const bad of ['-1', 'abc', ''])
+      expect(() => loadConfig(gatewayTuningSchema, { GATEWAY_COST_REFILL_PER_SECOND: bad })).to.throw(
+        ConfigError,
+        /GATEWAY_COST_REFILL_PER_SECOND/,
+      );
   });
 });

@@ -8,10 +8,12 @@
  *
  * BENCH_REQUESTS (per row, default 2000), BENCH_ROWS (comma-separated subset of `sendMessage`, `getMessages`),
  * BENCH_CONCURRENCY (comma-separated, default `1,10`), BENCH_CPU_PROF=<dir> (write a V8 CPU profile of the stack
- * process there).
+ * process there), BENCH_NODE_ENV (the stack's NODE_ENV, default `production` as every deployed image runs: graphql-js
+ * then skips its development checks; `development` is what `npm start` runs).
  */
+import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
-import { PrincipalCodec, grpcClient, systemPrincipal, unary } from '@svc/kit';
+import { callerMetadata, grpcClient, systemPrincipal, unary } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import { gatewayCaller } from './gateway-client';
@@ -22,6 +24,7 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const ROWS = process.env.BENCH_ROWS?.split(',') ?? ['sendMessage', 'getMessages'];
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,10').split(',').map(Number);
 const PAGE = 30;
+const NODE_ENV = process.env.BENCH_NODE_ENV ?? 'production';
 
 interface Result {
   name: string;
@@ -74,8 +77,10 @@ const load = () =>
 async function main(): Promise<void> {
   console.log(`load average (1, 5, 15 min) before: ${load()} on ${os.cpus().length} cores`);
   const profileDir = process.env.BENCH_CPU_PROF;
+  // Production refuses to start without a key for provider secrets at rest (decision 0014): a throwaway one.
+  const secretsKey = `bench:${randomBytes(32).toString('base64')}`;
   const stack = await startStackProcess(
-    {},
+    { NODE_ENV, ...(NODE_ENV === 'production' ? { WEBHOOK_SECRETS_KEYS: secretsKey } : {}) },
     profileDir ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir] } : {},
   );
   try {
@@ -84,15 +89,14 @@ async function main(): Promise<void> {
     const postGateway = gatewayCaller(stack.url, key, 16);
     const viaGateway = (query: string) => () => postGateway(query, { c: chatId });
     // The direct baseline carries the same principal the gateway would send, authenticated once.
-    const codec = new PrincipalCodec(stack.internalSecret);
     const identity = grpcClient(IdentityServiceClient, `127.0.0.1:${stack.grpc.identity}`);
     const principal = await unary(
       identity.authenticate.bind(identity),
       { credential: key, actAsOrgId: '' },
-      codec.metadata(systemPrincipal()),
+      callerMetadata(systemPrincipal(), 'identity'),
     );
     const inbox = grpcClient(InboxServiceClient, `127.0.0.1:${stack.grpc.inbox}`);
-    const metadata = codec.metadata(principal);
+    const metadata = await callerMetadata(principal, 'inbox');
     const send = () =>
       unary(inbox.sendMessage.bind(inbox), { chatId, input: { text: 'bench', internal: false } }, metadata);
     const read = () => unary(inbox.getMessages.bind(inbox), { chatId, input: { limit: PAGE } }, metadata);
@@ -114,7 +118,7 @@ async function main(): Promise<void> {
       },
     };
     console.log(
-      `${REQUESTS} requests per row after ${WARMUP} warm-up; server: npm start's stack in its own process (SQLite, embedded bus)`,
+      `${REQUESTS} requests per row after ${WARMUP} warm-up; server: npm start's stack in its own process (SQLite, embedded bus), NODE_ENV=${NODE_ENV}`,
     );
     for (const name of ROWS) {
       const operation = operations[name];

@@ -24,15 +24,13 @@
  * profile of the stack process there).
  */
 import * as http from 'node:http';
-import * as path from 'node:path';
-import { PrincipalCodec, grpcClient, newId, openDataSource, systemPrincipal, unary } from '@svc/kit';
-import { IdentityServiceClient } from '@svc/proto/identity/v1';
-import { InboxServiceClient } from '@svc/proto/inbox/v1';
-import type { GraphQLResponse } from '../support/stack-harness';
+import { newId } from '@svc/kit';
+import { FlowRunsLedger, RemoteStack, demoOrg } from '../support/remote-stack';
 import { SIGNERS, connectionInputFor, signingSecretFor } from '../support/webhook-signers';
-import { WebhookFixtures, type FixtureOrg, type HttpStack } from '../support/webhooks';
+import { WebhookFixtures } from '../support/webhooks';
 import { startBareServerProcess } from './bare-server';
-import { cpuMs, startStackProcess, type StackProcess } from './stack-process';
+import { machineLoad } from './machine-load';
+import { cpuMs, startStackProcess } from './stack-process';
 
 /**
  * Long enough that a row lasts seconds, not tenths: 2 000 requests were 0.1 s of the bare server and 0.4 s of the
@@ -186,118 +184,6 @@ async function measure(
   return { name, rps: accepted / seconds, p50: at(0.5), p99: at(0.99), accepted, refused, serverCpuMs };
 }
 
-/** The stack in the other process, seen only through its HTTP surface (and the inbox's gRPC to open a chat). */
-class RemoteStack implements HttpStack {
-  constructor(readonly url: string) {}
-
-  async graphql<T = Record<string, unknown>>(
-    query: string,
-    variables: Record<string, unknown> = {},
-    token?: string,
-  ): Promise<GraphQLResponse<T>> {
-    const response = await fetch(`${this.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query, variables }),
-    });
-    return { status: response.status, body: (await response.json()) as GraphQLResponse<T>['body'] };
-  }
-}
-
-/** The demo org of the stack process, logged in as its owner. */
-async function demoOrg(stack: StackProcess, remote: RemoteStack): Promise<FixtureOrg> {
-  const login = await remote.graphql<{ login: { token: string } }>(
-    'mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token } }',
-    { e: stack.demo.SVC_DEMO_EMAIL, p: stack.demo.SVC_DEMO_PASSWORD },
-  );
-  const sessionToken = login.body.data?.login.token;
-  if (!sessionToken) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
-  const codec = new PrincipalCodec(stack.internalSecret);
-  const identity = grpcClient(IdentityServiceClient, `127.0.0.1:${stack.grpc.identity}`);
-  const owner = await unary(
-    identity.authenticate.bind(identity),
-    { credential: sessionToken, actAsOrgId: '' },
-    codec.metadata(systemPrincipal()),
-  ).finally(() => identity.close());
-  return {
-    sessionToken,
-    openChat: async (contact = {}) => {
-      const inbox = grpcClient(InboxServiceClient, `127.0.0.1:${stack.grpc.inbox}`);
-      try {
-        const chat = await unary(
-          inbox.openChat.bind(inbox),
-          { channelId: newId(), contact: { _id: newId(), name: 'Bench Customer', ...contact } },
-          codec.metadata(systemPrincipal(owner.orgId)),
-        );
-        return chat._id;
-      } finally {
-        inbox.close();
-      }
-    },
-  };
-}
-
-/**
- * flows' runs, read straight from its SQLite file in the stack's data dir (another process: WAL readers never block
- * the writer), as the e2e suite counts them: exact, and cheaper than paging `flowRuns` every 100 ms.
- */
-class FlowRunsLedger {
-  private constructor(private readonly db: Awaited<ReturnType<typeof openDataSource>>) {}
-
-  static async open(dataDir: string): Promise<FlowRunsLedger> {
-    const url = `sqlite:${path.join(dataDir, 'flows.sqlite')}`;
-    return new FlowRunsLedger(
-      await openDataSource({ url, entities: [], migrations: { mysql: [], sqlite: [] } }, { migrate: false }),
-    );
-  }
-
-  async progress(flowId: string): Promise<{ runs: number; finished: number }> {
-    const [row] = (await this.db.query(
-      `SELECT COUNT(*) AS runs, COALESCE(SUM(status IN ('COMPLETED', 'FAILED', 'STOPPED')), 0) AS finished
-         FROM flow_runs WHERE flow_id = ?`,
-      [flowId],
-    )) as { runs: number; finished: number }[];
-    return { runs: Number(row?.runs ?? 0), finished: Number(row?.finished ?? 0) };
-  }
-
-  /** Waits until the flow has exactly `expected` runs, all finished; returns the ms it took. */
-  async drained(flowId: string, expected: number): Promise<number> {
-    const started = Date.now();
-    for (;;) {
-      const { runs, finished } = await this.progress(flowId);
-      if (runs > expected) throw new Error(`flow ${flowId} has ${runs} runs for ${expected} accepted requests`);
-      if (runs === expected && finished === expected) return Date.now() - started;
-      if (Date.now() - started > 600_000)
-        throw new Error(`flows did not catch up within 10 min (${finished} of ${expected} runs finished)`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
-  /** Exactly one COMPLETED run per accepted request id, and none for anything else: throws otherwise. */
-  async checkExactlyOnce(flowId: string, requestIds: Set<string>): Promise<void> {
-    const rows = (await this.db.query(
-      `SELECT request_id AS requestId, COUNT(*) AS runs, SUM(status = 'COMPLETED') AS completed
-         FROM flow_runs WHERE flow_id = ? GROUP BY request_id`,
-      [flowId],
-    )) as { requestId: string | null; runs: number; completed: number }[];
-    const problems: string[] = [];
-    for (const row of rows) {
-      if (row.requestId === null || !requestIds.has(row.requestId))
-        problems.push(`${row.runs} run(s) for request ${String(row.requestId)}, which was not accepted here`);
-      else if (Number(row.runs) !== 1) problems.push(`${row.runs} runs for request ${row.requestId}`);
-      else if (Number(row.completed) !== 1) problems.push(`the run of request ${row.requestId} did not complete`);
-    }
-    if (rows.length !== requestIds.size)
-      problems.push(`${requestIds.size} accepted requests but runs for ${rows.length} request ids`);
-    if (problems.length)
-      throw new Error(`exactly-once check failed for flow ${flowId}:\n  ${problems.slice(0, 10).join('\n  ')}`);
-  }
-
-  close(): Promise<void> {
-    return this.db.destroy();
-  }
-}
-
 const FLOWS_LABEL: Record<Flows, string> = {
   paused: 'ingress replica (flows paused during the row)',
   running: 'whole stack (flows running meanwhile)',
@@ -378,6 +264,7 @@ async function warmUp(
 }
 
 async function main(): Promise<void> {
+  console.log(`load average before: ${machineLoad()}`);
   const profileDir = process.env.BENCH_CPU_PROF;
   const [bare, stack] = await Promise.all([
     startBareServerProcess(),
@@ -449,6 +336,7 @@ async function main(): Promise<void> {
       bareBefore = bareAfter;
     }
     report(results, checked);
+    console.log(`load average after: ${machineLoad()}`);
   } finally {
     agent.destroy();
     await ledger.close();

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { eventually } from '@svc/kit';
+import { eventually, testTrustKeys } from '@svc/kit';
 import type { BenchCommand, BenchReply, BenchRequest } from '@svc/stack';
 
 export interface StackProcess {
@@ -11,30 +11,37 @@ export interface StackProcess {
   url: string;
   dataDir: string;
   grpc: Record<string, number>;
-  internalSecret: string;
   demo: Record<string, string>;
   /**
    * Pauses or resumes flows' consumer of `svc.webhooks.received.v1` in the server (over the IPC channel,
    * `services/stack/src/bench-control.ts`); resolves once done.
    */
   control(command: BenchCommand): Promise<void>;
+  /** SIGTERM, then removes the data dir. */
   stop(): Promise<void>;
+  /** `kill -9`: no shutdown at all; the data dir stays for a restart on it. */
+  kill(): Promise<void>;
 }
 
 export interface StackProcessOptions {
   /** Extra arguments for node itself, e.g. `['--cpu-prof', '--cpu-prof-dir', dir]` to profile the server. */
   nodeArgs?: string[];
+  /** Start on this data dir (a restart after `kill()`) instead of a fresh one. */
+  dataDir?: string;
 }
 
 /**
  * Runs `npm start`'s entry point in its own process (as in production, the server does not share an event loop
- * with the load generator) on a fresh data dir, and waits until it has seeded the demo org.
+ * with the load generator) on a fresh data dir (or, after `kill()`, the same one again), and waits until it has seeded
+ * the demo org and listens.
  */
 export async function startStackProcess(
   env: Record<string, string> = {},
   options: StackProcessOptions = {},
 ): Promise<StackProcess> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
+  // A killed stack leaves its runtime file behind: the new one marks this process as listening.
+  fs.rmSync(path.join(dataDir, 'stack.json'), { force: true });
   const main = path.resolve(__dirname, '../../../services/stack/dist/src/main.js');
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), main], {
     env: {
@@ -45,6 +52,8 @@ export async function startStackProcess(
       SVC_DATA_DIR: dataDir,
       BCRYPT_COST: '4',
       SVC_BENCH_CONTROL: 'ipc',
+      // This process's keys (kit testTrustKeys): `callerMetadata` then signs calls the stack's services trust.
+      SVC_TRUST_KEYS: JSON.stringify(testTrustKeys()),
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -67,7 +76,7 @@ export async function startStackProcess(
     return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
   };
   const demoText = await eventually(async () => read('demo.env'), 60_000, 'the stack to seed its demo org');
-  const runtime = JSON.parse((await eventually(async () => read('stack.json'), 10_000, 'stack.json')) as string) as {
+  const runtime = JSON.parse((await eventually(async () => read('stack.json'), 60_000, 'stack.json')) as string) as {
     pid: number;
     url: string;
     grpc: Record<string, number>;
@@ -83,7 +92,6 @@ export async function startStackProcess(
     url: runtime.url.replace('localhost', '127.0.0.1'),
     dataDir,
     grpc: runtime.grpc,
-    internalSecret: read('internal-secret')?.trim() ?? '',
     demo,
     control: (command) =>
       new Promise<void>((resolve, reject) => {
@@ -95,6 +103,10 @@ export async function startStackProcess(
       child.kill('SIGTERM');
       await exited;
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }

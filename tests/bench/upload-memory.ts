@@ -24,7 +24,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import { PrincipalCodec, grpcClient, systemPrincipal, unary } from '@svc/kit';
+import { callerMetadata, grpcClient, systemPrincipal, unary } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { MediaServiceClient } from '@svc/proto/inbox/v1/media';
 import { startStackProcess, type StackProcess } from './stack-process';
@@ -127,14 +127,13 @@ async function uploadThroughGateway(stack: StackProcess, apiKey: string, files: 
 async function uploaderToInbox(stack: StackProcess, apiKey: string) {
   const inbox = grpcClient(MediaServiceClient, `127.0.0.1:${stack.grpc.inbox}`);
   const identity = grpcClient(IdentityServiceClient, `127.0.0.1:${stack.grpc.identity}`);
-  const codec = new PrincipalCodec(stack.internalSecret);
   const principal = await unary(
     identity.authenticate.bind(identity),
     { credential: apiKey, actAsOrgId: '' },
-    codec.metadata(systemPrincipal()),
+    callerMetadata(systemPrincipal(), 'identity'),
   );
   identity.close();
-  const metadata = codec.metadata(principal);
+  const metadata = await callerMetadata(principal, 'inbox');
   return {
     upload: async (files: Buffer[]) => {
       const result = await unary(

@@ -47,6 +47,19 @@ interface ChartValues {
   services: Record<string, ServiceValues>;
 }
 
+/** The values blocks of the service keys (docs/decisions/0065), the variable each fills and who reads it. */
+const TRUST_BLOCKS = [
+  { block: 'trustJwks', env: 'SVC_TRUST_JWKS', readers: ['identity', 'inbox', 'contacts', 'webhook-ingress', 'flows'] },
+  { block: 'gatewaySigningKey', env: 'SVC_SIGNING_KEY', readers: ['gateway'] },
+  { block: 'inboxSigningKey', env: 'SVC_SIGNING_KEY', readers: ['inbox'] },
+  { block: 'contactsSigningKey', env: 'SVC_SIGNING_KEY', readers: ['contacts'] },
+  { block: 'flowsSigningKey', env: 'SVC_SIGNING_KEY', readers: ['flows'] },
+  { block: 'webhookIngressSigningKey', env: 'SVC_SIGNING_KEY', readers: ['webhook-ingress'] },
+  { block: 'mediaUrlSecret', env: 'MEDIA_URL_SECRET', readers: ['inbox'] },
+];
+/** The Secret a values block names when it sets no existingSecret: <release>-svc-<block in kebab case>. */
+const secretOfBlock = (block: string) => objectName(block.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+
 const defaults = parse(fs.readFileSync(path.join(chartDir, 'values.yaml'), 'utf8')) as ChartValues;
 const productionValues = path.join(chartDir, 'ci', 'production-values.yaml');
 const devValues = path.join(chartDir, 'values-dev.yaml');
@@ -122,6 +135,8 @@ function assertDeployable(objects: K8sObject[], d: { key: string }, opts: { read
 
   // config: env from the service's ConfigMap, rolled by checksum/config
   expect(pod.metadata.annotations?.['checksum/config']).to.match(/^[a-f0-9]{64}$/);
+  // A deployable refuses to start without brokers: the in-process bus is the embedded stack's only (decision 0063).
+  expect(envValue(objects, deployment, 'KAFKA_BROKERS'), `${name} KAFKA_BROKERS`).to.match(/^[^,\s]+(,[^,\s]+)*$/);
   const configMap = c.envFrom?.find((e) => e.configMapRef)?.configMapRef?.name;
   expect(configMap, `${name} envFrom ConfigMap`).to.be.a('string');
   getObject(objects, 'ConfigMap', configMap!);
@@ -319,19 +334,21 @@ describe('deploy: charts/svc', function () {
 
       it('references only ConfigMaps, Secrets, ServiceAccounts and claims that it renders or documents as external', () => {
         const external = new Set([
-          'Secret/svc-internal',
+          // the Secrets of the service keys you create unless values give them (docs/deploy.md "Service keys")
+          ...TRUST_BLOCKS.map(({ block }) => `Secret/${secretOfBlock(block)}`),
           'Secret/svc-identity-db',
           'Secret/svc-inbox-db',
           'PersistentVolumeClaim/inbox-media',
         ]);
         const prod = parse(fs.readFileSync(productionValues, 'utf8')) as {
-          internalSecret: { existingSecret: string };
+          [block: string]: unknown;
           webhookSecretsKeys: { existingSecret: string };
           kafka: { sasl: { existingSecret: string } };
           global: { extraCACerts: { secretName: string } };
           services: Record<string, { database?: { existingSecret?: string } }>;
         };
-        external.add(`Secret/${prod.internalSecret.existingSecret}`);
+        for (const { block } of TRUST_BLOCKS)
+          external.add(`Secret/${(prod[block] as { existingSecret: string }).existingSecret}`);
         external.add(`Secret/${prod.webhookSecretsKeys.existingSecret}`);
         external.add(`Secret/${WEBHOOK_KEYS_SECRET}`); // REQUIRED_ARGS
         external.add(`Secret/${prod.kafka.sasl.existingSecret}`);
@@ -926,6 +943,48 @@ describe('deploy: charts/svc', function () {
     });
   });
 
+  describe('service keys: the JWKS everywhere, each private signing key only in its deployable (docs/decisions/0065)', () => {
+    type SecretObject = K8sObject & { data?: Record<string, string> };
+    /** Deployments (and migration Jobs) of `services`, as workloadsReadingSecret lists them. */
+    const workloadsOf = (objects: K8sObject[], services: string[]) =>
+      services
+        .flatMap((key) => [`Deployment/${objectName(key)}`, `Job/${objectName(key)}-migrate`])
+        .filter((ref) => objects.some((o) => `${o.kind}/${o.metadata.name}` === ref))
+        .sort();
+
+    it('production (existingSecret): each Secret reaches exactly its readers, through secretKeyRef, never a ConfigMap', () => {
+      const objects = helmTemplate(['-f', productionValues]);
+      const prod = parse(fs.readFileSync(productionValues, 'utf8')) as Record<string, { existingSecret: string }>;
+      for (const { block, env, readers } of TRUST_BLOCKS) {
+        const secret = prod[block]?.existingSecret ?? '';
+        expect(workloadsReadingSecret(objects, secret), `${block} (${secret})`).to.deep.equal(
+          workloadsOf(objects, readers),
+        );
+        expect(findObject(objects, 'Secret', secret), `${secret} is the operator's`).to.equal(undefined);
+        for (const map of objects.filter((o) => o.kind === 'ConfigMap')) {
+          expect(Object.keys((map as { data?: object }).data ?? {}), map.metadata.name).not.to.include(env);
+        }
+      }
+      expect(workloadsWithEnv(objects, 'SVC_TRUST_JWKS'), 'the gateway verifies nothing').not.to.include(
+        `Deployment/${objectName('gateway')}`,
+      );
+      expect(workloadsWithEnv(objects, 'SVC_INTERNAL_SECRET'), 'no shared secret left').to.deep.equal([]);
+    });
+
+    it('value (dev): the chart creates each Secret from its value, read by the same workloads only', () => {
+      const objects = helmTemplate(['-f', devValues]);
+      const dev = parse(fs.readFileSync(devValues, 'utf8')) as Record<string, { value: string }>;
+      for (const { block, readers } of TRUST_BLOCKS) {
+        const secret = getObject<SecretObject>(objects, 'Secret', secretOfBlock(block));
+        const key = Object.keys(secret.data ?? {})[0] ?? '';
+        expect(Buffer.from(secret.data?.[key] ?? '', 'base64').toString(), block).to.equal(dev[block]?.value);
+        expect(workloadsReadingSecret(objects, secretOfBlock(block)), block).to.deep.equal(
+          workloadsOf(objects, readers).filter((ref) => ref.startsWith('Deployment/')),
+        );
+      }
+    });
+  });
+
   describe('webhook-ingress: WEBHOOK_SECRETS_KEYS from webhookSecretsKeys (docs/decisions/0014)', () => {
     type SecretObject = K8sObject & { type?: string; data?: Record<string, string> };
     const ingress = objectName('webhook-ingress');
@@ -1141,9 +1200,9 @@ describe('deploy: charts/svc', function () {
         message: /\/kafka\/sasl\/mechanism': value must be one of/,
       },
       {
-        label: 'a short internal secret',
-        args: ['--set', 'internalSecret.value=short'],
-        message: /\/internalSecret\/value': 'short' does not match pattern/,
+        label: 'a short media link key',
+        args: ['--set', 'mediaUrlSecret.value=short'],
+        message: /\/mediaUrlSecret\/value': 'short' does not match pattern/,
       },
       {
         label: 'a malformed image digest',
@@ -1343,7 +1402,7 @@ describe('deploy: charts/svc', function () {
       {
         label: 'a secretEnv entry reading a block that is not a secret block',
         args: ['--set', 'services.identity.secretEnv[0].name=X', '--set', 'services.identity.secretEnv[0].from=kafka'],
-        message: /\/services\/identity\/secretEnv\/0\/from': value must be 'webhookSecretsKeys'/,
+        message: /\/services\/identity\/secretEnv\/0\/from': value must be one of 'webhookSecretsKeys', 'trustJwks'/,
       },
       {
         label: 'webhook-ingress without its WEBHOOK_SECRETS_KEYS entry',

@@ -10,25 +10,12 @@ const SEARCH = '{ apiSearchMessages(query: "anything") { hasNext } }';
  * matter during the test (no wall-clock assertion): 10 tokens, apiSearchMessages costs 5.
  */
 describe('Gateway cost budget (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
+  const harness = new StackHarness({ GATEWAY_COST_BUDGET: '10', GATEWAY_COST_REFILL_PER_SECOND: '0.001' });
   let org: TestOrg;
-  const saved = { budget: process.env.GATEWAY_COST_BUDGET, refill: process.env.GATEWAY_COST_REFILL_PER_SECOND };
-
-  const restore = (name: string, value: string | undefined) => {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  };
 
   before(async function () {
     this.timeout(120_000);
-    process.env.GATEWAY_COST_BUDGET = '10';
-    process.env.GATEWAY_COST_REFILL_PER_SECOND = '0.001';
-    try {
-      await harness.start();
-    } finally {
-      restore('GATEWAY_COST_BUDGET', saved.budget);
-      restore('GATEWAY_COST_REFILL_PER_SECOND', saved.refill);
-    }
+    await harness.start();
     org = await harness.newOrg();
   });
 

@@ -38,6 +38,12 @@ describe('gateway request limits (docs/decisions/0048)', function () {
     expect(deep.body.errors?.[0]?.message).to.match(/depth limit of 24 exceeded/);
   });
 
+  it('generates no per-request id (Hive Gateway requestId off: docs/performance.md)', async () => {
+    const response = await post(JSON.stringify({ query: '{ __typename }' }), key);
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('x-request-id')).to.equal(null);
+  });
+
   it('refuses a JSON body over 1 MiB with 413 before reading it, with or without credentials', async () => {
     const body = JSON.stringify({ query: `#${'x'.repeat(1024 * 1024)}\n{ __typename }` });
     for (const token of [key, undefined]) {

@@ -66,7 +66,7 @@ export class ChannelSimulator {
             phone: '+15550100100',
           },
         },
-        this.harness.stack.inbox.codec.metadata(systemPrincipal(this.org.id)),
+        this.harness.stack.signer.metadata(systemPrincipal(this.org.id), 'inbox'),
       ),
     );
   }
@@ -76,7 +76,7 @@ export class ChannelSimulator {
       unary(
         client.receiveMessage.bind(client),
         { chatId, text },
-        this.harness.stack.inbox.codec.metadata(systemPrincipal(this.org.id)),
+        this.harness.stack.signer.metadata(systemPrincipal(this.org.id), 'inbox'),
       ),
     );
   }

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
+import { getNamedType, getNullableType, isListType, isScalarType, type GraphQLInputType } from 'graphql';
 import { credentials, loadPackageDefinition, type Client, type Metadata, type ServiceError } from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { type ApiScope, MemberRole, OrgKind, PrincipalKind, newId, type Principal } from '@svc/kit';
 import { PROTO_ROOT } from '@svc/proto/protos';
 import { ROUTES, SUBGRAPHS, loadOperationsTable, publicSchema, type Route } from '@svc/gateway';
-import { argumentValues } from '../support/argument-values';
+import { argumentValues, type ValuePath } from '../support/argument-values';
 import { argumentScopeOverride, orgKindOf, scopeOf, scopesBut } from '../support/scope-rules';
 import { StackHarness } from '../support/stack-harness';
 
@@ -16,6 +17,20 @@ import { StackHarness } from '../support/stack-harness';
  */
 
 type UnaryCall = (request: unknown, metadata: Metadata, callback: (error: ServiceError | null) => void) => void;
+
+type Fill = (path: ValuePath, type: GraphQLInputType) => unknown;
+
+/** Values no operation accepts: `text` for every string and id (empty, malformed, too long), -1, no date. */
+function invalid(text: string): Fill {
+  return (_path, type) => {
+    const named = getNamedType(type);
+    if (!isScalarType(named) || isListType(getNullableType(type))) return undefined;
+    if (named.name === 'Int' || named.name === 'Float') return -1;
+    if (named.name === 'DateTime') return 'not a date';
+    if (named.name === 'String' || named.name === 'ID') return text;
+    return undefined;
+  };
+}
 
 describe('Service scope checks agree with operations.tsv (each route called over gRPC)', function () {
   const harness = new StackHarness();
@@ -49,12 +64,12 @@ describe('Service scope checks agree with operations.tsv (each route called over
   }
 
   /** The gRPC status the route's method answers a key of `scopes` with (0 when it succeeds). */
-  async function callAs(operation: string, scopes: ApiScope[], overrides: Record<string, unknown> = {}) {
+  async function callAs(operation: string, scopes: ApiScope[], overrides: Record<string, unknown> = {}, fill?: Fill) {
     const route = ROUTES[operation] as Route;
     const rule = table.get(operation);
     const field = (rule?.kind === 'Q' ? schema.getQueryType() : schema.getMutationType())?.getFields()[operation];
     if (!field) throw new Error(`${operation} is routed but not in the public schema`);
-    const args = argumentValues(field, { overrides }).values;
+    const args = argumentValues(field, { overrides, fill }).values;
     const request = route.request ? await route.request(args) : args;
     const principal: Principal = {
       kind: PrincipalKind.API_KEY,
@@ -66,7 +81,8 @@ describe('Service scope checks agree with operations.tsv (each route called over
       scopes,
       sessionId: '',
     };
-    const metadata = harness.stack.inbox.codec.metadata(principal);
+    const audience = SUBGRAPHS.find((s) => s.name === route.service)?.app ?? route.service;
+    const metadata = await harness.stack.gatewaySigner.metadata(principal, audience);
     const method = client(route)[route.method];
     if (!method) throw new Error(`${route.service} has no method ${route.method}`);
     return new Promise<{ code: number; details: string }>((resolve) =>
@@ -113,6 +129,19 @@ describe('Service scope checks agree with operations.tsv (each route called over
       if (missingScope(answer) !== `missing scope ${scope}`)
         wrong.push(`${operation}: ${answer.code} ${answer.details}`);
     }
+    expect(wrong).to.deep.equal([]);
+  });
+
+  it('refuses a key without any scope before looking at its arguments: invalid ones still answer the missing scope', async function () {
+    this.timeout(60_000);
+    const wrong: string[] = [];
+    for (const text of ['', ' !', 'x'.repeat(5_000)])
+      for (const [operation] of routed) {
+        const scope = scopeOf(table.get(operation)) as ApiScope;
+        const answer = await callAs(operation, [], {}, invalid(text));
+        if (missingScope(answer) !== `missing scope ${scope}`)
+          wrong.push(`${operation} (${JSON.stringify(text.slice(0, 3))}): ${answer.code} ${answer.details}`);
+      }
     expect(wrong).to.deep.equal([]);
   });
 

@@ -189,7 +189,7 @@ export class TestOrg {
           channelId: newId(),
           contact: { _id: newId(), name: 'Ada Lovelace', email: 'ada@example.com', phone: '+15550100100', ...contact },
         },
-        this.harness.stack.inbox.codec.metadata(systemPrincipal(this.id)),
+        this.harness.stack.signer.metadata(systemPrincipal(this.id), 'inbox'),
       );
       return chat._id;
     } finally {

@@ -26,22 +26,10 @@ data:
   {{ .svc.database.secretKey }}: {{ include "svc-lib.managedDbUrl" . | b64enc | quote }}
 {{- end -}}
 
-{{/* Release-wide Secrets the chart owns (root context): the internal principal-signing secret, the Kafka SASL
+{{/* Release-wide Secrets the chart owns (root context): the Kafka SASL
      password and each values block an enabled service reads through `secretEnv` (<fullname>-<block in kebab case>,
      e.g. svc-webhook-secrets-keys), each only when given as a value rather than as an existingSecret. */}}
 {{- define "svc-lib.sharedSecrets" -}}
-{{- if include "svc-lib.internalSecretManaged" . }}
----
-apiVersion: v1
-kind: Secret
-metadata:
-  name: {{ include "svc-lib.internalSecretName" . }}
-  labels:
-    {{- include "svc-lib.commonLabels" . | nindent 4 }}
-type: Opaque
-data:
-  {{ .Values.internalSecret.key }}: {{ .Values.internalSecret.value | b64enc | quote }}
-{{- end }}
 {{- if include "svc-lib.kafkaSecretManaged" . }}
 ---
 apiVersion: v1

@@ -45,13 +45,6 @@ liveness:
 {{/* Secret-backed env vars of the service container (component context). */}}
 {{- define "svc-lib.secretEnv" -}}
 {{- $root := .root -}}
-{{- if .svc.internalSecret }}
-- name: SVC_INTERNAL_SECRET
-  valueFrom:
-    secretKeyRef:
-      name: {{ include "svc-lib.internalSecretName" $root }}
-      key: {{ $root.Values.internalSecret.key }}
-{{- end }}
 {{- range (default (list) (index .svc "secretEnv")) }}
 - name: {{ .name }}
   valueFrom:
@@ -84,7 +77,7 @@ liveness:
      leaves the checksum (and the pods) of every other service as they were. */}}
 {{- define "svc-lib.secretChecksum" -}}
 {{- $root := .root -}}
-{{- $input := printf "%s\n%s\n%s" (include "svc-lib.managedDbUrl" .) $root.Values.internalSecret.value $root.Values.kafka.sasl.password -}}
+{{- $input := printf "%s\n%s" (include "svc-lib.managedDbUrl" .) $root.Values.kafka.sasl.password -}}
 {{- range (default (list) (index .svc "secretEnv")) -}}
 {{- if include "svc-lib.secretBlockManaged" (dict "root" $root "from" .from) -}}
 {{- $input = printf "%s\n%s=%s" $input .name (index $root.Values .from).value -}}

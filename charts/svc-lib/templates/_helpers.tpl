@@ -2,7 +2,7 @@
 Naming, labels and the small computed values every svc-lib template uses.
 
 Two calling conventions:
-  - release-level helpers take the root context ($): "svc-lib.fullname", "svc-lib.internalSecretName", ...
+  - release-level helpers take the root context ($): "svc-lib.fullname", "svc-lib.kafkaSecretName", ...
   - per-service helpers take a "component context": (dict "root" $ "name" "identity" "svc" $.Values.services.identity)
     built by the caller; .name is the key under .Values.services, .svc its values block.
 */}}
@@ -74,10 +74,6 @@ app.kubernetes.io/component: {{ .name }}
 {{- default .root.Values.global.imagePullPolicy .svc.image.pullPolicy -}}
 {{- end -}}
 
-{{/* Secret holding SVC_INTERNAL_SECRET (root context). */}}
-{{- define "svc-lib.internalSecretName" -}}
-{{- default (printf "%s-internal" (include "svc-lib.fullname" .)) .Values.internalSecret.existingSecret -}}
-{{- end -}}
 
 {{/* Secret holding the Kafka SASL password (root context). */}}
 {{- define "svc-lib.kafkaSecretName" -}}
@@ -101,19 +97,15 @@ app.kubernetes.io/component: {{ .name }}
 {{- end -}}
 {{- end -}}
 
-{{/* The internal secret / Kafka SASL password are chart-owned (a Secret is rendered) when a value is given and no
-     existingSecret names the operator's own Secret (root context). Output "true" or "". */}}
-{{- define "svc-lib.internalSecretManaged" -}}
-{{- if and .Values.internalSecret.value (not .Values.internalSecret.existingSecret) -}}true{{- end -}}
-{{- end -}}
-
+{{/* The Kafka SASL password is chart-owned (a Secret is rendered) when a value is given and no existingSecret names
+     the operator's own Secret (root context). Output "true" or "". */}}
 {{- define "svc-lib.kafkaSecretManaged" -}}
 {{- if and .Values.kafka.sasl.mechanism .Values.kafka.sasl.password (not .Values.kafka.sasl.existingSecret) (not .Values.infra.enabled) -}}true{{- end -}}
 {{- end -}}
 
 {{/*
 `secretEnv` of a service: env vars read from release-wide values blocks. An entry {name: ENV_VAR, from: <block>}
-names a top-level values block shaped like internalSecret, {existingSecret, key, value}: the Secret is existingSecret
+names a top-level values block shaped like trustJwks, {existingSecret, key, value}: the Secret is existingSecret
 (yours), else <fullname>-<block in kebab case> (the chart creates it from `value`, or you do). Deployment and
 migration Job both get the env var; services without the entry never see it. The helpers below take
 (dict "root" $ "from" <block>).

@@ -6,7 +6,7 @@ install/upgrade and leaves the previous pods serving. The Job is deleted when it
 (for `kubectl logs`), and replaced on the next attempt.
 
 Hooks run before the release's own objects exist, so the Job reads no chart ConfigMap, and the secrets the chart
-owns (database.url, internalSecret.value, the `value` of a block the service reads through secretEnv) reach it
+owns (database.url, the `value` of a block the service reads through secretEnv) reach it
 through a hook Secret <name>-migrate created just before it and deleted with it. Secrets the operator manages
 (existingSecret) are referenced directly. The Job gets the service's secretEnv like its Deployment (webhook-ingress:
 WEBHOOK_SECRETS_KEYS, so its migration also seals legacy plain-text signing secrets, docs/decisions/0014).
@@ -18,7 +18,6 @@ WEBHOOK_SECRETS_KEYS, so its migration also seals legacy plain-text signing secr
 {{- $svc := .svc -}}
 {{- $jobName := printf "%s-migrate" (include "svc-lib.name" . | trunc 55 | trimSuffix "-") -}}
 {{- $managedDb := include "svc-lib.managedDbUrl" . -}}
-{{- $managedInternal := and $svc.internalSecret (include "svc-lib.internalSecretManaged" $root) -}}
 {{- $secretEnv := default (list) (index $svc "secretEnv") -}}
 {{- $managedSecretEnv := list -}}
 {{- range $secretEnv -}}
@@ -26,7 +25,7 @@ WEBHOOK_SECRETS_KEYS, so its migration also seals legacy plain-text signing secr
 {{- $managedSecretEnv = append $managedSecretEnv . -}}
 {{- end -}}
 {{- end -}}
-{{- if or $managedDb $managedInternal $managedSecretEnv }}
+{{- if or $managedDb $managedSecretEnv }}
 apiVersion: v1
 kind: Secret
 metadata:
@@ -42,9 +41,6 @@ type: Opaque
 data:
   {{- if $managedDb }}
   DB_URL: {{ $managedDb | b64enc | quote }}
-  {{- end }}
-  {{- if $managedInternal }}
-  SVC_INTERNAL_SECRET: {{ $root.Values.internalSecret.value | b64enc | quote }}
   {{- end }}
   {{- range $managedSecretEnv }}
   {{ .name }}: {{ (index $root.Values .from).value | b64enc | quote }}
@@ -112,18 +108,6 @@ spec:
                   name: {{ include "svc-lib.dbSecretName" . }}
                   key: {{ $svc.database.secretKey }}
                   {{- end }}
-            {{- if $svc.internalSecret }}
-            - name: SVC_INTERNAL_SECRET
-              valueFrom:
-                secretKeyRef:
-                  {{- if $managedInternal }}
-                  name: {{ $jobName }}
-                  key: SVC_INTERNAL_SECRET
-                  {{- else }}
-                  name: {{ include "svc-lib.internalSecretName" $root }}
-                  key: {{ $root.Values.internalSecret.key }}
-                  {{- end }}
-            {{- end }}
             {{- range $secretEnv }}
             - name: {{ .name }}
               valueFrom:

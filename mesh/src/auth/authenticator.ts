@@ -8,9 +8,10 @@ import {
   systemPrincipal,
   unary,
   type EventBus,
+  type GrpcCallPolicy,
   type Logger,
   type Principal,
-  type PrincipalCodec,
+  type PrincipalSigner,
   type Subscription,
 } from '@svc/kit';
 
@@ -25,6 +26,8 @@ export interface AuthenticatorCacheOptions {
   ttlMs?: number;
   /** Credentials kept at most; the least recently used goes first (random bearer tokens cannot grow memory). */
   maxEntries?: number;
+  /** Deadline and retries of the Authenticate calls (kit `GrpcCallPolicy`). */
+  callPolicy?: GrpcCallPolicy;
 }
 
 /**
@@ -41,11 +44,11 @@ export class Authenticator {
 
   constructor(
     identityAddress: string,
-    private readonly codec: PrincipalCodec,
+    private readonly signer: PrincipalSigner,
     private readonly logger: Logger,
-    { ttlMs = 30_000, maxEntries = 10_000 }: AuthenticatorCacheOptions = {},
+    { ttlMs = 30_000, maxEntries = 10_000, callPolicy }: AuthenticatorCacheOptions = {},
   ) {
-    this.client = grpcClient(IdentityServiceClient, identityAddress);
+    this.client = grpcClient(IdentityServiceClient, identityAddress, callPolicy);
     this.cache = new LRUCache<string, Cached>({
       max: maxEntries,
       ttl: Math.max(1, ttlMs),
@@ -84,7 +87,7 @@ export class Authenticator {
     cached.principal = unary(
       this.client.authenticate.bind(this.client),
       { credential, actAsOrgId },
-      this.codec.metadata(systemPrincipal()),
+      this.signer.metadata(systemPrincipal(), 'identity'),
       5_000,
     ).then(
       (resolved) => {

@@ -26,11 +26,32 @@ function valueAt(args: Record<string, unknown>, path: readonly string[]): unknow
   return value;
 }
 
-/** The root fields an operation selects, through fragments and inline fragments. */
-export function rootFields(
-  document: DocumentNode,
-  operationName?: string | null,
-): { type: 'query' | 'mutation' | 'subscription'; fields: FieldNode[] } | undefined {
+export interface RootFields {
+  type: 'query' | 'mutation' | 'subscription';
+  fields: readonly FieldNode[];
+}
+
+/**
+ * Root fields by document and operation name: Yoga's parse cache hands a repeated operation the same document, so
+ * the auth and cost plugins walk each document once rather than on every request. Entries go with their document.
+ */
+const rootFieldsByDocument = new WeakMap<DocumentNode, Map<string | null, RootFields | undefined>>();
+
+/** The root fields an operation selects, through fragments and inline fragments (computed once per document). */
+export function rootFields(document: DocumentNode, operationName?: string | null): RootFields | undefined {
+  let byName = rootFieldsByDocument.get(document);
+  if (!byName) {
+    byName = new Map();
+    rootFieldsByDocument.set(document, byName);
+  }
+  const key = operationName ?? null;
+  if (byName.has(key)) return byName.get(key);
+  const root = collectRootFields(document, operationName);
+  byName.set(key, root);
+  return root;
+}
+
+function collectRootFields(document: DocumentNode, operationName?: string | null): RootFields | undefined {
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) return undefined;
   const fragments = new Map<string, FragmentDefinitionNode>();

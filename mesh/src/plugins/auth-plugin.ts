@@ -2,16 +2,17 @@ import type { IncomingMessage } from 'node:http';
 import { GraphQLError, parse } from 'graphql';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { shouldRenderGraphiQL } from 'graphql-yoga';
-import { systemPrincipal, type Logger, type Principal, type PrincipalCodec } from '@svc/kit';
+import { anonymousPrincipal, type Logger, type Principal } from '@svc/kit';
 import type { Authenticator } from '../auth/authenticator';
 import { authorize, isPublicOnly } from '../auth/authorize';
 import type { OperationRule } from '../auth/operations-table';
+import type { SignedPrincipals } from '../auth/signed-principals';
 import { clientAddress } from '../client-address';
 import type { GatewayContext } from '../context';
 
 export interface AuthPluginOptions {
   authenticator: Authenticator;
-  codec: PrincipalCodec;
+  signedPrincipals: SignedPrincipals;
   table: Map<string, OperationRule>;
   introspection: boolean;
   logger: Logger;
@@ -65,7 +66,7 @@ async function isLoginRequest(request: Request, table: Map<string, OperationRule
  */
 export function useAuth(options: AuthPluginOptions): GatewayPlugin {
   const byRequest = new WeakMap<Request, Principal | 'anonymous'>();
-  const system = options.codec.encode(systemPrincipal());
+  const anonymous = anonymousPrincipal();
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       if (url.pathname !== options.graphqlEndpoint) return;
@@ -105,13 +106,12 @@ export function useAuth(options: AuthPluginOptions): GatewayPlugin {
         return endResponse(errorResponse(fetchAPI, 401, 'UNAUTHENTICATED', 'invalid, unknown or revoked credentials'));
       byRequest.set(request, principal);
     },
-    onContextBuilding({ context, extendContext }) {
+    async onContextBuilding({ context, extendContext }) {
       const principal = byRequest.get((context as { request: Request }).request);
       if (!principal || principal === 'anonymous') {
         const { request, req } = context as { request: Request; req?: IncomingMessage };
         extendContext({
-          principalHeader: system.value,
-          principalSignature: system.signature,
+          principalTokens: await options.signedPrincipals.of(anonymous),
           clientAddress: clientAddress(
             req?.socket.remoteAddress ?? '',
             request.headers.get('x-forwarded-for'),
@@ -120,11 +120,9 @@ export function useAuth(options: AuthPluginOptions): GatewayPlugin {
         } satisfies GatewayContext);
         return;
       }
-      const signed = options.codec.encode(principal);
       extendContext({
         principal,
-        principalHeader: signed.value,
-        principalSignature: signed.signature,
+        principalTokens: await options.signedPrincipals.of(principal),
       } satisfies GatewayContext);
     },
     onExecute({ args, setResultAndStopExecution }) {

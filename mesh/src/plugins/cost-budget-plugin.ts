@@ -36,24 +36,14 @@ export const DEFAULT_COSTS: Record<string, number> = {
 export const DEFAULT_CAPACITY = 600;
 export const DEFAULT_REFILL_PER_SECOND = 10;
 
-function positive(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number, got "${value}"`);
-  return parsed;
-}
-
-/** GATEWAY_COST_BUDGET (capacity) and GATEWAY_COST_REFILL_PER_SECOND override the defaults. */
-export function costBudgetFromEnv(env: NodeJS.ProcessEnv = process.env): CostBudgetOptions {
-  return {
-    capacity: positive(env.GATEWAY_COST_BUDGET, DEFAULT_CAPACITY, 'GATEWAY_COST_BUDGET'),
-    refillPerSecond: positive(
-      env.GATEWAY_COST_REFILL_PER_SECOND,
-      DEFAULT_REFILL_PER_SECOND,
-      'GATEWAY_COST_REFILL_PER_SECOND',
-    ),
-    costs: DEFAULT_COSTS,
-  };
+/** The budget of a gateway: its size and refill (GATEWAY_COST_BUDGET, GATEWAY_COST_REFILL_PER_SECOND), the costs. */
+export function costBudget(
+  limits: { capacity: number; refillPerSecond: number } = {
+    capacity: DEFAULT_CAPACITY,
+    refillPerSecond: DEFAULT_REFILL_PER_SECOND,
+  },
+): CostBudgetOptions {
+  return { ...limits, costs: DEFAULT_COSTS };
 }
 
 /** Whose bucket a request spends from: the key, or the dashboard session (not the member: each tab of theirs counts). */

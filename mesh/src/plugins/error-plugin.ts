@@ -1,7 +1,7 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { errorCodeOfGrpcStatus, type Logger } from '@svc/kit';
+import { errorCodeOfGrpcStatus, type ErrorCode, type Logger } from '@svc/kit';
 
 interface GrpcErrorExtension {
   code?: number;
@@ -15,6 +15,12 @@ interface GrpcErrorExtension {
 }
 
 const PUBLIC_EXTENSIONS = new Set(['code', 'scope', 'field', 'retryAfterSeconds']);
+
+/** Codes whose gRPC details are internal (a stack, timings and pod addresses): the client gets this instead. */
+const PUBLIC_MESSAGE: Partial<Record<ErrorCode, string>> = {
+  INTERNAL_SERVER_ERROR: 'Unexpected error.',
+  DEADLINE_EXCEEDED: 'A service did not answer in time; the operation may or may not have taken effect.',
+};
 
 function grpcOf(error: unknown): GrpcErrorExtension | undefined {
   let current = error as { extensions?: { grpc?: GrpcErrorExtension }; originalError?: unknown } | undefined;
@@ -42,7 +48,8 @@ export function useErrorCodes(logger: Logger): GatewayPlugin {
     if (grpc) {
       const code = errorCodeOfGrpcStatus(grpcCode(grpc));
       if (code === 'INTERNAL_SERVER_ERROR') logger.error({ grpc, path: error.path }, 'service failed');
-      const message = code === 'INTERNAL_SERVER_ERROR' ? 'Unexpected error.' : (grpc.details ?? error.message);
+      if (code === 'DEADLINE_EXCEEDED') logger.warn({ grpc, path: error.path }, 'service past its deadline');
+      const message = PUBLIC_MESSAGE[code] ?? grpc.details ?? error.message;
       const field = grpc.metadata?.['x-svc-error-field'];
       const retryAfterSeconds = Number(grpc.metadata?.['x-svc-error-retryafterseconds']);
       const retry =

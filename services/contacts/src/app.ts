@@ -1,6 +1,7 @@
 import type { ServiceError } from '@grpc/grpc-js';
 import {
   Peer,
+  callPolicyOf,
   ServiceApp,
   errorCodeOfGrpcStatus,
   systemPrincipal,
@@ -39,14 +40,18 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
       config,
       deps,
     );
-    this.inbox = new Peer(InboxServiceClient, deps.inboxAddress ?? (() => config.INBOX_GRPC_URL));
+    this.inbox = new Peer(InboxServiceClient, deps.inboxAddress ?? (() => config.INBOX_GRPC_URL), callPolicyOf(config));
   }
 
   /** The inbox names a chat's contact; an unknown chat (or no inbox configured) owns nobody. */
   private readonly chatOwnerOf: ChatOwnerOf = async (orgId, chatId) => {
     try {
       const client = this.inbox.get();
-      const chat = await unary(client.getChat.bind(client), { chatId }, this.codec.metadata(systemPrincipal(orgId)));
+      const chat = await unary(
+        client.getChat.bind(client),
+        { chatId },
+        this.signer.metadata(systemPrincipal(orgId), 'inbox'),
+      );
       return chat.contact?._id || undefined;
     } catch (error) {
       if (errorCodeOfGrpcStatus((error as ServiceError).code ?? -1) === 'NOT_FOUND') return undefined;
@@ -56,7 +61,11 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
 
   private readonly chatsOfOrg: ChatsOfOrg = async (orgId, chatIds) => {
     const client = this.inbox.get();
-    const found = await unary(client.findChats.bind(client), { chatIds }, this.codec.metadata(systemPrincipal(orgId)));
+    const found = await unary(
+      client.findChats.bind(client),
+      { chatIds },
+      this.signer.metadata(systemPrincipal(orgId), 'inbox'),
+    );
     return found.chatIds;
   };
 
@@ -67,7 +76,7 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
       ContactsServiceService,
       contactsService(
         { contacts, chats: this.chats, dataSource: this.dataSource, chatOwnerOf: this.chatOwnerOf },
-        { codec: this.codec, logger: this.logger },
+        { verifier: this.verifier, logger: this.logger },
       ),
       'svc.contacts.v1.ContactsService',
     );

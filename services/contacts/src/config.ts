@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { baseConfigSchema, loadConfig } from '@svc/kit';
+import { serviceConfigSchema, loadConfig, type ConfigSource } from '@svc/kit';
 
-export const contactsConfigSchema = baseConfigSchema.extend({
+export const contactsConfigSchema = serviceConfigSchema.extend({
   /** The inbox service, asked who owns a chat when a Chat ID is looked up (host:port). */
   INBOX_GRPC_URL: z.string().default(''),
 });
 export type ContactsConfig = z.infer<typeof contactsConfigSchema>;
 
-export function contactsConfig(env: NodeJS.ProcessEnv = process.env): ContactsConfig {
+export function contactsConfig(env: ConfigSource = process.env): ContactsConfig {
   return loadConfig(contactsConfigSchema, env);
 }

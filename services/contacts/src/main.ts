@@ -2,4 +2,4 @@ import { runService } from '@svc/kit';
 import { ContactsApp } from './app';
 import { contactsConfig } from './config';
 
-runService(() => new ContactsApp(contactsConfig()));
+runService((env) => new ContactsApp(contactsConfig(env)));

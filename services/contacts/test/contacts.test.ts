@@ -12,6 +12,10 @@ import {
   type Principal,
   rejection,
   apiKeyPrincipal,
+  callerMetadata,
+  jwksSchema,
+  PrincipalVerifier,
+  testTrustKeys,
 } from '@svc/kit';
 import { ContactsServiceClient, IdentifierType, type ContactInput } from '@svc/proto/contacts/v1';
 import { ChatEvent, Envelope } from '@svc/proto/events/v1';
@@ -30,7 +34,7 @@ class FakeInbox {
   readonly chats = new Map<string, { orgId: string; contactId: string }>();
   port = 0;
 
-  constructor(private readonly orgOf: (metadata: Metadata) => string) {}
+  constructor(private readonly orgOf: (metadata: Metadata) => Promise<string>) {}
 
   async start(): Promise<void> {
     this.server.addService(InboxServiceService, {
@@ -38,8 +42,9 @@ class FakeInbox {
         call: { request: { chatIds: string[] }; metadata: Metadata },
         callback: (error: Partial<ServiceError> | null, value?: unknown) => void,
       ) => {
-        const orgId = this.orgOf(call.metadata);
-        callback(null, { chatIds: call.request.chatIds.filter((id) => this.chats.get(id)?.orgId === orgId) });
+        void this.orgOf(call.metadata).then((orgId) =>
+          callback(null, { chatIds: call.request.chatIds.filter((id) => this.chats.get(id)?.orgId === orgId) }),
+        );
       },
       getChat: (
         call: { request: { chatId: string } },
@@ -62,8 +67,9 @@ class FakeInbox {
 describe('ContactsService', () => {
   let app: ContactsApp;
   let client: ContactsServiceClient;
-  const inbox = new FakeInbox((metadata) => app.codec.fromMetadata(metadata).orgId);
-  const as = (principal: Principal): Metadata => app.codec.metadata(principal);
+  const inboxVerifier = new PrincipalVerifier('inbox', jwksSchema.parse(testTrustKeys().jwks));
+  const inbox = new FakeInbox(async (metadata) => (await inboxVerifier.fromMetadata(metadata)).orgId);
+  const as = (principal: Principal): Promise<Metadata> => callerMetadata(principal, 'contacts');
 
   before(async () => {
     await inbox.start();

@@ -1,4 +1,14 @@
-import { Peer, ServiceApp, domainErrorOf, unary, type ServiceAppDeps, type Subscription } from '@svc/kit';
+import {
+  Peer,
+  ServiceApp,
+  callPolicyOf,
+  domainErrorOf,
+  systemPrincipal,
+  unary,
+  type Audience,
+  type ServiceAppDeps,
+  type Subscription,
+} from '@svc/kit';
 import type { ServiceError } from '@grpc/grpc-js';
 import { ContactsServiceClient } from '@svc/proto/contacts/v1';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
@@ -55,14 +65,16 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
       config,
       deps,
     );
-    this.identity = new Peer(IdentityServiceClient, deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL));
+    const policy = callPolicyOf(config);
+    this.identity = new Peer(IdentityServiceClient, deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL), policy);
     const inboxAddress = deps.inboxAddress ?? (() => config.INBOX_GRPC_URL);
-    this.inbox = new Peer(InboxServiceClient, inboxAddress);
-    this.labels = new Peer(LabelServiceClient, inboxAddress);
-    this.contacts = new Peer(ContactsServiceClient, deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL));
+    this.inbox = new Peer(InboxServiceClient, inboxAddress, policy);
+    this.labels = new Peer(LabelServiceClient, inboxAddress, policy);
+    this.contacts = new Peer(ContactsServiceClient, deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL), policy);
     this.webhooks = new Peer(
       WebhookIngressServiceClient,
       deps.webhooksAddress ?? (() => config.WEBHOOK_INGRESS_GRPC_URL),
+      policy,
     );
   }
 
@@ -70,23 +82,24 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
   private readonly directory: OrgDirectory = {
     members: async (orgId, memberIds) => {
       const identity = this.identity.get();
-      return (await call(unary(identity.findMembers.bind(identity), { memberIds }, this.as(orgId)))).memberIds;
+      return (await call(unary(identity.findMembers.bind(identity), { memberIds }, this.as(orgId, 'identity'))))
+        .memberIds;
     },
     labels: async (orgId, labelIds) => {
       const labels = this.labels.get();
-      return (await call(unary(labels.findLabels.bind(labels), { labelIds }, this.as(orgId)))).labelIds;
+      return (await call(unary(labels.findLabels.bind(labels), { labelIds }, this.as(orgId, 'inbox')))).labelIds;
     },
     connections: async (orgId, connectionIds) => {
       const webhooks = this.webhooks.get();
       const found = await call(
-        unary(webhooks.findInboundConnections.bind(webhooks), { connectionIds }, this.as(orgId)),
+        unary(webhooks.findInboundConnections.bind(webhooks), { connectionIds }, this.as(orgId, 'webhook-ingress')),
       );
       return found.connectionIds;
     },
   };
 
-  private as(orgId: string) {
-    return this.codec.systemMetadata(orgId);
+  private as(orgId: string, audience: Audience) {
+    return this.signer.metadata(systemPrincipal(orgId), audience);
   }
 
   private readonly actions: StepActions = {
@@ -96,13 +109,13 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
         unary(
           inbox.sendMessage.bind(inbox),
           { chatId, input: CreateCombinedMessageInput.fromPartial({ text, internal }) },
-          this.as(orgId),
+          this.as(orgId, 'inbox'),
         ),
       );
     },
     closeChat: async (orgId, chatId) => {
       const inbox = this.inbox.get();
-      await call(unary(inbox.closeChat.bind(inbox), { chatId }, this.as(orgId)));
+      await call(unary(inbox.closeChat.bind(inbox), { chatId }, this.as(orgId, 'inbox')));
     },
     assign: async (orgId, chatId, operatorId) => {
       const inbox = this.inbox.get();
@@ -110,14 +123,18 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
         unary(
           inbox.assignChatToOperator.bind(inbox),
           AssignChatRequest.fromPartial({ chatId, operatorId }),
-          this.as(orgId),
+          this.as(orgId, 'inbox'),
         ),
       );
     },
     addLabel: async (orgId, chatId, labelId) => {
       const inbox = this.inbox.get();
       await call(
-        unary(inbox.addChatLabel.bind(inbox), AddChatLabelRequest.fromPartial({ chatId, labelId }), this.as(orgId)),
+        unary(
+          inbox.addChatLabel.bind(inbox),
+          AddChatLabelRequest.fromPartial({ chatId, labelId }),
+          this.as(orgId, 'inbox'),
+        ),
       );
     },
     setContactAttribute: async (orgId, contactId, key, value) => {
@@ -126,7 +143,7 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
         unary(
           contacts.updateContact.bind(contacts),
           { id: contactId, input: { customAttributesJson: JSON.stringify({ [key]: value }), identities: [] } },
-          this.as(orgId),
+          this.as(orgId, 'contacts'),
         ),
       );
     },
@@ -134,12 +151,18 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
 
   private readonly contactOfChat = async (orgId: string, chatId: string): Promise<string> => {
     const inbox = this.inbox.get();
-    const chat = await call(unary(inbox.getChat.bind(inbox), { chatId }, this.as(orgId)));
+    const chat = await call(unary(inbox.getChat.bind(inbox), { chatId }, this.as(orgId, 'inbox')));
     return chat.contact?._id ?? '';
   };
 
   protected register(): void {
-    this.runner = new Runner(this.dataSource, this.actions, this.logger, this.config.FLOWS_RUNNER_INTERVAL_MS);
+    this.runner = new Runner(
+      this.dataSource,
+      this.actions,
+      this.logger,
+      this.config.FLOWS_RUNNER_INTERVAL_MS,
+      this.config.FLOWS_RUN_LEASE_MS,
+    );
     this.runs = new Runs(this.dataSource, () => this.runner?.wake());
     this.grpc.add(
       FlowsServiceService,
@@ -149,7 +172,7 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
           runs: this.runs,
           contactOfChat: this.contactOfChat,
         },
-        { codec: this.codec, logger: this.logger },
+        { verifier: this.verifier, logger: this.logger },
       ),
       'svc.flows.v1.FlowsService',
     );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { baseConfigSchema, loadConfig } from '@svc/kit';
+import { serviceConfigSchema, loadConfig, type ConfigSource } from '@svc/kit';
 
-export const flowsConfigSchema = baseConfigSchema.extend({
+export const flowsConfigSchema = serviceConfigSchema.extend({
   /** identity (whether an assign step's assignee is a member of the org), host:port. */
   IDENTITY_GRPC_URL: z.string().default(''),
   /** The inbox (messages, notes, closing chats; whether a label or a chat is the org's), host:port. */
@@ -12,9 +12,11 @@ export const flowsConfigSchema = baseConfigSchema.extend({
   WEBHOOK_INGRESS_GRPC_URL: z.string().default(''),
   /** How often the runner looks for due runs (waits that ended, runs a crashed replica left behind). */
   FLOWS_RUNNER_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+  /** How long a claimed run is leased: a run whose replica died is resumed by another after this. */
+  FLOWS_RUN_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
 });
 export type FlowsConfig = z.infer<typeof flowsConfigSchema>;
 
-export function flowsConfig(env: NodeJS.ProcessEnv = process.env): FlowsConfig {
+export function flowsConfig(env: ConfigSource = process.env): FlowsConfig {
   return loadConfig(flowsConfigSchema, env);
 }

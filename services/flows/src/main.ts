@@ -2,4 +2,4 @@ import { runService } from '@svc/kit';
 import { FlowsApp } from './app';
 import { flowsConfig } from './config';
 
-runService(() => new FlowsApp(flowsConfig()));
+runService((env) => new FlowsApp(flowsConfig(env)));

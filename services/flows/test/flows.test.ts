@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import { status, type ServiceError } from '@grpc/grpc-js';
 import {
   ApiScope,
+  EmbeddedBus,
+  KafkaBus,
+  listDeadLetters,
   PrincipalKind,
   eventually,
   grpcServerDuration,
@@ -10,6 +13,7 @@ import {
   unary,
   principalFor,
   rejection,
+  callerMetadata,
 } from '@svc/kit';
 import type { IdentityForTests } from '@svc/identity';
 import { Envelope } from '@svc/proto/events/v1';
@@ -50,7 +54,7 @@ describe('FlowsService', () => {
   const newOrg = () => identity.newOrg();
 
   async function publishedFlow(orgId: string) {
-    const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+    const member = callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'flows');
     const flow = await unary(
       client.createFlow.bind(client),
       {
@@ -74,14 +78,14 @@ describe('FlowsService', () => {
       const error = await unary(
         client.createFlow.bind(client),
         { input: { name: 'x', steps: [], replaceSteps: false } },
-        app.codec.metadata(key),
+        callerMetadata(key, 'flows'),
       ).catch((e: ServiceError) => e);
       expect((error as ServiceError).code).to.equal(status.PERMISSION_DENIED);
     });
 
     it('answers INVALID_ARGUMENT for an add-a-label step that names no label id, and keeps one that does', async () => {
       const orgId = newId();
-      const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+      const member = callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'flows');
       const create = (label: string | undefined) =>
         unary(
           client.createFlow.bind(client),
@@ -105,7 +109,7 @@ describe('FlowsService', () => {
   });
 
   describe('FlowsService.CreateFlow / UpdateFlow / PublishFlow (assign steps)', () => {
-    const member = (orgId: string) => app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+    const member = (orgId: string) => callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'flows');
     const assigning = (...assigneeIds: string[]) => [
       { type: FlowStepType.ADD_NOTE, text: 'routing' },
       ...assigneeIds.map((assigneeId) => ({ type: FlowStepType.ASSIGN, assigneeId })),
@@ -187,7 +191,7 @@ describe('FlowsService', () => {
       const found = await unary(
         client.listWebhookFlows.bind(client),
         { connectionId: flow.trigger?.connectionId ?? '' },
-        app.codec.metadata(systemPrincipal(orgId)),
+        callerMetadata(systemPrincipal(orgId), 'flows'),
       );
       expect(found.flows.map((f) => f.flowId)).to.deep.equal([flow._id]);
     });
@@ -229,7 +233,7 @@ describe('FlowsService', () => {
       await app.bus.publish([record]);
       await app.bus.publish([record]);
       await app.bus.publish([{ ...record, value: Buffer.from(Envelope.encode(sentinel).finish()) }]);
-      const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+      const member = callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'flows');
       const runs = await eventually(async () => {
         const page = await unary(client.listFlowRuns.bind(client), { flowId: flow._id, input: { limit: 10 } }, member);
         return page.data.some((run) => run.requestId === sentinel.webhookReceived?.requestId) ? page : undefined;
@@ -269,7 +273,7 @@ describe('FlowsService', () => {
       await app.bus.publish([record(first)]);
       // One publish, consumed as a backlog (one batch on the embedded bus): a redelivery of `first`, `second` twice.
       await app.bus.publish([record(second), record(first), record(second), record(last)]);
-      const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+      const member = callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'flows');
       const runs = await eventually(async () => {
         const page = await unary(client.listFlowRuns.bind(client), { flowId: flow._id, input: { limit: 10 } }, member);
         return page.data.some((run) => run.requestId === last.webhookReceived?.requestId) ? page : undefined;
@@ -277,6 +281,48 @@ describe('FlowsService', () => {
       expect(runs.data.map((run) => run.requestId).sort()).to.deep.equal(
         [first, second, last].map((e) => e.webhookReceived?.requestId).sort(),
       );
+    });
+  });
+
+  describe('webhook.received consumer, poison record', () => {
+    it('dead-letters a record it cannot decode to <topic>.dlq and goes on with the events after it', async () => {
+      const orgId = newId();
+      const flow = await publishedFlow(orgId);
+      const topic = `${app.config.KAFKA_TOPIC_PREFIX}svc.webhooks.received.v1`;
+      const key = flow.trigger?.connectionId ?? '';
+      const envelope: Envelope = {
+        id: newId(),
+        type: 'webhook.received',
+        orgId,
+        occurredAt: new Date().toISOString(),
+        webhookReceived: {
+          requestId: newId(),
+          connectionId: key,
+          contactId: newId(),
+          chatId: newId(),
+          payloadJson: '{}',
+          flowIds: [flow._id],
+        },
+      };
+      const poisonId = newId();
+      // A length-delimited field announcing 16 bytes and carrying one: Envelope.decode throws.
+      const poison = { topic, key, value: Buffer.from([0x0a, 0x10, 0x41]), headers: { 'event-id': poisonId } };
+      await app.bus.publish([poison, { topic, key, value: Buffer.from(Envelope.encode(envelope).finish()) }]);
+      const member = callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'flows');
+      await eventually(async () => {
+        const page = await unary(client.listFlowRuns.bind(client), { flowId: flow._id, input: { limit: 10 } }, member);
+        return page.data.some((run) => run.requestId === envelope.webhookReceived?.requestId);
+      });
+      const bus = app.bus;
+      if (!(bus instanceof EmbeddedBus || bus instanceof KafkaBus)) throw new Error(`unexpected bus ${bus.kind}`);
+      const letters = await eventually(async () => {
+        const all = await listDeadLetters(bus, topic);
+        return all.some((l) => l.eventId === poisonId) && all;
+      });
+      const letter = letters.find((l) => l.eventId === poisonId);
+      expect(letter).to.include({ topic, group: `${app.config.KAFKA_TOPIC_PREFIX}flows.webhook-received` });
+      expect(letter?.error).to.match(/premature EOF|index out of range|invalid/i);
+      expect(letter?.record.value).to.deep.equal(poison.value);
     });
   });
 

@@ -9,7 +9,7 @@ import {
   systemPrincipal,
   testEnv,
   unary,
-  PrincipalCodec,
+  callerMetadata,
 } from '@svc/kit';
 import { IdentityForTests } from '@svc/identity';
 import { InboxApp, inboxConfig } from '@svc/inbox';
@@ -22,7 +22,7 @@ import { FlowsApp, flowsConfig, type FlowsDeps } from '../src';
 
 /**
  * The real owners of what a flow names (identity's members, the inbox's labels and chats, webhook-ingress's
- * connections), sharing the flows service's internal secret as in a deployment, so it can ask them as SYSTEM.
+ * connections), verifying with the test process's JWKS as in a deployment, so flows can ask them as SYSTEM.
  */
 export class OrgPeers {
   readonly identity: IdentityForTests;
@@ -31,12 +31,9 @@ export class OrgPeers {
   private clients:
     { inbox: InboxServiceClient; labels: LabelServiceClient; ingress: WebhookIngressServiceClient } | undefined;
 
-  private readonly codec: PrincipalCodec;
-
-  constructor(internalSecret: string) {
-    this.codec = new PrincipalCodec(internalSecret);
-    const env = (service: string) => testEnv(service, { SVC_INTERNAL_SECRET: internalSecret });
-    this.identity = new IdentityForTests(internalSecret);
+  constructor() {
+    const env = (service: string) => testEnv(service);
+    this.identity = new IdentityForTests();
     this.inbox = new InboxApp(inboxConfig(env('inbox')), {
       serveHttp: false,
       identityAddress: () => this.identity.address,
@@ -79,28 +76,28 @@ export class OrgPeers {
   /** A label of the org, created in the inbox. */
   async newLabel(orgId: string): Promise<string> {
     const labels = this.client.labels;
-    const key = this.codec.metadata(apiKeyPrincipal(orgId, [ApiScope.CONVERSATIONS_MANAGE]));
+    const key = callerMetadata(apiKeyPrincipal(orgId, [ApiScope.CONVERSATIONS_MANAGE]), 'inbox');
     return (await unary(labels.createLabel.bind(labels), { name: `label ${newId()}` }, key))._id;
   }
 
   /** A chat of the org, opened in the inbox. */
   async newChat(orgId: string): Promise<string> {
     const inbox = this.client.inbox;
-    const system = this.codec.metadata(systemPrincipal(orgId));
+    const system = callerMetadata(systemPrincipal(orgId), 'inbox');
     return (await unary(inbox.openChat.bind(inbox), { channelId: newId(), contact: { _id: newId() } }, system))._id;
   }
 
   /** An inbound connection of the org, created in webhook-ingress. */
   async newConnection(orgId: string): Promise<string> {
     const ingress = this.client.ingress;
-    const member = this.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+    const member = callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'webhook-ingress');
     const input = { name: 'orders', identifierType: InboundIdentifierType.EMAIL, identifierPath: '$.email' };
     return (await unary(ingress.createInboundConnection.bind(ingress), { input }, member))._id;
   }
 
   async deleteConnection(orgId: string, id: string): Promise<void> {
     const ingress = this.client.ingress;
-    const member = this.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+    const member = callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'webhook-ingress');
     await unary(ingress.deleteInboundConnection.bind(ingress), { id }, member);
   }
 }
@@ -113,8 +110,8 @@ export async function startFlowsWithPeers(): Promise<{
   stop(): Promise<void>;
 }> {
   const config = flowsConfig(testEnv('flows'));
-  // One internal secret, as in a deployment: the owners of what flows name trust the SYSTEM principal flows signs.
-  const peers = new OrgPeers(config.SVC_INTERNAL_SECRET);
+  // One JWKS, as in a deployment: the owners of what flows name trust the SYSTEM principal flows signs.
+  const peers = new OrgPeers();
   await peers.start();
   const app = new FlowsApp(config, peers.addresses);
   await app.start();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { status } from '@grpc/grpc-js';
-import { ApiScope, PrincipalKind, newId, principalFor, rejection, unary } from '@svc/kit';
+import { ApiScope, PrincipalKind, newId, principalFor, rejection, unary, callerMetadata } from '@svc/kit';
 import {
   FlowStatus,
   FlowStepType,
@@ -9,25 +9,23 @@ import {
   type FlowStep,
   type FlowsServiceClient,
 } from '@svc/proto/flows/v1';
-import type { FlowsApp } from '../src';
 import { startFlowsWithPeers, type OrgPeers } from './org-peers';
 
 /** Every id a flow stores is one of the org's, asked of its owner (docs/decisions/0042). */
 describe('FlowsService (references stay inside the org)', () => {
-  let app: FlowsApp;
   let client: FlowsServiceClient;
   let peers: OrgPeers;
   let stop: () => Promise<void>;
 
   before(async () => {
-    ({ app, client, peers, stop } = await startFlowsWithPeers());
+    ({ client, peers, stop } = await startFlowsWithPeers());
   });
 
   after(() => stop());
 
-  const member = (orgId: string) => app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+  const member = (orgId: string) => callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'flows');
   const key = (orgId: string) =>
-    app.codec.metadata(principalFor(PrincipalKind.API_KEY, orgId, [ApiScope.CONVERSATIONS_MANAGE]));
+    callerMetadata(principalFor(PrincipalKind.API_KEY, orgId, [ApiScope.CONVERSATIONS_MANAGE]), 'flows');
   const webhookTrigger = (connectionId: string) => ({ type: FlowTriggerType.WEBHOOK_RECEIVED, connectionId });
   const chatTrigger = { type: FlowTriggerType.STARTED_FOR_CHAT };
   const labelling = (...labels: string[]): FlowStep[] => [

@@ -44,7 +44,7 @@ export class IdentityApp extends ServiceApp<IdentityConfig> {
     };
     this.grpc.add(
       IdentityServiceService,
-      identityService(domain, { codec: this.codec, logger: this.logger }),
+      identityService(domain, { verifier: this.verifier, logger: this.logger }),
       'svc.identity.v1.IdentityService',
     );
   }

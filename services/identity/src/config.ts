@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { baseConfigSchema, loadConfig } from '@svc/kit';
+import { serviceConfigSchema, loadConfig, type ConfigSource } from '@svc/kit';
 import { DEFAULT_LOGIN_LIMITS } from './domain/login-throttle';
 
-export const identityConfigSchema = baseConfigSchema.extend({
+export const identityConfigSchema = serviceConfigSchema.extend({
   /** bcrypt cost for member passwords. */
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(11),
   /** Failed logins per email, and per client address, within LOGIN_FAILURE_WINDOW_SECONDS (docs/decisions/0049). */
@@ -13,6 +13,6 @@ export const identityConfigSchema = baseConfigSchema.extend({
 
 export type IdentityConfig = z.infer<typeof identityConfigSchema>;
 
-export function identityConfig(env: NodeJS.ProcessEnv = process.env): IdentityConfig {
+export function identityConfig(env: ConfigSource = process.env): IdentityConfig {
   return loadConfig(identityConfigSchema, env);
 }

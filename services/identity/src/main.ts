@@ -2,4 +2,4 @@ import { runService } from '@svc/kit';
 import { IdentityApp } from './app';
 import { identityConfig } from './config';
 
-runService(() => new IdentityApp(identityConfig()));
+runService((env) => new IdentityApp(identityConfig(env)));

@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { ApiScope, MemberRole, apiKeyPrincipal, dropTestDatabase, grpcClient, testEnv, unary } from '@svc/kit';
+import {
+  ApiScope,
+  MemberRole,
+  apiKeyPrincipal,
+  callerMetadata,
+  dropTestDatabase,
+  grpcClient,
+  testEnv,
+  unary,
+} from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { IdentityApp } from './app';
 import { identityConfig } from './config';
@@ -16,16 +25,16 @@ const unique = () => randomBytes(6).toString('hex');
 
 /**
  * A real identity service for other services' tests (the project tests against the real thing where it runs): its
- * own test database, no HTTP port, and the caller's internal secret, so it trusts the SYSTEM principals the service
- * under test signs, as in a deployment.
+ * own test database, no HTTP port, and the test process's keys (kit testEnv), so it trusts the SYSTEM principals the
+ * service under test signs, as in a deployment.
  */
 export class IdentityForTests {
   private client: IdentityServiceClient | undefined;
 
   readonly app: IdentityApp;
 
-  constructor(internalSecret: string) {
-    this.app = new IdentityApp(identityConfig(testEnv('identity', { SVC_INTERNAL_SECRET: internalSecret })), {
+  constructor() {
+    this.app = new IdentityApp(identityConfig(testEnv('identity')), {
       serveHttp: false,
     });
   }
@@ -58,7 +67,7 @@ export class IdentityForTests {
       owner: { email: `owner-${unique()}@example.com`, name: 'Olive Owner' },
     });
     const id = created.org.id;
-    const team = this.app.codec.metadata(apiKeyPrincipal(id, [ApiScope.TEAM_MANAGE]));
+    const team = callerMetadata(apiKeyPrincipal(id, [ApiScope.TEAM_MANAGE]), 'identity');
     const client = () => {
       if (!this.client) throw new Error('identity is stopped');
       return this.client;

@@ -8,11 +8,13 @@ import {
   dropTestDatabase,
   eventually,
   grpcClient,
+  anonymousPrincipal,
   systemPrincipal,
   testEnv,
   unary,
   type Principal,
   rejection,
+  callerMetadata,
 } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
@@ -22,13 +24,15 @@ describe('IdentityService', () => {
   let app: IdentityApp;
   let client: IdentityServiceClient;
   let system: Metadata;
-  const as = (principal: Principal) => app.codec.metadata(principal);
+  let anonymous: Metadata;
+  const as = (principal: Principal) => callerMetadata(principal, 'identity');
 
   before(async () => {
     app = new IdentityApp(identityConfig(testEnv('identity')));
     await app.start();
     client = grpcClient(IdentityServiceClient, `127.0.0.1:${app.grpcPort}`);
-    system = as(systemPrincipal());
+    system = await as(systemPrincipal());
+    anonymous = await as(anonymousPrincipal());
   });
 
   after(async () => {
@@ -40,7 +44,11 @@ describe('IdentityService', () => {
   async function ownerSession(kind = OrgKind.STANDARD) {
     const email = `owner-${Math.random().toString(36).slice(2)}@example.com`;
     const created = await app.createOrg({ name: 'Acme', kind, owner: { email, name: 'Olive Owner' } });
-    const session = await unary(client.login.bind(client), { email, password: created.oneTimePassword ?? '' }, system);
+    const session = await unary(
+      client.login.bind(client),
+      { email, password: created.oneTimePassword ?? '' },
+      anonymous,
+    );
     const principal = await unary(
       client.authenticate.bind(client),
       { credential: session.token, actAsOrgId: '' },
@@ -60,12 +68,12 @@ describe('IdentityService', () => {
     it('refuses a wrong password with UNAUTHENTICATED', async () => {
       const { created } = await ownerSession();
       const error = await rejection(
-        unary(client.login.bind(client), { email: created.owner.email, password: 'wrong-password-123' }, system),
+        unary(client.login.bind(client), { email: created.owner.email, password: 'wrong-password-123' }, anonymous),
       );
       expect(error.code).to.equal(status.UNAUTHENTICATED);
     });
 
-    it('is callable only by services (SYSTEM principal)', async () => {
+    it('is callable only without credentials (ANONYMOUS principal, passed on by the gateway)', async () => {
       const { principal, created } = await ownerSession();
       const error = await rejection(
         unary(client.login.bind(client), { email: created.owner.email, password: 'x' }, as(principal)),
@@ -344,19 +352,6 @@ describe('IdentityService', () => {
         ),
       );
       expect(refused.code).to.equal(status.PERMISSION_DENIED);
-    });
-  });
-
-  describe('IdentityService (principal verification)', () => {
-    it('refuses calls whose principal is not signed by the installation secret', async () => {
-      const error = await rejection(
-        unary(
-          client.listTeamMembers.bind(client),
-          {},
-          new (await import('@svc/kit')).PrincipalCodec('z'.repeat(40)).metadata(systemPrincipal()),
-        ),
-      );
-      expect(error.code).to.equal(status.UNAUTHENTICATED);
     });
   });
 });

@@ -8,10 +8,11 @@ import {
   dropTestDatabase,
   grpcClient,
   rejection,
-  systemPrincipal,
+  anonymousPrincipal,
   testDbUrl,
   testEnv,
   unary,
+  callerMetadata,
 } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { IdentityApp, identityConfig } from '../src';
@@ -49,12 +50,12 @@ describe('IdentityService.Login throttle (docs/decisions/0049)', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const from = (address?: string) => {
-    const metadata = replicas[0]!.codec.metadata(systemPrincipal());
+  const from = async (address?: string) => {
+    const metadata = await callerMetadata(anonymousPrincipal(), 'identity');
     if (address) metadata.set(CLIENT_ADDRESS_HEADER, address);
     return metadata;
   };
-  const login = (replica: number, email: string, password: string, metadata: Metadata) => {
+  const login = (replica: number, email: string, password: string, metadata: Promise<Metadata>) => {
     const client = clients[replica]!;
     return unary(client.login.bind(client), { email, password }, metadata);
   };

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type Router from '@koa/router';
-import { Peer, ServiceApp, type ReadinessCheck, type ServiceAppDeps, type Subscription } from '@svc/kit';
+import { Peer, callPolicyOf, ServiceApp, type ReadinessCheck, type ServiceAppDeps, type Subscription } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
 import { CollectionServiceService } from '@svc/proto/inbox/v1/collections';
@@ -11,7 +11,7 @@ import type { InboxConfig } from './config';
 import { inboxData } from './data';
 import { inboxDomain, type MemberDirectory } from './domain';
 import { CHATS_TOPIC, MESSAGES_TOPIC } from './domain/events';
-import { MediaLinks, mediaLinkSecret } from './domain/media-links';
+import { MediaLinks } from './domain/media-links';
 import { MemberRemoval, subscribeMemberRemoval } from './domain/member-removal';
 import { collectionService } from './grpc/collection-handlers';
 import { identityMembers } from './grpc/identity-members';
@@ -66,12 +66,16 @@ export class InboxApp extends ServiceApp<InboxConfig> {
     );
     this.blobs = new LocalDiskBlobStore(path.resolve(config.MEDIA_DIR));
     this.mediaLinks = new MediaLinks({
-      secret: mediaLinkSecret(config.MEDIA_URL_SECRET, config.SVC_INTERNAL_SECRET),
+      secret: config.MEDIA_URL_SECRET,
       ttlSeconds: config.MEDIA_URL_TTL_SECONDS,
       publicUrl: config.MEDIA_PUBLIC_URL,
     });
-    this.identity = new Peer(IdentityServiceClient, deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL));
-    this.members = identityMembers(this.identity, this.codec);
+    this.identity = new Peer(
+      IdentityServiceClient,
+      deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL),
+      callPolicyOf(config),
+    );
+    this.members = identityMembers(this.identity, () => this.signer);
   }
 
   override readinessChecks(): Record<string, ReadinessCheck> {
@@ -90,7 +94,7 @@ export class InboxApp extends ServiceApp<InboxConfig> {
       },
       this.members,
     );
-    const deps = { codec: this.codec, logger: this.logger };
+    const deps = { verifier: this.verifier, logger: this.logger };
     this.grpc.add(InboxServiceService, inboxService(domain, deps), 'svc.inbox.v1.InboxService');
     this.grpc.add(LabelServiceService, labelService(domain.labels, deps), 'svc.inbox.v1.LabelService');
     this.grpc.add(

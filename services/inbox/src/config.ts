@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { baseConfigSchema, loadConfig } from '@svc/kit';
+import { serviceConfigSchema, loadConfig, type ConfigSource } from '@svc/kit';
 
-export const inboxConfigSchema = baseConfigSchema.extend({
+export const inboxConfigSchema = serviceConfigSchema.extend({
   /** identity (who the org's members are, to check an assignee), host:port. */
   IDENTITY_GRPC_URL: z.string().default(''),
   /** Blob storage of the media library: a local directory (a mounted volume in Kubernetes). */
@@ -18,11 +18,11 @@ export const inboxConfigSchema = baseConfigSchema.extend({
   MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).default(900),
   /** Base URL of the public edge for signed links (https://inbox.example.com); empty: relative links. */
   MEDIA_PUBLIC_URL: z.union([z.url(), z.literal('')]).default(''),
-  /** Key of the link signatures; unset: derived from SVC_INTERNAL_SECRET. */
-  MEDIA_URL_SECRET: z.string().min(32).optional(),
+  /** Key of the link signatures (at least 32 characters; the embedded stack generates one into its data dir). */
+  MEDIA_URL_SECRET: z.string().min(32),
 });
 export type InboxConfig = z.infer<typeof inboxConfigSchema>;
 
-export function inboxConfig(env: NodeJS.ProcessEnv = process.env): InboxConfig {
+export function inboxConfig(env: ConfigSource = process.env): InboxConfig {
   return loadConfig(inboxConfigSchema, env);
 }

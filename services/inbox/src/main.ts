@@ -2,4 +2,4 @@ import { runService } from '@svc/kit';
 import { InboxApp } from './app';
 import { inboxConfig } from './config';
 
-runService(() => new InboxApp(inboxConfig()));
+runService((env) => new InboxApp(inboxConfig(env)));

@@ -11,6 +11,7 @@ import {
   testEnv,
   unary,
   type Principal,
+  callerMetadata,
 } from '@svc/kit';
 import { ChatField, InboxServiceClient } from '@svc/proto/inbox/v1';
 import { LabelServiceClient } from '@svc/proto/inbox/v1/labels';
@@ -20,7 +21,7 @@ describe('InboxService chat labels', () => {
   let app: InboxApp;
   let inbox: InboxServiceClient;
   let labels: LabelServiceClient;
-  const as = (principal: Principal): Metadata => app.codec.metadata(principal);
+  const as = (principal: Principal): Promise<Metadata> => callerMetadata(principal, 'inbox');
 
   before(async () => {
     app = new InboxApp(inboxConfig(testEnv('inbox')));

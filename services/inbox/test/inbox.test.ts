@@ -13,6 +13,7 @@ import {
   rejection,
   apiKeyPrincipal,
   eventually,
+  callerMetadata,
 } from '@svc/kit';
 import { IdentityForTests, type IdentityTestOrg } from '@svc/identity';
 import { Envelope } from '@svc/proto/events/v1';
@@ -31,12 +32,12 @@ describe('InboxService', () => {
   let app: InboxApp;
   let client: InboxServiceClient;
   let identity: IdentityForTests;
-  const as = (principal: Principal): Metadata => app.codec.metadata(principal);
+  const as = (principal: Principal): Promise<Metadata> => callerMetadata(principal, 'inbox');
 
   before(async () => {
     const config = inboxConfig(testEnv('inbox'));
-    // One internal secret, as in a deployment: identity trusts the SYSTEM principal the inbox signs.
-    identity = new IdentityForTests(config.SVC_INTERNAL_SECRET);
+    // One JWKS, as in a deployment (kit testEnv): identity trusts the SYSTEM principal the inbox signs.
+    identity = new IdentityForTests();
     await identity.start();
     app = new InboxApp(config, { identityAddress: () => identity.address });
     await app.start();

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { InvalidArgument, newId } from '@svc/kit';
 import { MediaType } from '@svc/proto/inbox/v1';
 import { cleanFileName, validUpload } from '../src/domain/media-input';
-import { MediaLinks, mediaLinkSecret } from '../src/domain/media-links';
+import { MediaLinks } from '../src/domain/media-links';
 import { isInlineSafe, sniffMedia } from '../src/domain/media-types';
 import { LocalDiskBlobStore } from '../src/storage/local-disk-blob-store';
 
@@ -71,13 +71,6 @@ describe('MediaLinks', () => {
   it('gives relative links without a public URL', () => {
     const relative = new MediaLinks({ secret: 'k'.repeat(32), ttlSeconds: 900, publicUrl: '' });
     expect(relative.sign(mediaId, at).url.startsWith(`/media/${mediaId}?`)).to.equal(true);
-  });
-
-  it('derives a key of its own from the internal secret unless one is configured', () => {
-    const derived = mediaLinkSecret(undefined, 'i'.repeat(32));
-    expect(derived).not.to.contain('iiii');
-    expect(mediaLinkSecret(undefined, 'i'.repeat(32))).to.equal(derived);
-    expect(mediaLinkSecret('explicit-secret', 'i'.repeat(32))).to.equal('explicit-secret');
   });
 });
 

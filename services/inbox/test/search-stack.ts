@@ -1,5 +1,5 @@
 import type { Metadata } from '@grpc/grpc-js';
-import { dropTestDatabase, grpcClient, testEnv, type Principal } from '@svc/kit';
+import { callerMetadata, dropTestDatabase, grpcClient, testEnv, type Principal } from '@svc/kit';
 import { IdentityForTests } from '@svc/identity';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import { SearchServiceClient } from '@svc/proto/inbox/v1/search';
@@ -14,7 +14,7 @@ export class SearchStack {
 
   async start(): Promise<void> {
     const config = inboxConfig(testEnv('inbox'));
-    this.identity = new IdentityForTests(config.SVC_INTERNAL_SECRET);
+    this.identity = new IdentityForTests();
     await this.identity.start();
     this.app = new InboxApp(config, { identityAddress: () => this.identity.address });
     await this.app.start();
@@ -30,7 +30,7 @@ export class SearchStack {
     await dropTestDatabase(this.app.config.DB_URL);
   }
 
-  as(principal: Principal): Metadata {
-    return this.app.codec.metadata(principal);
+  as(principal: Principal): Promise<Metadata> {
+    return callerMetadata(principal, 'inbox');
   }
 }

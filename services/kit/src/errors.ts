@@ -10,7 +10,8 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'FAILED_PRECONDITION'
   | 'INTERNAL_SERVER_ERROR'
-  | 'UNAVAILABLE';
+  | 'UNAVAILABLE'
+  | 'DEADLINE_EXCEEDED';
 
 export abstract class DomainError extends Error {
   abstract readonly code: ErrorCode;
@@ -44,9 +45,16 @@ export class RateLimited extends DomainError {
 export class FailedPrecondition extends DomainError {
   readonly code = 'FAILED_PRECONDITION';
 }
-/** A service this one depends on could not answer (down, or past the deadline); the caller may retry. */
+/** A service this one depends on could not answer (down, or refusing work for now); the caller may retry. */
 export class Unavailable extends DomainError {
   readonly code = 'UNAVAILABLE';
+}
+/**
+ * A service did not answer within the deadline (docs/decisions/0064): a write may or may not have happened, so the
+ * caller checks before repeating it.
+ */
+export class DeadlineExceeded extends DomainError {
+  readonly code = 'DEADLINE_EXCEEDED';
 }
 
 const GRPC_STATUS_OF: Record<ErrorCode, GrpcStatus> = {
@@ -59,6 +67,7 @@ const GRPC_STATUS_OF: Record<ErrorCode, GrpcStatus> = {
   FAILED_PRECONDITION: GrpcStatus.FAILED_PRECONDITION,
   INTERNAL_SERVER_ERROR: GrpcStatus.INTERNAL,
   UNAVAILABLE: GrpcStatus.UNAVAILABLE,
+  DEADLINE_EXCEEDED: GrpcStatus.DEADLINE_EXCEEDED,
 };
 
 const ERROR_CODE_OF = new Map<number, ErrorCode>([
@@ -72,7 +81,7 @@ const ERROR_CODE_OF = new Map<number, ErrorCode>([
   [GrpcStatus.RESOURCE_EXHAUSTED, 'RATE_LIMITED'],
   [GrpcStatus.FAILED_PRECONDITION, 'FAILED_PRECONDITION'],
   [GrpcStatus.UNAVAILABLE, 'UNAVAILABLE'],
-  [GrpcStatus.DEADLINE_EXCEEDED, 'UNAVAILABLE'],
+  [GrpcStatus.DEADLINE_EXCEEDED, 'DEADLINE_EXCEEDED'],
 ]);
 
 export function grpcStatusOf(code: ErrorCode): GrpcStatus {

@@ -3,7 +3,7 @@ import pino, { type Logger } from 'pino';
 export type { Logger };
 
 /** JSON logs with the service name on every line. Never log secrets or personal data. */
-export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
+export function createLogger(service: string, level = 'info'): Logger {
   return pino({
     level,
     base: { service },

@@ -2,9 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type Router from '@koa/router';
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import type { BaseConfig } from './config';
+import { ConfigError, type BaseConfig, type ConfigSource } from './config';
 import type { EventBus } from './bus/bus';
 import { createBus } from './bus/create-bus';
+import { withoutBus } from './bus/bus-settings';
 import { OutboxRelay } from './bus/outbox';
 import { openDataSource, type DataSourceSpec } from './db/data-source';
 import { GrpcServer } from './grpc/server';
@@ -13,8 +14,10 @@ import { keepConnectionsAlive } from './http/keep-alive';
 import { withRawRoutes, type RawRoute } from './http/raw-routes';
 import { createLogger } from './logger';
 import { metricsRegistry } from './metrics';
-import { PrincipalCodec } from './principal';
 import { stopOnSignals } from './shutdown';
+import { isIssuer } from './trust/policy';
+import { PrincipalSigner, type Clock } from './trust/signer';
+import { PrincipalVerifier } from './trust/verifier';
 
 export interface ServiceAppDeps {
   /** A bus shared by co-located services (the embedded default); otherwise the app creates its own from config. */
@@ -22,6 +25,8 @@ export interface ServiceAppDeps {
   logger?: Logger;
   /** false when the embedded stack serves health and metrics for every service on its one port. */
   serveHttp?: boolean;
+  /** The time principal tokens are signed and checked at (tests move it). */
+  clock?: Clock;
 }
 
 export interface ServiceDefinitionSpec {
@@ -41,7 +46,9 @@ export interface ServiceDefinitionSpec {
  */
 export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
   readonly logger: Logger;
-  readonly codec: PrincipalCodec;
+  /** Checks the principal token of every call to this service (the audience is the service's name). */
+  readonly verifier: PrincipalVerifier;
+  private readonly ownSigner: PrincipalSigner | undefined;
   readonly grpc: GrpcServer;
   dataSource!: DataSource;
   bus!: EventBus;
@@ -56,8 +63,15 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
     protected readonly deps: ServiceAppDeps = {},
   ) {
     this.logger = deps.logger ?? createLogger(spec.name, config.LOG_LEVEL);
-    this.codec = new PrincipalCodec(config.SVC_INTERNAL_SECRET);
+    this.verifier = new PrincipalVerifier(spec.name, config.SVC_TRUST_JWKS, deps.clock);
+    this.ownSigner = signerOf(spec.name, config, deps.clock);
     this.grpc = new GrpcServer(spec.grpcMaxReceiveBytes);
+  }
+
+  /** Signs the principal tokens this service sends as itself (services that call others: trust/policy.ts). */
+  get signer(): PrincipalSigner {
+    if (!this.ownSigner) throw new Error(`${this.spec.name} does not call other services`);
+    return this.ownSigner;
   }
 
   /** Adds the service's gRPC implementations to `this.grpc`. */
@@ -101,16 +115,25 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
     };
   }
 
+  protected get dataSourceSpec(): DataSourceSpec {
+    return { ...this.spec.data, url: this.config.DB_URL, poolSize: this.config.DB_POOL_SIZE };
+  }
+
   /** Applies this service's migrations and closes (the Kubernetes migration Job: `main.js migrate`). */
   async migrate(): Promise<void> {
-    const dataSource = await openDataSource({ ...this.spec.data, url: this.config.DB_URL }, { migrate: true });
+    const dataSource = await openDataSource(this.dataSourceSpec, { migrate: true });
     await dataSource.destroy();
     this.logger.info(`${this.spec.name} migrations applied`);
   }
 
   async start(): Promise<void> {
-    const migrate = process.env.DB_MIGRATE !== 'skip';
-    this.dataSource = await openDataSource({ ...this.spec.data, url: this.config.DB_URL }, { migrate });
+    if (isIssuer(this.spec.name) && !this.ownSigner) {
+      throw new ConfigError(
+        `invalid configuration:\n  SVC_SIGNING_KEY: required: ${this.spec.name} signs the calls it makes`,
+      );
+    }
+    await this.ownSigner?.ready();
+    this.dataSource = await openDataSource(this.dataSourceSpec, { migrate: this.config.DB_MIGRATE !== 'skip' });
     this.ownsBus = !this.deps.bus;
     this.bus = this.deps.bus ?? createBus(this.config, this.logger, this.spec.publishes);
     if (this.ownsBus) await this.bus.start();
@@ -152,10 +175,19 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
   }
 }
 
-/** The entry point of a deployable: `main.js` serves until SIGTERM; `main.js migrate` migrates and exits. */
-export function runService(create: () => ServiceApp, argv: string[] = process.argv.slice(2)): void {
+/** A service that calls others signs as itself (docs/decisions/0065); `start` refuses to serve without its key. */
+function signerOf(name: string, config: BaseConfig, clock?: Clock): PrincipalSigner | undefined {
+  if (!isIssuer(name) || !config.SVC_SIGNING_KEY) return undefined;
+  return PrincipalSigner.fromSetting(name, config.SVC_SIGNING_KEY, config.SVC_SIGNING_KEY_ID, clock);
+}
+
+/**
+ * The entry point of a deployable: `main.js` serves until SIGTERM; `main.js migrate` migrates and exits. `create`
+ * reads its config from the environment given: the migration opens no bus, so it needs no KAFKA_BROKERS.
+ */
+export function runService(create: (env: ConfigSource) => ServiceApp, argv: string[] = process.argv.slice(2)): void {
   const run = async () => {
-    const app = create();
+    const app = create(argv[0] === 'migrate' ? withoutBus(process.env) : process.env);
     if (argv[0] === 'migrate') return app.migrate();
     stopOnSignals(() => app.stop(), app.logger);
     return app.start();

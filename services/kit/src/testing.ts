@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { ServiceError } from '@grpc/grpc-js';
+import type { Metadata, ServiceError } from '@grpc/grpc-js';
 import { DataSource } from 'typeorm';
 import { type ApiScope, MemberRole, OrgKind, PrincipalKind, type Principal } from '@svc/proto/common/v1';
 import { newId } from './ids';
 import { parseDbUrl } from './db/data-source';
+import { IN_PROCESS_BUS } from './bus/bus-settings';
+import type { ConfigSource } from './config';
+import { generateTrustKeys, importSigningKey, type TrustKeys } from './trust/keys';
+import { ISSUERS, issuerFor } from './trust/policy';
+import { PrincipalSigner, type Clock } from './trust/signer';
 
 /**
  * Settings for tests that boot real services. On the embedded default they use in-memory SQLite and the in-process
@@ -20,14 +25,63 @@ export function testDbUrl(service: string, fileFallback?: string): string {
   return url.toString();
 }
 
-export function testEnv(service: string, overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+let keys: TrustKeys | undefined;
+
+/** One key per issuer for this test process, verified by every service testEnv configures. */
+export function testTrustKeys(): TrustKeys {
+  keys ??= generateTrustKeys(ISSUERS);
+  return keys;
+}
+
+/**
+ * SVC_TRUST_JWKS, and SVC_SIGNING_KEY when `service` signs its calls: the test process's keys. `service` may carry a
+ * suffix (`webhook_ingress_find` signs as webhook-ingress).
+ */
+export function testTrustEnv(service: string): Record<string, string> {
+  const { jwks, signing } = testTrustKeys();
+  const name = service.replaceAll('_', '-');
+  const issuer = ISSUERS.find((candidate) => name === candidate || name.startsWith(`${candidate}-`));
+  const key = issuer && signing[issuer];
+  return { SVC_TRUST_JWKS: jwks, ...(key ? { SVC_SIGNING_KEY: JSON.stringify(key) } : {}) };
+}
+
+const testSigners = new Map<string, PrincipalSigner>();
+
+/** Signs as `issuer` with the test keys (`clock`: a signer of its own, at another time). */
+export function testSigner(issuer: string, clock?: Clock): PrincipalSigner {
+  const make = () => {
+    const key = testTrustKeys().signing[issuer];
+    if (!key) throw new Error(`no test key for ${issuer}`);
+    return new PrincipalSigner(issuer, importSigningKey(issuer, JSON.stringify(key)), clock);
+  };
+  if (clock) return make();
+  let signer = testSigners.get(issuer);
+  if (!signer) testSigners.set(issuer, (signer = make()));
+  return signer;
+}
+
+/**
+ * Metadata carrying `principal` to the service `audience`, signed by an issuer allowed to present it there (the
+ * gateway for members and keys, a calling service for SYSTEM of an org): for tests that call RPCs directly.
+ */
+export function callerMetadata(principal: Principal, audience: string): Promise<Metadata> {
+  return testSigner(issuerFor(audience, principal)).metadata(principal, audience);
+}
+
+export function testEnv(service: string, overrides: Record<string, string> = {}): ConfigSource {
   return {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     DB_URL: testDbUrl(service),
-    KAFKA_BROKERS: process.env.SVC_TEST_KAFKA_BROKERS ?? '',
+    // A service under test chooses the in-process bus as the embedded stack does, unless the infra run gives brokers.
+    KAFKA_BROKERS: process.env.SVC_TEST_KAFKA_BROKERS || IN_PROCESS_BUS,
     KAFKA_TOPIC_PREFIX: process.env.SVC_TEST_KAFKA_BROKERS ? `t${testRunId}.` : '',
-    SVC_INTERNAL_SECRET: randomBytes(32).toString('hex'),
+    EMBEDDED_BUS_FILE: ':memory:',
+    // A record that keeps failing is dead-lettered after five attempts: within a test's patience.
+    BUS_RETRY_BACKOFF_MS: '10',
+    ...testTrustEnv(service),
+    // The inbox's media link key (other services ignore it).
+    MEDIA_URL_SECRET: randomBytes(32).toString('hex'),
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: '0',
     HTTP_PORT: '0',

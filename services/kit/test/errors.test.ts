@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import {
   Conflict,
+  DeadlineExceeded,
   InvalidArgument,
   NotFound,
   Unavailable,
@@ -21,6 +22,7 @@ describe('kit.errors', () => {
       'RATE_LIMITED',
       'FAILED_PRECONDITION',
       'UNAVAILABLE',
+      'DEADLINE_EXCEEDED',
     ] as const) {
       expect(errorCodeOfGrpcStatus(grpcStatusOf(code))).to.equal(code);
     }
@@ -39,7 +41,7 @@ describe('kit.errors', () => {
     expect(domainErrorOf(failure(status.INVALID_ARGUMENT))).to.be.instanceOf(InvalidArgument);
     expect(domainErrorOf(failure(status.ALREADY_EXISTS))).to.be.instanceOf(Conflict);
     expect(domainErrorOf(failure(status.UNAVAILABLE))).to.be.instanceOf(Unavailable);
-    expect(domainErrorOf(failure(status.DEADLINE_EXCEEDED))).to.be.instanceOf(Unavailable);
+    expect(domainErrorOf(failure(status.DEADLINE_EXCEEDED))).to.be.instanceOf(DeadlineExceeded);
     const internal = failure(status.INTERNAL);
     expect(domainErrorOf(internal)).to.equal(internal);
   });

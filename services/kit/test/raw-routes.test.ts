@@ -20,6 +20,11 @@ describe('withRawRoutes', () => {
         sendJson(response, 202, { id: params[0] }, { 'x-extra': 'yes' });
       },
     },
+    {
+      method: '*',
+      path: /^\/any$/,
+      handle: async (request, response) => sendJson(response, 200, { method: request.method }),
+    },
   ];
 
   before(async () => {
@@ -46,6 +51,13 @@ describe('withRawRoutes', () => {
   it('hands every other request to the fallback (another method, another path)', async () => {
     expect((await fetch(`${base}/hooks/x`)).status).to.equal(299);
     expect((await fetch(`${base}/hooks/x/y`, { method: 'POST' })).status).to.equal(299);
+  });
+
+  it('serves every method of a `*` route', async () => {
+    for (const method of ['GET', 'POST', 'OPTIONS', 'PUT']) {
+      const response = await fetch(`${base}/any?x=1`, { method });
+      expect([response.status, await response.json()]).to.deep.equal([200, { method }]);
+    }
   });
 
   it("answers a failure with the error's HTTP status, or 500", async () => {

@@ -1,6 +1,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ALL_SCOPES, ApiScope, Conflict, grpcClient, newId, systemPrincipal, unary } from '@svc/kit';
+import {
+  ALL_SCOPES,
+  ApiScope,
+  Conflict,
+  anonymousPrincipal,
+  grpcClient,
+  newId,
+  systemPrincipal,
+  unary,
+} from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import type { Stack } from './stack';
@@ -40,7 +49,7 @@ export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
   const file = demoEnvPath(stack.config.SVC_DATA_DIR);
   const identity = grpcClient(IdentityServiceClient, `127.0.0.1:${stack.identity.grpcPort}`);
   const inbox = grpcClient(InboxServiceClient, `127.0.0.1:${stack.inbox.grpcPort}`);
-  const system = stack.identity.codec.metadata(systemPrincipal());
+  const system = stack.signer.metadata(systemPrincipal(), 'identity');
   try {
     const existing = readDemoEnv(file);
     if (existing) {
@@ -64,15 +73,23 @@ export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
       created = await stack.identity.createOrg({ name: 'Demo Org', owner: { email, name: 'Demo Owner' } });
     }
     const password = created.oneTimePassword ?? '';
-    const session = await unary(identity.login.bind(identity), { email, password }, system);
+    const session = await unary(
+      identity.login.bind(identity),
+      { email, password },
+      stack.gatewaySigner.metadata(anonymousPrincipal(), 'identity'),
+    );
     const owner = await unary(
       identity.authenticate.bind(identity),
       { credential: session.token, actAsOrgId: '' },
       system,
     );
-    const asOwner = stack.identity.codec.metadata(owner);
-    const key = await unary(identity.mintOrgApiKey.bind(identity), { name: 'demo', scopes: DEMO_SCOPES }, asOwner);
-    const asService = stack.inbox.codec.metadata(systemPrincipal(created.org.id));
+    const asOwner = (audience: string) => stack.gatewaySigner.metadata(owner, audience);
+    const key = await unary(
+      identity.mintOrgApiKey.bind(identity),
+      { name: 'demo', scopes: DEMO_SCOPES },
+      asOwner('identity'),
+    );
+    const asService = stack.signer.metadata(systemPrincipal(created.org.id), 'inbox');
     const chat = await unary(
       inbox.openChat.bind(inbox),
       {
@@ -89,12 +106,12 @@ export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
     await unary(
       inbox.sendMessage.bind(inbox),
       { chatId: chat._id, input: { text: 'Sorry to hear that, Ada. Let me check.', internal: false } },
-      asOwner,
+      asOwner('inbox'),
     );
     await unary(
       inbox.sendMessage.bind(inbox),
       { chatId: chat._id, input: { text: 'Carrier says it is at the depot.', internal: true } },
-      asOwner,
+      asOwner('inbox'),
     );
     await unary(inbox.receiveMessage.bind(inbox), { chatId: chat._id, text: 'Thanks!' }, asService);
     const credentials: DemoCredentials = {

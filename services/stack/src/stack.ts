@@ -14,14 +14,22 @@ import {
   type EventBus,
   type Logger,
   baseConfigSchema,
+  generateTrustKeys,
+  importSigningKey,
+  ISSUERS,
+  PrincipalSigner,
+  type TrustKeys,
+  IN_PROCESS_BUS,
+  callPolicyOf,
+  loadConfig,
 } from '@svc/kit';
-import { createGateway, type Gateway } from '@svc/gateway';
+import { createGateway, gatewayTuningSchema, type Gateway, type GatewayTuning } from '@svc/gateway';
 import { IdentityApp, identityConfigSchema } from '@svc/identity';
 import { InboxApp, inboxConfigSchema } from '@svc/inbox';
 import { ContactsApp, contactsConfigSchema } from '@svc/contacts';
 import { FlowsApp, flowsConfigSchema } from '@svc/flows';
 import { WebhookIngressApp, ingressConfigSchema } from '@svc/webhook-ingress';
-import { embeddedInternalSecret, type StackConfig } from './config';
+import { embeddedMediaUrlSecret, type StackConfig } from './config';
 import { demoEnvPath } from './demo-seed';
 import { landingPage } from './landing-page';
 
@@ -42,7 +50,13 @@ export class Stack {
   readonly apps: ServiceApp[];
   gateway!: Gateway;
   private server: Server | undefined;
-  private readonly internalSecret: string;
+  /** The keys of every issuer: ephemeral unless SVC_TRUST_KEYS gives them (docs/decisions/0065). */
+  readonly trustKeys: TrustKeys;
+  /** Signs as `stack`: the demo seed acting for its org. */
+  readonly signer: PrincipalSigner;
+  /** The gateway's signer (the seed logs its owner in and acts as them, as the gateway would). */
+  readonly gatewaySigner: PrincipalSigner;
+  private readonly gatewayTuning: GatewayTuning;
 
   /**
    * `serviceEnv`: the services' own settings (e.g. `INGRESS_FLOWS_CACHE_MS`, `MEDIA_MAX_BYTES`, `FLOWS_*`), read as
@@ -53,17 +67,22 @@ export class Stack {
     serviceEnv: NodeJS.ProcessEnv = {},
   ) {
     this.logger = createLogger('stack', config.LOG_LEVEL);
-    this.internalSecret = config.SVC_INTERNAL_SECRET ?? embeddedInternalSecret(config.SVC_DATA_DIR);
+    this.trustKeys = (config.SVC_TRUST_KEYS as TrustKeys | undefined) ?? generateTrustKeys(ISSUERS);
+    this.signer = this.signerOf('stack');
+    this.gatewaySigner = this.signerOf('gateway');
+    this.gatewayTuning = loadConfig(gatewayTuningSchema, serviceEnv);
     const base = {
       ...serviceEnv,
       LOG_LEVEL: config.LOG_LEVEL,
-      KAFKA_BROKERS: config.KAFKA_BROKERS,
+      // The one place the in-process bus is chosen: the embedded stack without brokers (deployables require them).
+      KAFKA_BROKERS: config.KAFKA_BROKERS.trim() || IN_PROCESS_BUS,
       KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
-      SVC_INTERNAL_SECRET: this.internalSecret,
+      SVC_TRUST_JWKS: this.trustKeys.jwks,
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: '0',
       BCRYPT_COST: String(config.BCRYPT_COST),
     };
+    const signingKey = (issuer: string) => ({ SVC_SIGNING_KEY: JSON.stringify(this.trustKeys.signing[issuer]) });
     const dbUrl = (service: string) =>
       (config.SVC_DB_URL_TEMPLATE ?? `sqlite:${path.join(config.SVC_DATA_DIR, '{service}.sqlite')}`).replaceAll(
         '{service}',
@@ -71,8 +90,17 @@ export class Stack {
       );
     this.bus = createBus(
       baseConfigSchema
-        .pick({ KAFKA_BROKERS: true, KAFKA_CLIENT_ID: true, KAFKA_SSL: true, KAFKA_TOPIC_PREFIX: true })
-        .parse(base),
+        .pick({
+          KAFKA_BROKERS: true,
+          KAFKA_CLIENT_ID: true,
+          KAFKA_SSL: true,
+          KAFKA_TOPIC_PREFIX: true,
+          EMBEDDED_BUS_FILE: true,
+          BUS_RETRY_ATTEMPTS: true,
+          BUS_RETRY_BACKOFF_MS: true,
+        })
+        // The in-process bus's durable log sits next to the services' databases.
+        .parse({ ...base, EMBEDDED_BUS_FILE: path.join(config.SVC_DATA_DIR, 'bus.sqlite') }),
       this.logger,
     );
     const deps = { bus: this.bus, serveHttp: false };
@@ -84,7 +112,9 @@ export class Stack {
     this.inbox = new InboxApp(
       inboxConfigSchema.parse({
         ...base,
+        ...signingKey('inbox'),
         DB_URL: dbUrl('inbox'),
+        MEDIA_URL_SECRET: config.MEDIA_URL_SECRET ?? embeddedMediaUrlSecret(config.SVC_DATA_DIR),
         MEDIA_DIR: path.join(config.SVC_DATA_DIR, 'media'),
         // Signed media links point at this process's one port (relative when the port is picked at random).
         MEDIA_PUBLIC_URL: config.SVC_PUBLIC_URL ?? (config.PORT ? `http://localhost:${config.PORT}` : ''),
@@ -95,12 +125,15 @@ export class Stack {
         identityAddress: address(this.identity),
       },
     );
-    this.contacts = new ContactsApp(contactsConfigSchema.parse({ ...base, DB_URL: dbUrl('contacts') }), {
-      ...deps,
-      logger: createLogger('contacts', config.LOG_LEVEL),
-      inboxAddress: address(this.inbox),
-    });
-    this.flows = new FlowsApp(flowsConfigSchema.parse({ ...base, DB_URL: dbUrl('flows') }), {
+    this.contacts = new ContactsApp(
+      contactsConfigSchema.parse({ ...base, ...signingKey('contacts'), DB_URL: dbUrl('contacts') }),
+      {
+        ...deps,
+        logger: createLogger('contacts', config.LOG_LEVEL),
+        inboxAddress: address(this.inbox),
+      },
+    );
+    this.flows = new FlowsApp(flowsConfigSchema.parse({ ...base, ...signingKey('flows'), DB_URL: dbUrl('flows') }), {
       ...deps,
       logger: createLogger('flows', config.LOG_LEVEL),
       identityAddress: address(this.identity),
@@ -112,6 +145,7 @@ export class Stack {
     this.ingress = new WebhookIngressApp(
       ingressConfigSchema.parse({
         ...base,
+        ...signingKey('webhook-ingress'),
         DB_URL: dbUrl('webhook-ingress'),
         // The key that seals provider signing secrets (docs/decisions/0014): generated once into the data dir.
         WEBHOOK_SECRETS_KEYS: config.WEBHOOK_SECRETS_KEYS,
@@ -129,6 +163,10 @@ export class Stack {
     this.apps = [this.identity, this.inbox, this.contacts, this.flows, this.ingress];
   }
 
+  private signerOf(issuer: string): PrincipalSigner {
+    return new PrincipalSigner(issuer, importSigningKey(issuer, JSON.stringify(this.trustKeys.signing[issuer])));
+  }
+
   get port(): number {
     const address = this.server?.address();
     return typeof address === 'object' && address ? address.port : this.config.PORT;
@@ -143,11 +181,17 @@ export class Stack {
     await Promise.all(this.apps.map((app) => app.start()));
     this.gateway = await createGateway({
       services: Object.fromEntries(this.apps.map((app) => [app.spec.name, `127.0.0.1:${app.grpcPort}`])),
-      internalSecret: this.internalSecret,
+      signer: this.gatewaySigner,
       bus: this.bus,
       topicPrefix: this.config.KAFKA_TOPIC_PREFIX,
       logger: createLogger('gateway', this.config.LOG_LEVEL),
       explorer: this.config.GATEWAY_EXPLORER,
+      // The services' GRPC_* settings: every co-located service reads the same ones.
+      callPolicy: callPolicyOf(this.identity.config),
+      costBudget: {
+        capacity: this.gatewayTuning.GATEWAY_COST_BUDGET,
+        refillPerSecond: this.gatewayTuning.GATEWAY_COST_REFILL_PER_SECOND,
+      },
     });
     const app = new Koa();
     const router = opsRouter(
@@ -155,10 +199,6 @@ export class Stack {
       metricsRegistry,
     );
     const gatewayRoutes = new Router();
-    gatewayRoutes.all('/graphql', async (ctx) => {
-      ctx.respond = false;
-      await this.gateway.handleNode(ctx.req, ctx.res);
-    });
     // Rendered per request: demo.env appears after start.
     gatewayRoutes.get('/', (ctx) => {
       ctx.type = 'html';
@@ -172,7 +212,7 @@ export class Stack {
     // webhook-ingress and inbox in Kubernetes.
     app.use(router.routes()).use(gatewayRoutes.routes());
     if (this.inbox.router) app.use(this.inbox.router.routes());
-    const rawRoutes = this.apps.flatMap((service) => service.publicRawRoutes);
+    const rawRoutes = [this.gateway.route(), ...this.apps.flatMap((service) => service.publicRawRoutes)];
     this.server = keepConnectionsAlive(
       createServer(withRawRoutes(rawRoutes, app.callback(), this.logger)),
       this.config.HTTP_KEEP_ALIVE_MS,

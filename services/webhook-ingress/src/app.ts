@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import {
   Peer,
+  callPolicyOf,
   ServiceApp,
   openDataSource,
   systemPrincipal,
@@ -68,8 +69,9 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
       config,
       deps,
     );
-    this.contacts = new Peer(ContactsServiceClient, deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL));
-    this.flows = new Peer(FlowsServiceClient, deps.flowsAddress ?? (() => config.FLOWS_GRPC_URL));
+    const policy = callPolicyOf(config);
+    this.contacts = new Peer(ContactsServiceClient, deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL), policy);
+    this.flows = new Peer(FlowsServiceClient, deps.flowsAddress ?? (() => config.FLOWS_GRPC_URL), policy);
     this.sharedSecrets = new SharedSecretVerifier(config.INGRESS_BCRYPT_CONCURRENCY, config.INGRESS_BCRYPT_QUEUE);
     // Positive answers only (docs/decisions/0015): an unknown contact or a connection without a published flow is
     // asked again on the next request, so a contact created or a flow published just now takes effect at once.
@@ -93,7 +95,7 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
             value,
             channelIntegrationId: channelIntegrationId ?? undefined,
           },
-          this.codec.metadata(systemPrincipal(orgId)),
+          this.signer.metadata(systemPrincipal(orgId), 'contacts'),
         );
         return found.found ? { contactId: found.contactId, latestChatId: found.latestChatId } : undefined;
       }),
@@ -103,7 +105,7 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
         const response = await unary(
           client.listWebhookFlows.bind(client),
           { connectionId },
-          this.codec.metadata(systemPrincipal(orgId)),
+          this.signer.metadata(systemPrincipal(orgId), 'flows'),
         );
         return response.flows;
       }),
@@ -130,7 +132,7 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
     );
     this.grpc.add(
       WebhookIngressServiceService,
-      ingressService(connections, { codec: this.codec, logger: this.logger }),
+      ingressService(connections, { verifier: this.verifier, logger: this.logger }),
       'svc.webhooks.v1.WebhookIngressService',
     );
   }
@@ -171,7 +173,7 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
       this.logger.info('WEBHOOK_SECRETS_KEYS not set for the migration: signing secrets are sealed at start-up');
       return;
     }
-    const dataSource = await openDataSource({ ...this.spec.data, url: this.config.DB_URL }, { migrate: false });
+    const dataSource = await openDataSource(this.dataSourceSpec, { migrate: false });
     try {
       await this.reseal(dataSource, loadKeyring(this.config).keyring);
     } finally {

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { baseConfigSchema, loadConfig } from '@svc/kit';
+import { serviceConfigSchema, loadConfig, type ConfigSource } from '@svc/kit';
 import { DEFAULT_BCRYPT_QUEUE } from './auth/bcrypt-slots';
 import { parseKeys } from './secrets/keyring';
 
 const KEYS_FORMAT = 'comma-separated <keyId>:<base64 of 32 random bytes>, the first one encrypts';
 
 /** Every setting; `ingressConfigSchema` adds the rules a serving production process must meet. */
-export const ingressSettingsSchema = baseConfigSchema.extend({
+export const ingressSettingsSchema = serviceConfigSchema.extend({
   /** The contacts service (identifier lookups), host:port. */
   CONTACTS_GRPC_URL: z.string().default(''),
   /** The flows service (published flows bound to a connection), host:port. */
@@ -63,6 +63,6 @@ export type IngressConfig = z.infer<typeof ingressSettingsSchema>;
  * The service's settings from the environment. `migrating` (the `main.js migrate` Job) does not need the keys: the
  * schema migration runs without them and the serving pods seal what is left (docs/decisions/0014).
  */
-export function ingressConfig(env: NodeJS.ProcessEnv = process.env, { migrating = false } = {}): IngressConfig {
+export function ingressConfig(env: ConfigSource = process.env, { migrating = false } = {}): IngressConfig {
   return loadConfig(migrating ? ingressSettingsSchema : ingressConfigSchema, env);
 }

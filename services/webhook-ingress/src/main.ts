@@ -14,5 +14,5 @@ if (command === 'secrets') {
     },
   );
 } else {
-  runService(() => new WebhookIngressApp(ingressConfig(process.env, { migrating: command === 'migrate' })));
+  runService((env) => new WebhookIngressApp(ingressConfig(env, { migrating: command === 'migrate' })));
 }

@@ -10,6 +10,7 @@ import {
   systemPrincipal,
   testEnv,
   unary,
+  callerMetadata,
 } from '@svc/kit';
 import { InboundIdentifierType, WebhookIngressServiceClient } from '@svc/proto/webhooks/v1';
 import { WebhookIngressApp, ingressConfig } from '../src';
@@ -32,7 +33,7 @@ describe('WebhookIngressService.FindInboundConnections', () => {
 
   const connectionOf = async (orgId: string) => {
     const input = { name: 'orders', identifierType: InboundIdentifierType.EMAIL, identifierPath: '$.email' };
-    const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+    const member = callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'webhook-ingress');
     return (await unary(client.createInboundConnection.bind(client), { input }, member))._id;
   };
 
@@ -42,10 +43,10 @@ describe('WebhookIngressService.FindInboundConnections', () => {
     const found = await unary(
       client.findInboundConnections.bind(client),
       { connectionIds: [theirs, own, newId(), 'x'] },
-      app.codec.metadata(systemPrincipal(orgId)),
+      callerMetadata(systemPrincipal(orgId), 'webhook-ingress'),
     );
     expect(found.connectionIds).to.deep.equal([own]);
-    const member = app.codec.metadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId));
+    const member = callerMetadata(principalFor(PrincipalKind.MEMBER_SESSION, orgId), 'webhook-ingress');
     const refused = await rejection(
       unary(client.findInboundConnections.bind(client), { connectionIds: [own] }, member),
     );
@@ -58,7 +59,7 @@ describe('WebhookIngressService.FindInboundConnections', () => {
       unary(
         client.findInboundConnections.bind(client),
         { connectionIds: ids },
-        app.codec.metadata(systemPrincipal(newId())),
+        callerMetadata(systemPrincipal(newId()), 'webhook-ingress'),
       ),
     );
     expect(error.code).to.equal(status.INVALID_ARGUMENT);

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { implement, type Logger, type PrincipalCodec, type ServiceHandlers } from '@svc/kit';
+import { implement, type ImplementDeps, type ServiceHandlers } from '@svc/kit';
 import { ContactsServiceService, type ContactInput } from '@svc/proto/contacts/v1';
 import { listContacts } from '../domain/contact-list';
 import type { ChatOwnership } from '../domain/chat-ownership';
@@ -12,7 +12,7 @@ const view = ({ row, identities }: ContactWithIdentities) => contactView(row, id
 
 export function contactsService(
   domain: { contacts: Contacts; chats: ChatOwnership; dataSource: DataSource; chatOwnerOf: ChatOwnerOf },
-  deps: { codec: PrincipalCodec; logger: Logger },
+  deps: ImplementDeps,
 ) {
   const { contacts } = domain;
   const handlers: ServiceHandlers<typeof ContactsServiceService> = {

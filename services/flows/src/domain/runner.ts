@@ -4,8 +4,6 @@ import { FlowRunStatus, type FlowStep } from '@svc/proto/flows/v1';
 import { RunRow } from '../entities';
 import { runStep, StepError, type StepActions } from './steps';
 
-/** A claimed run is leased: if this replica dies mid-run, another resumes it after the lease. */
-const LEASE_MS = 60_000;
 const BATCH = 50;
 const CONCURRENCY = 4;
 const DUE = [FlowRunStatus.QUEUED, FlowRunStatus.WAITING, FlowRunStatus.RUNNING];
@@ -32,6 +30,8 @@ export class Runner {
     private readonly actions: StepActions,
     private readonly logger: Logger,
     private readonly intervalMs: number,
+    /** A claimed run is leased: if this replica dies mid-run, another resumes it after the lease. */
+    private readonly leaseMs = 60_000,
   ) {
     this.runs = entitySql(dataSource, RunRow);
   }
@@ -85,7 +85,7 @@ export class Runner {
    */
   private async claimAndRun(run: RunRow): Promise<void> {
     const at = now();
-    const lease = new Date(at.getTime() + LEASE_MS);
+    const lease = new Date(at.getTime() + this.leaseMs);
     const claimed = await this.runs.update(
       this.dataSource.manager,
       { status: FlowRunStatus.RUNNING, resumeAt: lease, updatedAt: at },

@@ -1,12 +1,4 @@
-import {
-  implement,
-  pageLimit,
-  requireOrg,
-  requireSystem,
-  type Logger,
-  type PrincipalCodec,
-  type ServiceHandlers,
-} from '@svc/kit';
+import { implement, pageLimit, requireOrg, requireSystem, type ImplementDeps, type ServiceHandlers } from '@svc/kit';
 import { FlowsServiceService, type FlowInput } from '@svc/proto/flows/v1';
 import type { Flows } from '../domain/flows';
 import type { Runs } from '../domain/runs';
@@ -17,7 +9,7 @@ const DEFAULT_PAGE_SIZE = 30;
 
 export function flowsService(
   domain: { flows: Flows; runs: Runs; contactOfChat: (orgId: string, chatId: string) => Promise<string> },
-  deps: { codec: PrincipalCodec; logger: Logger },
+  deps: ImplementDeps,
 ) {
   const { flows, runs } = domain;
   const handlers: ServiceHandlers<typeof FlowsServiceService> = {

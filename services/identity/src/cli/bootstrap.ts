@@ -1,14 +1,14 @@
 import { parseArgs } from 'node:util';
-import { openDataSource } from '@svc/kit';
 import { OrgKind } from '@svc/proto/common/v1';
-import { identityConfig } from '../config';
+import { loadConfig, openDataSource } from '@svc/kit';
+import { identityConfigSchema } from '../config';
 import { identityData } from '../data';
 import { createOrgWithOwner } from '../domain/orgs';
 import { Passwords } from '../domain/passwords';
 
 const USAGE = `Creates the first org of a production install and its owner, and prints the owner's one-time password.
 
-  DB_URL=mysql://… SVC_INTERNAL_SECRET=… npm run bootstrap -- --org "Acme" --email owner@acme.com [--name "Olive Owner"] [--kind STANDARD|TECH_PROVIDER]
+  DB_URL=mysql://… npm run bootstrap -- --org "Acme" --email owner@acme.com [--name "Olive Owner"] [--kind STANDARD|TECH_PROVIDER]
 
 In Kubernetes: kubectl exec deploy/identity -- node dist/src/cli/bootstrap.js --org … --email …`;
 
@@ -27,7 +27,8 @@ async function main(): Promise<number> {
     return values.help ? 0 : 2;
   }
   const kind = values.kind === 'TECH_PROVIDER' ? OrgKind.TECH_PROVIDER : OrgKind.STANDARD;
-  const config = identityConfig();
+  // The database and bcrypt only: the CLI calls no service, so it needs no keys.
+  const config = loadConfig(identityConfigSchema.pick({ DB_URL: true, BCRYPT_COST: true }));
   const dataSource = await openDataSource({ ...identityData, url: config.DB_URL }, { migrate: true });
   try {
     const created = await createOrgWithOwner(dataSource, new Passwords(config.BCRYPT_COST), {

@@ -1,10 +1,10 @@
 import {
   CLIENT_ADDRESS_HEADER,
   implement,
+  requireAnonymous,
   requireSystem,
   type ServiceHandlers,
-  type Logger,
-  type PrincipalCodec,
+  type ImplementDeps,
 } from '@svc/kit';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
 import type { Authentication } from '../domain/authentication';
@@ -22,15 +22,15 @@ export interface IdentityDomain {
   team: Team;
 }
 
-export function identityService(domain: IdentityDomain, deps: { codec: PrincipalCodec; logger: Logger }) {
+export function identityService(domain: IdentityDomain, deps: ImplementDeps) {
   const handlers: ServiceHandlers<typeof IdentityServiceService> = {
     authenticate: async (request, { principal }) => {
       requireSystem(principal);
       return domain.authentication.authenticate(request.credential, request.actAsOrgId);
     },
     login: async (request, { principal, metadata }) => {
-      requireSystem(principal);
-      // Only the gateway (a SYSTEM caller) gets here; it names the address the attempt came from.
+      requireAnonymous(principal);
+      // Only the gateway presents ANONYMOUS (kit trust/policy.ts); it names the address the attempt came from.
       const address = metadata.get(CLIENT_ADDRESS_HEADER)[0];
       return domain.authentication.login(request.email, request.password, typeof address === 'string' ? address : '');
     },
@@ -57,5 +57,5 @@ export function identityService(domain: IdentityDomain, deps: { codec: Principal
       return orgView(org);
     },
   };
-  return implement('identity', IdentityServiceService, handlers, deps);
+  return implement('identity', IdentityServiceService, handlers, { ...deps, anonymous: ['login'] });
 }

@@ -190,8 +190,9 @@ export class Collections {
   }
 
   async create(principal: Principal, name: string, parentId: string | undefined): Promise<Collection> {
-    const valid = validName(name);
     return this.write(principal, async (manager, orgId, at) => {
+      // Validated once the scope is checked: a caller without it learns nothing from its arguments.
+      const valid = validName(name);
       if ((await manager.countBy(CollectionRow, { orgId })) >= MAX_COLLECTIONS_PER_ORG)
         throw new FailedPrecondition(`an org has at most ${MAX_COLLECTIONS_PER_ORG} collections`, { field: 'name' });
       const parent = parentId === undefined ? undefined : await findCollection(manager, orgId, parentId, 'parentId');
@@ -213,8 +214,8 @@ export class Collections {
   }
 
   async update(principal: Principal, collectionId: string, name: string): Promise<Collection> {
-    const valid = validName(name);
     return this.write(principal, async (manager, orgId, at) => {
+      const valid = validName(name);
       const row = await findCollection(manager, orgId, collectionId);
       if (row.name === valid) return { row, events: [] };
       row.name = valid;

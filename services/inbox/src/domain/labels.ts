@@ -92,10 +92,11 @@ export class Labels {
     principal: Principal,
     input: { name: string; color?: string | undefined; description?: string | undefined },
   ): Promise<Label> {
-    const name = validName(input.name);
-    const color = input.color === undefined ? DEFAULT_LABEL_COLOR : validColor(input.color);
-    const description = input.description === undefined ? null : validDescription(input.description);
     return this.write(principal, async (manager, orgId, at) => {
+      // Validated once the scope is checked: a caller without it learns nothing from its arguments.
+      const name = validName(input.name);
+      const color = input.color === undefined ? DEFAULT_LABEL_COLOR : validColor(input.color);
+      const description = input.description === undefined ? null : validDescription(input.description);
       const row = manager.create(LabelRow, {
         id: newId(at),
         orgId,
@@ -117,10 +118,10 @@ export class Labels {
     labelId: string,
     input: { name?: string | undefined; color?: string | undefined; description?: string | undefined },
   ): Promise<Label> {
-    const name = input.name === undefined ? undefined : validName(input.name);
-    const color = input.color === undefined ? undefined : validColor(input.color);
-    const description = input.description === undefined ? undefined : validDescription(input.description);
     return this.write(principal, async (manager, orgId, at) => {
+      const name = input.name === undefined ? undefined : validName(input.name);
+      const color = input.color === undefined ? undefined : validColor(input.color);
+      const description = input.description === undefined ? undefined : validDescription(input.description);
       const row = await findLabel(manager, orgId, labelId);
       const changes: Partial<LabelRow> = {};
       if (name !== undefined && name !== row.name) Object.assign(changes, { name, nameKey: name.toLowerCase() });

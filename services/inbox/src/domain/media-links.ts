@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export interface MediaLinkOptions {
   /** HMAC key; at least 32 bytes of entropy. */
@@ -12,12 +12,6 @@ export interface MediaLinkOptions {
 export interface MediaLink {
   url: string;
   expiresAt: Date;
-}
-
-/** The key that signs links: MEDIA_URL_SECRET, or one derived from the internal secret for this purpose only. */
-export function mediaLinkSecret(explicit: string | undefined, internalSecret: string): string {
-  if (explicit) return explicit;
-  return Buffer.from(hkdfSync('sha256', internalSecret, '', 'svc-inbox/media-links/v1', 32)).toString('base64');
 }
 
 /**

@@ -32,10 +32,11 @@ export class Reading {
 
   /** Reads up to the newest of the given messages of the chat. */
   async readMessages(principal: Principal, chatId: string, messageIds: string[]): Promise<Chat> {
+    const reader = this.reader(principal); // the scope before the arguments, as in every refusal
     if (!messageIds.length || messageIds.length > MAX_READ_IDS)
       throw new InvalidArgument(`messageIds must hold 1 to ${MAX_READ_IDS} ids`, { field: 'messageIds' });
     messageIds.forEach((id) => requireId(id, 'messageIds'));
-    return this.readChat(principal, chatId, async (manager, chat) => {
+    return this.readChat(reader, chatId, async (manager, chat) => {
       const where = { orgId: chat.orgId, chatId: chat.id, id: In(messageIds) };
       const rows = await manager.find(MessageRow, {
         where: hasScope(principal, ApiScope.NOTES_WRITE) ? where : { ...where, internal: false },
@@ -52,7 +53,9 @@ export class Reading {
   }
 
   async readAll(principal: Principal, chatId: string): Promise<Chat> {
-    return this.readChat(principal, chatId, (manager, chat) => latestMessage(manager, chat.orgId, chat.id));
+    return this.readChat(this.reader(principal), chatId, (manager, chat) =>
+      latestMessage(manager, chat.orgId, chat.id),
+    );
   }
 
   /** Marks every thread of the conversation read up to its newest message. */
@@ -85,11 +88,10 @@ export class Reading {
   }
 
   private async readChat(
-    principal: Principal,
+    { orgId, readerId }: { orgId: string; readerId: string },
     chatId: string,
     upToOf: (manager: EntityManager, chat: ChatRow) => Promise<MessageRow | null>,
   ): Promise<Chat> {
-    const { orgId, readerId } = this.reader(principal);
     const chat = await this.dataSource.transaction(async (manager) => {
       const row = await findChat(manager, orgId, chatId);
       const upTo = await upToOf(manager, row);

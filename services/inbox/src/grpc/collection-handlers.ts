@@ -1,9 +1,9 @@
-import { implement, type Logger, type PrincipalCodec, type ServiceHandlers } from '@svc/kit';
+import { implement, type ImplementDeps, type ServiceHandlers } from '@svc/kit';
 import { CollectionServiceService } from '@svc/proto/inbox/v1/collections';
 import type { Collections } from '../domain/collections';
 import { pageRequest } from './page-request';
 
-export function collectionService(collections: Collections, deps: { codec: PrincipalCodec; logger: Logger }) {
+export function collectionService(collections: Collections, deps: ImplementDeps) {
   const handlers: ServiceHandlers<typeof CollectionServiceService> = {
     listCollections: (r, { principal }) => collections.list(principal, r.parentId),
     getCollection: (r, { principal }) => collections.get(principal, r.collectionId),

@@ -1,9 +1,9 @@
-import { implement, type Logger, type PrincipalCodec, type ServiceHandlers } from '@svc/kit';
+import { implement, type ImplementDeps, type ServiceHandlers } from '@svc/kit';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
 import type { InboxDomain } from '../domain';
 import { pageRequest } from './page-request';
 
-export function inboxService(domain: InboxDomain, deps: { codec: PrincipalCodec; logger: Logger }) {
+export function inboxService(domain: InboxDomain, deps: ImplementDeps) {
   const { chats, conversations, messages, messageChanges, reading } = domain;
   const handlers: ServiceHandlers<typeof InboxServiceService> = {
     sendMessage: (r, { principal }) => messages.send(principal, r.chatId, r.input ?? { text: '', internal: false }),

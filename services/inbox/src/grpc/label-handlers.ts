@@ -1,9 +1,9 @@
-import { implement, type Logger, type PrincipalCodec, type ServiceHandlers } from '@svc/kit';
+import { implement, type ImplementDeps, type ServiceHandlers } from '@svc/kit';
 import { LabelServiceService } from '@svc/proto/inbox/v1/labels';
 import type { Labels } from '../domain/labels';
 import { pageRequest } from './page-request';
 
-export function labelService(labels: Labels, deps: { codec: PrincipalCodec; logger: Logger }) {
+export function labelService(labels: Labels, deps: ImplementDeps) {
   const handlers: ServiceHandlers<typeof LabelServiceService> = {
     listLabels: (r, { principal }) => labels.list(principal, pageRequest(r.input), false),
     listActiveLabels: (r, { principal }) => labels.list(principal, pageRequest(r.input), true),

@@ -1,4 +1,4 @@
-import { implement, type Logger, type PrincipalCodec, type ServiceHandlers } from '@svc/kit';
+import { implement, type ImplementDeps, type ServiceHandlers } from '@svc/kit';
 import { MediaType } from '@svc/proto/inbox/v1';
 import { MediaServiceService } from '@svc/proto/inbox/v1/media';
 import type { MediaLibrary } from '../domain/media';
@@ -8,7 +8,7 @@ import { cursorPageRequest, pageRequest } from './page-request';
 const typeFilter = (type: MediaType | undefined) =>
   type === undefined || type === MediaType.MEDIA_TYPE_UNSPECIFIED ? undefined : type;
 
-export function mediaService(media: MediaLibrary, deps: { codec: PrincipalCodec; logger: Logger }) {
+export function mediaService(media: MediaLibrary, deps: ImplementDeps) {
   const handlers: ServiceHandlers<typeof MediaServiceService> = {
     createMedia: (r, { principal }) => media.create(principal, r.file),
     uploadMultipleMedia: async (r, { principal }) => ({ data: await media.createMany(principal, r.files) }),

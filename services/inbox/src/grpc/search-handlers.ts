@@ -1,9 +1,9 @@
-import { implement, type Logger, type PrincipalCodec, type ServiceHandlers } from '@svc/kit';
+import { implement, type ImplementDeps, type ServiceHandlers } from '@svc/kit';
 import { SearchServiceService } from '@svc/proto/inbox/v1/search';
 import type { Search } from '../domain/search';
 import { cursorPageRequest, pageRequest } from './page-request';
 
-export function searchService(search: Search, deps: { codec: PrincipalCodec; logger: Logger }) {
+export function searchService(search: Search, deps: ImplementDeps) {
   const handlers: ServiceHandlers<typeof SearchServiceService> = {
     searchConversations: (r, { principal }) =>
       search.conversations(principal, r.query, r.filter, cursorPageRequest(r.input)),

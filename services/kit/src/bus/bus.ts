@@ -1,3 +1,5 @@
+import type { RetryPolicy } from './dead-letter';
+
 /** One record on a topic. `value` is an encoded `svc.events.v1.Envelope`; `key` keeps one entity's events ordered. */
 export interface BusRecord {
   topic: string;
@@ -17,16 +19,22 @@ export interface SubscribeOptions {
   topics: string[];
   /** Start from the earliest retained record when the group has no committed offset. */
   fromBeginning?: boolean;
-  /** Must be idempotent: records are delivered at least once. A throw redelivers the record. */
+  /**
+   * Must be idempotent: records are delivered at least once. A throw redelivers the record, up to the retry
+   * policy's attempts; then it is published to `<topic>.dlq` with the error and the group moves on.
+   */
   handle(record: DeliveredRecord): Promise<void>;
   /**
    * Optional: consecutive records of one topic partition at once, in order, when several are waiting (a backlog, a
-   * burst); the bus then calls it instead of `handle`. Same contract: idempotent, and a throw redelivers them all.
+   * burst); the bus then calls it instead of `handle`. Same contract: idempotent; after a throw the records are
+   * retried one at a time through `handle`, so only a record that keeps failing is dead-lettered.
    * Lets a consumer write a whole backlog in one transaction instead of one per record.
    */
   handleBatch?(records: DeliveredRecord[]): Promise<void>;
   /** The most records per `handleBatch` call (default 100). */
   maxBatch?: number;
+  /** Overrides the bus's retry policy (attempts and backoff before a record is dead-lettered) for this group. */
+  retry?: Partial<RetryPolicy>;
   /**
    * Resolve only once this member has joined its group and started fetching (Kafka; the embedded bus is ready at
    * once). For per-replica groups reading from the latest offset, such as cache invalidation: a record published after

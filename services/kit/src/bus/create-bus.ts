@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { BaseConfig } from '../config';
 import type { EventBus } from './bus';
+import { IN_PROCESS_BUS, NO_BUS, brokerList } from './bus-settings';
 import { EmbeddedBus } from './embedded-bus';
 import { KafkaBus } from './kafka-bus';
 
@@ -13,28 +14,29 @@ export type KafkaSettings = Pick<
   | 'KAFKA_SASL_USERNAME'
   | 'KAFKA_SASL_PASSWORD'
   | 'KAFKA_TOPIC_PREFIX'
+  | 'EMBEDDED_BUS_FILE'
+  | 'BUS_RETRY_ATTEMPTS'
+  | 'BUS_RETRY_BACKOFF_MS'
 >;
 
-/** Kafka when KAFKA_BROKERS is set, otherwise the in-process bus of the embedded default. */
+/**
+ * Kafka at KAFKA_BROKERS; the in-process bus of the embedded default (its log in EMBEDDED_BUS_FILE) only when the
+ * stack chose it with IN_PROCESS_BUS. The config schemas refuse a partial SASL setting (`checkKafkaSecurity`).
+ */
 export function createBus(config: KafkaSettings, logger: Logger, topics: string[] = []): EventBus {
-  const brokers = config.KAFKA_BROKERS.split(',')
-    .map((b) => b.trim())
-    .filter(Boolean);
-  if (!brokers.length) return new EmbeddedBus(logger);
-  const sasl =
-    config.KAFKA_SASL_MECHANISM && config.KAFKA_SASL_USERNAME && config.KAFKA_SASL_PASSWORD
-      ? {
-          mechanism: config.KAFKA_SASL_MECHANISM,
-          username: config.KAFKA_SASL_USERNAME,
-          password: config.KAFKA_SASL_PASSWORD,
-        }
-      : undefined;
+  const retry = { attempts: config.BUS_RETRY_ATTEMPTS, backoffMs: config.BUS_RETRY_BACKOFF_MS };
+  if (config.KAFKA_BROKERS === IN_PROCESS_BUS)
+    return new EmbeddedBus({ file: config.EMBEDDED_BUS_FILE, logger, retry });
+  if (config.KAFKA_BROKERS === NO_BUS) throw new Error('this command was configured without a bus (withoutBus)');
+  const { KAFKA_SASL_MECHANISM: mechanism, KAFKA_SASL_USERNAME: username, KAFKA_SASL_PASSWORD: password } = config;
+  const sasl = mechanism && username && password ? { mechanism, username, password } : undefined;
   return new KafkaBus({
-    brokers,
+    brokers: brokerList(config.KAFKA_BROKERS),
     clientId: config.KAFKA_CLIENT_ID,
     ssl: config.KAFKA_SSL,
     ...(sasl ? { sasl } : {}),
     topics: topics.map((t) => config.KAFKA_TOPIC_PREFIX + t),
     logger,
+    retry,
   });
 }

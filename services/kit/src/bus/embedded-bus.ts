@@ -7,121 +7,191 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from './bus';
+import {
+  DEFAULT_RETRY_POLICY,
+  handleBatchWithRetries,
+  handleWithRetries,
+  type DeliveryContext,
+  type RetryPolicy,
+} from './dead-letter';
+import { SqliteLog } from './sqlite-log';
 
-interface Group {
-  offsets: Map<string, number>;
-  members: Set<SubscribeOptions>;
-  draining: boolean;
+export interface EmbeddedBusOptions {
+  /**
+   * The SQLite file holding the log (the stack: `<SVC_DATA_DIR>/bus.sqlite`). The default, `:memory:`, is for unit
+   * tests only: a restart loses every record and offset.
+   */
+  file?: string;
+  logger?: Logger;
+  /** Defaults for every subscription (each may override it). */
+  retry?: Partial<RetryPolicy>;
+  /**
+   * How often every group looks for records it was not told about: appended by another process (the dlq CLI's
+   * redrive) or left when a consumer stopped mid-record.
+   */
+  pollMs?: number;
+  /** Idle groups whose consumers are gone, and records on topics no group reads, are kept this long (7 days). */
+  retentionMs?: number;
+  /** How often the retention is applied (hourly). */
+  expireEveryMs?: number;
+  /**
+   * False for a tool opening the log of a running stack (the dlq CLI): no polling and no expiry, which only the
+   * process that knows which groups are live may run.
+   */
+  owner?: boolean;
 }
 
+interface Group {
+  id: string;
+  members: Set<SubscribeOptions>;
+  draining: Promise<void> | undefined;
+  /** Set when records arrive while a drain is under way, so it looks again before it ends. */
+  dirty: boolean;
+}
+
+const HOUR_MS = 3_600_000;
+
 /**
- * The in-process bus of the embedded default: an append-only log per topic and committed offsets per consumer
- * group, with Kafka's delivery contract (at least once, per-group offsets, redelivery after a failed handler).
- * Written by hand because it is a few dozen lines and every broker library needs a broker; it is not durable,
- * which the transactional outbox makes acceptable for a single-process development install.
+ * The bus of the embedded default: a durable log in SQLite (`SqliteLog`) with Kafka's delivery contract — at least
+ * once, committed offsets per consumer group, records of one topic in order (one partition per topic), a failing
+ * record retried with backoff and then dead-lettered to `<topic>.dlq`. Written by hand because it is a small layer
+ * over the SQLite the embedded default already runs on, and every broker library needs a broker.
  */
 export class EmbeddedBus implements EventBus {
   readonly kind = 'embedded';
-  private readonly logs = new Map<string, BusRecord[]>();
+  private log: SqliteLog | undefined;
   private readonly groups = new Map<string, Group>();
   private running = false;
+  private timer: NodeJS.Timeout | undefined;
+  private lastExpiry = 0;
 
-  constructor(private readonly logger?: Logger) {}
+  constructor(private readonly options: EmbeddedBusOptions = {}) {}
 
   async start(): Promise<void> {
+    this.log ??= new SqliteLog(this.options.file ?? ':memory:');
     this.running = true;
+    if (this.options.owner === false) return;
+    // Not at once: only once this process's consumers have subscribed does it know which groups are live.
+    this.lastExpiry = Date.now();
+    this.timer = setInterval(() => {
+      for (const group of this.groups.values()) this.drain(group);
+      if (Date.now() - this.lastExpiry > (this.options.expireEveryMs ?? HOUR_MS)) this.expire();
+    }, this.options.pollMs ?? 1_000);
+    this.timer.unref();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.all([...this.groups.values()].map((group) => group.draining));
     this.groups.clear();
+    this.log?.close();
+    this.log = undefined;
   }
 
   async healthy(): Promise<boolean> {
     return this.running;
   }
 
+  /** Resolves once the records are committed to the log (one transaction), so the outbox may delete its rows. */
   async publish(records: BusRecord[]): Promise<void> {
-    if (!this.running) throw new Error('event bus is not running');
-    const touched = new Set<string>();
-    for (const record of records) {
-      this.log(record.topic).push(record);
-      touched.add(record.topic);
-    }
+    if (!this.running || !this.log) throw new Error('event bus is not running');
+    if (!records.length) return;
+    this.log.append(records);
+    const touched = new Set(records.map((r) => r.topic));
     for (const group of this.groups.values()) {
       if ([...group.members].some((m) => m.topics.some((t) => touched.has(t)))) this.drain(group);
     }
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    const log = this.requireLog();
     let group = this.groups.get(options.groupId);
     if (!group) {
-      group = { offsets: new Map(), members: new Set(), draining: false };
+      group = { id: options.groupId, members: new Set(), draining: undefined, dirty: false };
       this.groups.set(options.groupId, group);
     }
-    for (const topic of options.topics) {
-      if (!group.offsets.has(topic)) group.offsets.set(topic, options.fromBeginning ? 0 : this.log(topic).length);
-    }
+    for (const topic of options.topics) log.join(options.groupId, topic, options.fromBeginning ?? false);
     group.members.add(options);
     this.drain(group);
     const joined = group;
     return { stop: async () => void joined.members.delete(options) };
   }
 
-  private log(topic: string): BusRecord[] {
-    let log = this.logs.get(topic);
-    if (!log) {
-      log = [];
-      this.logs.set(topic, log);
-    }
-    return log;
+  /** The records retained on a topic, from its earliest (the dlq CLI lists dead letters with it). */
+  async read(topic: string, limit = 1_000): Promise<DeliveredRecord[]> {
+    return this.requireLog().read(topic, 0, limit);
+  }
+
+  /** Removes one record from a topic's log (a dead letter once it was redriven). */
+  async remove(record: Pick<DeliveredRecord, 'topic' | 'offset'>): Promise<boolean> {
+    return this.requireLog().remove(record.topic, Number(record.offset));
+  }
+
+  private requireLog(): SqliteLog {
+    if (!this.running || !this.log) throw new Error('event bus is not running');
+    return this.log;
+  }
+
+  private expire(): void {
+    this.lastExpiry = Date.now();
+    const live = [...this.groups.values()].filter((g) => g.members.size).map((g) => g.id);
+    this.log?.expire(this.options.retentionMs ?? 7 * 24 * HOUR_MS, live);
   }
 
   /**
-   * Delivers pending records to the group in order, one at a time (or, to a member with `handleBatch`, everything
-   * pending on the topic up to its `maxBatch`), retrying a failed handler with backoff.
+   * Delivers the group's pending records in order, one at a time (or, to a member with `handleBatch`, everything
+   * pending on the topic up to its `maxBatch`), committing after each; failures are retried, then dead-lettered.
    */
   private drain(group: Group): void {
-    if (group.draining) return;
-    group.draining = true;
-    void (async () => {
-      let failures = 0;
+    if (group.draining) {
+      group.dirty = true;
+      return;
+    }
+    group.draining = (async () => {
       try {
-        while (this.running) {
-          const next = this.nextFor(group);
-          if (!next) break;
-          const { member, topic, records, offset } = next;
-          try {
-            if (member.handleBatch) await member.handleBatch(records);
-            else if (records[0]) await member.handle(records[0]);
-            group.offsets.set(topic, offset + records.length);
-            failures = 0;
-          } catch (error) {
-            failures += 1;
-            this.logger?.warn({ err: error, topic, offset }, 'event handler failed; redelivering');
-            await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** failures, 5_000)));
-          }
-        }
+        do {
+          group.dirty = false;
+          while (this.running && (await this.deliverNext(group)));
+        } while (this.running && group.dirty);
+      } catch (error) {
+        // The consumer stopped mid-record, or the dead letter could not be stored: the record stays uncommitted and
+        // the next poll delivers it again.
+        if (this.running) this.options.logger?.warn({ err: error, groupId: group.id }, 'event delivery interrupted');
       } finally {
-        group.draining = false;
+        group.draining = undefined;
       }
     })();
   }
 
-  private nextFor(
-    group: Group,
-  ): { member: SubscribeOptions; topic: string; records: DeliveredRecord[]; offset: number } | undefined {
-    for (const [topic, offset] of group.offsets) {
-      const log = this.log(topic);
-      if (offset >= log.length) continue;
-      const member = [...group.members].find((m) => m.topics.includes(topic));
-      if (!member) continue;
-      const count = member.handleBatch ? Math.max(1, member.maxBatch ?? DEFAULT_MAX_BATCH) : 1;
-      const records = log
-        .slice(offset, offset + count)
-        .map((record, n) => ({ ...record, partition: 0, offset: String(offset + n) }));
-      return { member, topic, records, offset };
+  /** Delivers the next pending records of one topic; false when the group has nothing pending. */
+  private async deliverNext(group: Group): Promise<boolean> {
+    const log = this.requireLog();
+    for (const member of group.members) {
+      for (const topic of member.topics) {
+        // Undefined only if another process expired the group meanwhile: it joins again.
+        const from = log.committed(group.id, topic) ?? log.join(group.id, topic, member.fromBeginning ?? false);
+        const count = member.handleBatch ? Math.max(1, member.maxBatch ?? DEFAULT_MAX_BATCH) : 1;
+        const records = log.read(topic, from, count);
+        if (!records.length) continue;
+        const context: DeliveryContext = {
+          groupId: group.id,
+          policy: { ...DEFAULT_RETRY_POLICY, ...this.options.retry, ...member.retry },
+          publish: (deadLetters) => this.publish(deadLetters),
+          running: () => this.running && group.members.has(member),
+          ...(this.options.logger ? { logger: this.options.logger } : {}),
+        };
+        const commit = async (record: DeliveredRecord) => log.commit(group.id, topic, Number(record.offset) + 1);
+        const handle = member.handle.bind(member);
+        const handleBatch = member.handleBatch?.bind(member);
+        if (handleBatch) await handleBatchWithRetries(records, handleBatch, handle, context, commit);
+        else if (records[0]) {
+          await handleWithRetries(records[0], handle, context);
+          await commit(records[0]);
+        }
+        return true;
+      }
     }
-    return undefined;
+    return false;
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   Kafka,
   Partitioners,
@@ -17,6 +18,7 @@ import {
   type SubscribeOptions,
   type Subscription,
 } from './bus';
+import { DEFAULT_RETRY_POLICY, handleBatchWithRetries, handleWithRetries, type RetryPolicy } from './dead-letter';
 
 function delivered(topic: string, partition: number, message: KafkaMessage): DeliveredRecord {
   const headers: Record<string, string> = {};
@@ -39,6 +41,8 @@ export interface KafkaBusOptions {
   /** Topics this service publishes to; created (if missing) at start so the first publish does not race. */
   topics?: string[];
   logger: Logger;
+  /** Defaults for every subscription (each may override it). */
+  retry?: Partial<RetryPolicy>;
 }
 
 const LEVEL_NAMES: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
@@ -145,26 +149,43 @@ export class KafkaBus implements EventBus {
     await consumer.connect();
     await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false });
     const assigned = options.awaitAssignment ? this.firstFetchAfterJoin(consumer, options.groupId) : undefined;
+    const handle = options.handle.bind(options);
     const handleBatch = options.handleBatch?.bind(options);
+    const policy = { ...DEFAULT_RETRY_POLICY, ...this.options.retry, ...options.retry };
+    const context = {
+      groupId: options.groupId,
+      policy,
+      logger: this.options.logger,
+      publish: (records: BusRecord[]) => this.publish(records),
+    };
     if (handleBatch) {
-      // Each fetched batch (one partition, in order) in chunks of maxBatch; an offset is committed only once its
-      // chunk was handled, so a throw redelivers from the first record of the failed chunk.
+      // Each fetched batch (one partition, in order) in chunks of maxBatch; an offset is resolved (committed) only once
+      // its record was handled or dead-lettered, so a crash redelivers from the first record not yet handled.
       const maxBatch = Math.max(1, options.maxBatch ?? DEFAULT_MAX_BATCH);
       await consumer.run({
         eachBatchAutoResolve: false,
         eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
           const records = batch.messages.map((message) => delivered(batch.topic, batch.partition, message));
-          for (let start = 0; start < records.length && isRunning() && !isStale(); start += maxBatch) {
+          const running = () => isRunning() && !isStale();
+          for (let start = 0; start < records.length && running(); start += maxBatch) {
             const chunk = records.slice(start, start + maxBatch);
-            await handleBatch(chunk);
-            resolveOffset(chunk[chunk.length - 1]?.offset ?? '');
-            await heartbeat();
+            await handleBatchWithRetries(
+              chunk,
+              handleBatch,
+              handle,
+              { ...context, beforeRetry: heartbeat, running },
+              async (record) => {
+                resolveOffset(record.offset);
+                await heartbeat();
+              },
+            );
           }
         },
       });
     } else {
       await consumer.run({
-        eachMessage: async ({ topic, partition, message }) => options.handle(delivered(topic, partition, message)),
+        eachMessage: async ({ topic, partition, message, heartbeat }) =>
+          handleWithRetries(delivered(topic, partition, message), handle, { ...context, beforeRetry: heartbeat }),
       });
     }
     await assigned;
@@ -175,6 +196,54 @@ export class KafkaBus implements EventBus {
         await consumer.disconnect();
       },
     };
+  }
+
+  /**
+   * The records retained on a topic, from its earliest, up to `limit` (the dlq CLI lists dead letters with it): a
+   * throwaway group reads every partition up to the end it had when asked, commits nothing, and is deleted.
+   */
+  async read(topic: string, limit = 1_000, deadlineMs = 30_000): Promise<DeliveredRecord[]> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    const groupId = `${this.options.clientId}.reader.${randomUUID()}`;
+    try {
+      if (!(await admin.listTopics()).includes(topic)) return [];
+      const ends = new Map(
+        (await admin.fetchTopicOffsets(topic))
+          .filter((p) => BigInt(p.high) > BigInt(p.low))
+          .map((p) => [p.partition, BigInt(p.high)]),
+      );
+      if (!ends.size) return [];
+      const records: DeliveredRecord[] = [];
+      const consumer = this.kafka.consumer({ groupId, allowAutoTopicCreation: false });
+      await consumer.connect();
+      try {
+        await consumer.subscribe({ topics: [topic], fromBeginning: true });
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`reading ${topic} took over ${deadlineMs} ms`)), deadlineMs);
+          const done = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+          consumer
+            .run({
+              autoCommit: false,
+              eachMessage: async ({ partition, message }) => {
+                if (records.length < limit) records.push(delivered(topic, partition, message));
+                if (BigInt(message.offset) + 1n >= (ends.get(partition) ?? 0n)) ends.delete(partition);
+                if (!ends.size || records.length >= limit) done();
+              },
+            })
+            .catch(reject);
+        });
+      } finally {
+        await consumer.disconnect();
+      }
+      return records.sort((a, b) => a.partition - b.partition || Number(BigInt(a.offset) - BigInt(b.offset)));
+    } finally {
+      await admin.deleteGroups([groupId]).catch(() => undefined);
+      await admin.disconnect();
+    }
   }
 
   /** The first fetch after joining the group: the latest offsets are resolved, so later records reach this member. */

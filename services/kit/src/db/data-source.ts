@@ -23,6 +23,8 @@ export interface DataSourceSpec {
   migrations: Migrations;
   /** Log every SQL statement (debugging only). */
   logging?: boolean;
+  /** Connections of a MySQL-family pool (DB_POOL_SIZE); default 10. */
+  poolSize?: number;
 }
 
 export interface ParsedDbUrl {
@@ -81,7 +83,7 @@ export function dataSourceOptions(spec: DataSourceSpec): DataSourceOptions {
     charset: 'utf8mb4_unicode_ci',
     connectorPackage: 'mysql2',
     supportBigNumbers: true,
-    extra: { connectionLimit: Number(process.env.DB_POOL_SIZE ?? 10) },
+    extra: { connectionLimit: spec.poolSize ?? 10 },
   };
 }
 

@@ -1,5 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { z } from 'zod';
+import { loadConfig } from '../config';
+import { optionalSetting } from '../bus/bus-settings';
 import { modifyInPlace, type SchemaChange } from './modify-in-place';
 import { ensureDatabase, initializeDataSource, parseDbUrl, type DataSourceSpec, type DbFamily } from './data-source';
 
@@ -98,9 +101,14 @@ export async function migrationsCli(
   return stale ? 1 : 0;
 }
 
+const migrationToolConfigSchema = z.object({
+  /** A MySQL-family server (`mysql://` or `mariadb://user:pass@host:port`) for the mysql family; unset: skipped. */
+  MIGRATIONS_MYSQL_URL: optionalSetting(z.string().regex(/^(mysql|mariadb):\/\/[^/]/, 'a mysql:// or mariadb:// URL')),
+});
+
 function scratchUrl(family: DbFamily, service: string): string | undefined {
   if (family === 'sqlite') return 'sqlite::memory:';
-  const server = process.env.MIGRATIONS_MYSQL_URL;
+  const server = loadConfig(migrationToolConfigSchema).MIGRATIONS_MYSQL_URL;
   if (!server) return undefined;
   const url = new URL(server);
   url.pathname = `/svc_migrations_${service.replace(/\W/g, '_')}_${process.pid}`;

@@ -9,9 +9,11 @@ import {
   Conflict,
   RateLimited,
   Unavailable,
+  DeadlineExceeded,
   type DomainError,
   type ErrorCode,
 } from '../errors';
+import { DEFAULT_CALL_POLICY, grpcChannelOptions, type GrpcCallPolicy } from './call-policy';
 
 export const insecure = credentials.createInsecure;
 
@@ -22,17 +24,20 @@ type UnaryMethod<Req, Res> = (
   callback: (error: ServiceError | null, response: Res) => void,
 ) => ClientUnaryCall;
 
-/** Calls a ts-proto grpc-js client method as a promise with a deadline. */
-export function unary<Req, Res>(
+/**
+ * Calls a ts-proto grpc-js client method as a promise (metadata may still be being signed). The deadline is the
+ * client's call policy (`grpcClient`); `deadlineMs` can only shorten it.
+ */
+export async function unary<Req, Res>(
   method: UnaryMethod<Req, Res>,
   request: Req,
-  metadata: Metadata,
-  deadlineMs = 10_000,
+  metadataOrPending: Metadata | Promise<Metadata>,
+  deadlineMs?: number,
 ): Promise<Res> {
+  const metadata = await metadataOrPending;
+  const options = deadlineMs === undefined ? {} : { deadline: Date.now() + deadlineMs };
   return new Promise((resolve, reject) => {
-    method(request, metadata, { deadline: Date.now() + deadlineMs }, (error, response) =>
-      error ? reject(error) : resolve(response),
-    );
+    method(request, metadata, options, (error, response) => (error ? reject(error) : resolve(response)));
   });
 }
 
@@ -47,6 +52,7 @@ const DOMAIN_ERROR_OF: Partial<
   RATE_LIMITED: RateLimited,
   FAILED_PRECONDITION: FailedPrecondition,
   UNAVAILABLE: Unavailable,
+  DEADLINE_EXCEEDED: DeadlineExceeded,
 };
 
 /**
@@ -61,17 +67,13 @@ export function domainErrorOf(error: ServiceError): DomainError | ServiceError {
 }
 
 /**
- * Channel options for every gRPC client: `round_robin` over every address the name resolves to, so with a headless
- * Service (`dns:///<svc>-headless:50051`) calls spread over all ready pods instead of pinning one HTTP/2 connection.
+ * Builds a ts-proto client for a service at `host:port` over plaintext (in-cluster traffic; mTLS is the mesh's job),
+ * with the deadlines and retries of `policy` (`callPolicyOf(config)` in a service).
  */
-export const GRPC_CHANNEL_OPTIONS = {
-  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
-} as const;
-
-/** Builds a ts-proto client for a service at `host:port` over plaintext (in-cluster traffic; mTLS is the mesh's job). */
 export function grpcClient<C>(
   Client: new (address: string, creds: ReturnType<typeof insecure>, options: Record<string, string>) => C,
   address: string,
+  policy: GrpcCallPolicy = DEFAULT_CALL_POLICY,
 ): C {
-  return new Client(address, insecure(), GRPC_CHANNEL_OPTIONS);
+  return new Client(address, insecure(), grpcChannelOptions(policy));
 }

@@ -11,9 +11,10 @@ import {
 } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
-import { DomainError, grpcStatusOf } from '../errors';
+import { DomainError, grpcStatusOf, Unauthenticated } from '../errors';
 import { grpcServerDuration } from '../metrics';
-import type { Principal, PrincipalCodec } from '../principal';
+import { PrincipalKind, type Principal } from '../principal';
+import type { PrincipalVerifier } from '../trust/verifier';
 
 export interface CallContext {
   principal: Principal;
@@ -29,15 +30,22 @@ export type ServiceHandlers<D extends ServiceDefinition> = {
   [K in keyof D]: (request: RequestOf<D[K]>, context: CallContext) => Promise<ResponseOf<D[K]>>;
 };
 
+export interface ImplementDeps {
+  verifier: PrincipalVerifier;
+  logger: Logger;
+  /** Methods an ANONYMOUS principal may call (identity: `login`); every other one answers it UNAUTHENTICATED. */
+  anonymous?: readonly string[];
+}
+
 /**
- * Adapts async handlers to grpc-js: verifies the signed principal on every call, maps typed domain errors to gRPC
+ * Adapts async handlers to grpc-js: verifies the principal token on every call, maps typed domain errors to gRPC
  * status codes (unclassified errors become INTERNAL with a generic message and are logged), and times each call.
  */
 export function implement<D extends ServiceDefinition>(
   serviceName: string,
   definition: D,
   handlers: ServiceHandlers<D>,
-  deps: { codec: PrincipalCodec; logger: Logger },
+  deps: ImplementDeps,
 ): UntypedServiceImplementation {
   const implementation: UntypedServiceImplementation = {};
   for (const method of Object.keys(definition) as (keyof D & string)[]) {
@@ -52,33 +60,42 @@ export function implement<D extends ServiceDefinition>(
           { service: serviceName, method, code: GrpcStatus[code] ?? String(code) },
           Number(process.hrtime.bigint() - started) / 1e9,
         );
-      let principal: Principal;
-      try {
-        principal = deps.codec.fromMetadata(call.metadata);
-      } catch {
-        finish(GrpcStatus.UNAUTHENTICATED);
-        callback({ code: GrpcStatus.UNAUTHENTICATED, details: 'missing or unverifiable principal' } as ServiceError);
-        return;
-      }
-      const logger = deps.logger.child({ rpc: method, orgId: principal.orgId || undefined });
-      // A handler that throws before returning its promise (input checked while building the domain call) is
-      // answered like one that rejects, with the error's own status.
-      new Promise<unknown>((resolve) =>
-        resolve(handler(call.request, { principal, metadata: call.metadata, logger })),
-      ).then(
-        (response) => {
-          finish(GrpcStatus.OK);
-          callback(null, response);
+      void principalOf(call.metadata, method, deps).then(
+        (principal) => {
+          const logger = deps.logger.child({ rpc: method, orgId: principal.orgId || undefined });
+          // A handler that throws before returning its promise (input checked while building the domain call) is
+          // answered like one that rejects, with the error's own status.
+          new Promise<unknown>((resolve) =>
+            resolve(handler(call.request, { principal, metadata: call.metadata, logger })),
+          ).then(
+            (response) => {
+              finish(GrpcStatus.OK);
+              callback(null, response);
+            },
+            (error: unknown) => {
+              const status = toServiceError(error, logger);
+              finish(status.code);
+              callback(status);
+            },
+          );
         },
         (error: unknown) => {
-          const status = toServiceError(error, logger);
-          finish(status.code);
-          callback(status);
+          finish(GrpcStatus.UNAUTHENTICATED);
+          callback({ code: GrpcStatus.UNAUTHENTICATED, details: (error as Error).message } as ServiceError);
         },
       );
     };
   }
   return implementation;
+}
+
+/** The verified principal of a call; ANONYMOUS only for the methods open to it. */
+async function principalOf(metadata: Metadata, method: string, deps: ImplementDeps): Promise<Principal> {
+  const principal = await deps.verifier.fromMetadata(metadata);
+  if (principal.kind === PrincipalKind.ANONYMOUS && !deps.anonymous?.includes(method)) {
+    throw new Unauthenticated('a caller without credentials may only log in');
+  }
+  return principal;
 }
 
 function toServiceError(error: unknown, logger: Logger): Partial<ServiceError> & { code: GrpcStatus } {

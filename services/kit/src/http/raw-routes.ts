@@ -3,10 +3,11 @@ import type { Logger } from 'pino';
 
 /**
  * A route served straight on node:http, ahead of Koa. Only for a public hot path — the inbound webhook endpoint,
- * thousands of requests per second — where Koa's per-request context, delegation and middleware chain were ~8 % of
- * the CPU per request (docs/performance.md); every other route goes through Koa.
+ * thousands of requests per second, and the gateway's GraphQL endpoint — where Koa's per-request context, delegation
+ * and middleware chain were ~8 % of the CPU per request (docs/performance.md); every other route goes through Koa.
  */
 export interface RawRoute {
+  /** An HTTP method, or `*` for every method (a handler that answers each method itself, as Yoga does). */
   method: string;
   /** Matched against the path without its query string; capture groups are handed to `handle`, URI-decoded. */
   path: RegExp;
@@ -45,7 +46,7 @@ export function withRawRoutes(routes: RawRoute[], fallback: RequestListener, log
     const query = url.indexOf('?');
     const path = query < 0 ? url : url.slice(0, query);
     for (const route of routes) {
-      if (request.method !== route.method) continue;
+      if (route.method !== '*' && request.method !== route.method) continue;
       const match = route.path.exec(path);
       if (!match) continue;
       route.handle(request, response, match.slice(1).map(decoded)).catch((error: unknown) => {

@@ -1,4 +1,4 @@
-import { openDataSource } from '@svc/kit';
+import { openDataSource, withoutBus } from '@svc/kit';
 import { ingressConfig } from '../config';
 import { ingressData } from '../data';
 import { loadKeyring } from '../secrets/key-source';
@@ -26,7 +26,7 @@ export async function secretsCli(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const config = ingressConfig();
+  const config = ingressConfig(withoutBus(process.env));
   const { keyring, source } = loadKeyring(config);
   const dataSource = await openDataSource({ ...ingressData, url: config.DB_URL }, { migrate: false });
   try {

@@ -1,4 +1,4 @@
-import { implement, pageLimit, type Logger, type PrincipalCodec, type ServiceHandlers } from '@svc/kit';
+import { implement, pageLimit, type ImplementDeps, type ServiceHandlers } from '@svc/kit';
 import {
   InboundConnectionStatus,
   WebhookIngressServiceService,
@@ -10,7 +10,7 @@ import { connectionView, requestView } from '../domain/views';
 const EMPTY: InboundConnectionInput = {};
 const DEFAULT_PAGE_SIZE = 30;
 
-export function ingressService(connections: Connections, deps: { codec: PrincipalCodec; logger: Logger }) {
+export function ingressService(connections: Connections, deps: ImplementDeps) {
   const handlers: ServiceHandlers<typeof WebhookIngressServiceService> = {
     createInboundConnection: async (request, { principal }) => {
       const { row, secret } = await connections.create(principal, request.input ?? EMPTY);

@@ -290,6 +290,8 @@ export enum PrincipalKind {
   MEMBER_SESSION = "MEMBER_SESSION",
   /** SYSTEM - Another service of this installation acting on its own behalf (seeding, flows, widget-api). */
   SYSTEM = "SYSTEM",
+  /** ANONYMOUS - A caller without credentials (the gateway passing a login on): may call identity's Login and nothing else. */
+  ANONYMOUS = "ANONYMOUS",
   UNRECOGNIZED = "UNRECOGNIZED",
 }
 
@@ -307,6 +309,9 @@ export function principalKindFromJSON(object: any): PrincipalKind {
     case 3:
     case "SYSTEM":
       return PrincipalKind.SYSTEM;
+    case 4:
+    case "ANONYMOUS":
+      return PrincipalKind.ANONYMOUS;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -324,6 +329,8 @@ export function principalKindToJSON(object: PrincipalKind): string {
       return "MEMBER_SESSION";
     case PrincipalKind.SYSTEM:
       return "SYSTEM";
+    case PrincipalKind.ANONYMOUS:
+      return "ANONYMOUS";
     case PrincipalKind.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -340,6 +347,8 @@ export function principalKindToNumber(object: PrincipalKind): number {
       return 2;
     case PrincipalKind.SYSTEM:
       return 3;
+    case PrincipalKind.ANONYMOUS:
+      return 4;
     case PrincipalKind.UNRECOGNIZED:
     default:
       return -1;
@@ -347,8 +356,8 @@ export function principalKindToNumber(object: PrincipalKind): number {
 }
 
 /**
- * Who is calling. The gateway authenticates the caller and sends this, signed, as gRPC metadata
- * (`x-svc-principal`); services trust it only when the signature verifies.
+ * Who is calling. The gateway (or a service acting for an org) sends this as a claim of a signed token in gRPC
+ * metadata (`x-svc-principal`); services trust it only when the token verifies (docs/decisions/0065).
  */
 export interface Principal {
   kind: PrincipalKind;

@@ -2096,6 +2096,13 @@ export const IdentityServiceService = {
     responseSerialize: (value: Principal): Buffer => Buffer.from(Principal.encode(value).finish()),
     responseDeserialize: (value: Buffer): Principal => Principal.decode(value),
   },
+  /**
+   * Starts a dashboard session for a member's email and password; the gateway names the client in the
+   * x-svc-client-address metadata. Errors: UNAUTHENTICATED for a wrong email or password (the same answer either
+   * way); RESOURCE_EXHAUSTED with x-svc-error-retryafterseconds when the login throttle refuses the attempt before any
+   * password is checked (docs/decisions/0049-login-throttle.md); UNAVAILABLE when the throttle could not record the
+   * attempt (retry).
+   */
   login: {
     path: "/svc.identity.v1.IdentityService/Login" as const,
     requestStream: false as const,
@@ -2218,6 +2225,13 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * Called by the gateway with its SYSTEM principal; UNAUTHENTICATED for unknown, malformed or revoked credentials.
    */
   authenticate: handleUnaryCall<AuthenticateRequest, Principal>;
+  /**
+   * Starts a dashboard session for a member's email and password; the gateway names the client in the
+   * x-svc-client-address metadata. Errors: UNAUTHENTICATED for a wrong email or password (the same answer either
+   * way); RESOURCE_EXHAUSTED with x-svc-error-retryafterseconds when the login throttle refuses the attempt before any
+   * password is checked (docs/decisions/0049-login-throttle.md); UNAVAILABLE when the throttle could not record the
+   * attempt (retry).
+   */
   login: handleUnaryCall<LoginRequest, DashboardSession>;
   logout: handleUnaryCall<LogoutRequest, LogoutResponse>;
   /** Dashboard only: a key can never mint, list or revoke keys. */
@@ -2257,6 +2271,13 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Principal) => void,
   ): ClientUnaryCall;
+  /**
+   * Starts a dashboard session for a member's email and password; the gateway names the client in the
+   * x-svc-client-address metadata. Errors: UNAUTHENTICATED for a wrong email or password (the same answer either
+   * way); RESOURCE_EXHAUSTED with x-svc-error-retryafterseconds when the login throttle refuses the attempt before any
+   * password is checked (docs/decisions/0049-login-throttle.md); UNAVAILABLE when the throttle could not record the
+   * attempt (retry).
+   */
   login(
     request: LoginRequest,
     callback: (error: ServiceError | null, response: DashboardSession) => void,

@@ -1,0 +1,67 @@
+import { PrincipalKind, type Principal } from '@svc/proto/common/v1';
+
+/** The deployables that verify principal tokens: each is the `aud` of the tokens sent to it. */
+export const AUDIENCES = ['identity', 'inbox', 'contacts', 'webhook-ingress', 'flows'] as const;
+export type Audience = (typeof AUDIENCES)[number];
+
+/**
+ * What a token's principal is, as far as who may present it goes: a caller the gateway authenticated (an API key or a
+ * dashboard session), a caller without credentials, SYSTEM acting for one org, or SYSTEM for the installation (no org).
+ */
+export type Presentation = 'user' | 'anonymous' | 'system-of-org' | 'installation';
+
+/**
+ * Which issuer may present which principals to which services (docs/decisions/0065). An issuer is a deployable with
+ * its own signing key; a key id names its issuer (`<issuer>.<suffix>`), so a stolen webhook-ingress key signs only
+ * webhook-ingress tokens, and those carry SYSTEM of an org to contacts and flows, never a user. `stack` is the
+ * embedded default's own seeding (its key exists only in that process).
+ */
+export const TRUST_POLICY = {
+  gateway: {
+    user: AUDIENCES,
+    anonymous: ['identity'],
+    installation: ['identity'],
+  },
+  flows: { 'system-of-org': ['identity', 'inbox', 'contacts', 'webhook-ingress'] },
+  'webhook-ingress': { 'system-of-org': ['contacts', 'flows'] },
+  contacts: { 'system-of-org': ['inbox'] },
+  inbox: { 'system-of-org': ['identity'] },
+  stack: { 'system-of-org': ['inbox'], installation: ['identity'] },
+} as const satisfies Record<string, Partial<Record<Presentation, readonly Audience[]>>>;
+
+export type Issuer = keyof typeof TRUST_POLICY;
+export const ISSUERS = Object.keys(TRUST_POLICY) as Issuer[];
+
+export function isIssuer(name: string): name is Issuer {
+  return Object.hasOwn(TRUST_POLICY, name);
+}
+
+export function presentationOf(principal: Principal): Presentation | undefined {
+  switch (principal.kind) {
+    case PrincipalKind.API_KEY:
+    case PrincipalKind.MEMBER_SESSION:
+      return principal.orgId ? 'user' : undefined;
+    case PrincipalKind.ANONYMOUS:
+      return 'anonymous';
+    case PrincipalKind.SYSTEM:
+      return principal.orgId ? 'system-of-org' : 'installation';
+    default:
+      return undefined;
+  }
+}
+
+/** Whether `issuer` may present `principal` to `audience`. */
+export function mayPresent(issuer: string, audience: string, principal: Principal): boolean {
+  if (!isIssuer(issuer)) return false;
+  const presentation = presentationOf(principal);
+  if (!presentation) return false;
+  const audiences: Partial<Record<Presentation, readonly string[]>> = TRUST_POLICY[issuer];
+  return audiences[presentation]?.includes(audience) ?? false;
+}
+
+/** The first issuer allowed to present `principal` to `audience` (tests and tools that call a service directly). */
+export function issuerFor(audience: string, principal: Principal): Issuer {
+  const issuer = ISSUERS.find((candidate) => mayPresent(candidate, audience, principal));
+  if (!issuer) throw new Error(`no issuer may present this principal to ${audience}`);
+  return issuer;
+}

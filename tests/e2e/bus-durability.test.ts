@@ -1,0 +1,270 @@
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { expect } from 'chai';
+import { eventually, newId, testRunId, testTrustEnv } from '@svc/kit';
+import { startStackProcess, type StackProcess } from '../bench/stack-process';
+import { FlowRunsLedger, RemoteStack, demoOrg } from '../support/remote-stack';
+import { WebhookFixtures } from '../support/webhooks';
+
+const REQUESTS = 240;
+const CONCURRENCY = 8;
+/** Answered requests before flows' consumer is paused, and before the process is killed. */
+const PAUSE_AT = 80;
+const KILL_AT = 160;
+const AFTER_RESTART = 40;
+
+/**
+ * The stack in its own process; on `npm run test:infra` on the real Kafka (its own topic prefix), where the kill takes
+ * flows (and every other service) down with the process.
+ */
+function start(topicPrefix: string, dataDir?: string): Promise<StackProcess> {
+  const brokers = process.env.SVC_TEST_KAFKA_BROKERS;
+  return startStackProcess(
+    {
+      // A run claimed when the process died is resumed after its lease: short here, so the test need not wait 60 s.
+      FLOWS_RUN_LEASE_MS: '2000',
+      FLOWS_RUNNER_INTERVAL_MS: '200',
+      ...(brokers ? { KAFKA_BROKERS: brokers, KAFKA_TOPIC_PREFIX: topicPrefix } : {}),
+    },
+    dataDir ? { dataDir } : {},
+  );
+}
+
+interface Load {
+  accepted: Set<string>;
+  /** Requests that got no answer or another status (sent while the process was dying, or refused). */
+  unanswered: number;
+}
+
+/**
+ * `count` webhooks from CONCURRENCY clients; `onAnswered(n)` after the n-th answer. Stops sending once `stopped()`.
+ */
+async function sendWebhooks(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  count: number,
+  onAnswered: (answered: number) => Promise<void> = async () => undefined,
+  stopped: () => boolean = () => false,
+): Promise<Load> {
+  const load: Load = { accepted: new Set(), unanswered: 0 };
+  let sent = 0;
+  let answered = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (sent < count && !stopped()) {
+        sent += 1;
+        try {
+          const response = await fetch(url, { method: 'POST', headers, body });
+          const reply = (await response.json()) as { requestId?: string };
+          if (response.status !== 202 || !reply.requestId) throw new Error(`answered ${response.status}`);
+          load.accepted.add(reply.requestId);
+          answered += 1;
+          await onAnswered(answered);
+        } catch {
+          load.unanswered += 1;
+        }
+      }
+    }),
+  );
+  return load;
+}
+
+describe('Durable events: kill -9 of the stack mid-stream', function () {
+  this.timeout(240_000);
+  let stack: StackProcess | undefined;
+  let ledger: FlowRunsLedger | undefined;
+  /** Each test's own topics and consumer groups on Kafka. */
+  let topicPrefix = '';
+  beforeEach(() => {
+    topicPrefix = `kill${testRunId}.${newId().slice(-6)}.`;
+  });
+
+  afterEach(async () => {
+    await ledger?.close();
+    await stack?.stop();
+    ledger = undefined;
+    stack = undefined;
+  });
+
+  it('every webhook answered 202 before or after the kill has exactly one COMPLETED flow run, and none has two', async () => {
+    stack = await start(topicPrefix);
+    const dataDir = stack.dataDir;
+    ledger = await FlowRunsLedger.open(dataDir);
+    const remote = new RemoteStack(stack.url);
+    const fixtures = new WebhookFixtures(remote, await demoOrg(stack, remote));
+    const email = `kill-${newId()}@example.com`;
+    await fixtures.contactWithChat(email);
+    const connection = await fixtures.connection({});
+    const flowId = await fixtures.publishedFlow(connection._id, 'Order {{webhook.order.id}}');
+    const headers = { 'content-type': 'application/json', 'x-webhook-secret': connection.secret ?? '' };
+    const body = JSON.stringify({ customer: { email }, order: { id: 'K-1' } });
+
+    // Flows runs meanwhile; from PAUSE_AT its consumer is paused, so the requests answered after it are certainly
+    // relayed out of webhook-ingress's outbox into the bus and not yet consumed when the process dies.
+    const running = stack;
+    let killed = false;
+    let dying: Promise<void> | undefined;
+    const before = await sendWebhooks(
+      `${running.url}/webhooks/in/${connection._id}`,
+      headers,
+      body,
+      REQUESTS,
+      async (answered) => {
+        if (answered === PAUSE_AT) await running.control('pause-flows-consumer');
+        if (answered === KILL_AT) {
+          killed = true;
+          dying = running.kill();
+        }
+      },
+      () => killed,
+    );
+    await dying;
+
+    stack = await start(topicPrefix, dataDir);
+    const after = await sendWebhooks(`${stack.url}/webhooks/in/${connection._id}`, headers, body, AFTER_RESTART);
+    expect(after.unanswered, 'requests refused after the restart').to.equal(0);
+    const accepted = new Set([...before.accepted, ...after.accepted]);
+
+    // Every accepted request's run, finished; a request whose 202 was lost in the kill may have one too.
+    const rows = await eventually(
+      async () => {
+        const rows = await ledger?.runsByRequest(flowId);
+        const done = rows?.filter((r) => r.requestId !== null && accepted.has(r.requestId) && r.completed >= 1);
+        return done?.length === accepted.size && rows;
+      },
+      60_000,
+      'a completed run for every accepted request',
+    ).catch(async (error: Error) => {
+      const rows = (await ledger?.runsByRequest(flowId)) ?? [];
+      const ran = new Set(rows.filter((r) => r.completed >= 1).map((r) => r.requestId));
+      throw new Error(
+        `${error.message}: ${[...accepted].filter((id) => !ran.has(id)).length} of ${accepted.size} lost`,
+      );
+    });
+    const duplicates = rows.filter((r) => r.runs > 1);
+    const notCompleted = rows.filter((r) => r.runs !== r.completed);
+    const unseen = rows.filter((r) => r.requestId === null || !accepted.has(r.requestId));
+    const lost = [...accepted].filter((id) => !rows.some((r) => r.requestId === id));
+    console.log(
+      `      kill -9 figures (${process.env.SVC_TEST_KAFKA_BROKERS ? 'Kafka' : 'embedded SQLite bus'}): ` +
+        `${accepted.size} accepted (${before.accepted.size} before the kill, ${after.accepted.size} after the restart), ` +
+        `${before.unanswered} unanswered at the kill, ${rows.reduce((n, r) => n + r.runs, 0)} runs, ` +
+        `${duplicates.length} duplicates, ${lost.length} lost, ${unseen.length} runs for requests whose 202 the kill cut off`,
+    );
+    expect(before.accepted.size).to.be.at.least(KILL_AT);
+    expect(duplicates, 'request ids with more than one run').to.deep.equal([]);
+    expect(notCompleted, 'runs that did not complete').to.deep.equal([]);
+    expect(lost, 'accepted requests without a run').to.deep.equal([]);
+    // Only requests in flight at the kill can have been committed without their 202 reaching the client.
+    expect(unseen.length).to.be.at.most(before.unanswered);
+  });
+
+  if (process.env.SVC_TEST_KAFKA_BROKERS)
+    it('on Kafka, with flows in its own process killed mid-stream and started again: exactly one COMPLETED run per 202', async () => {
+      stack = await start(topicPrefix);
+      ledger = await FlowRunsLedger.open(stack.dataDir);
+      const remote = new RemoteStack(stack.url);
+      const fixtures = new WebhookFixtures(remote, await demoOrg(stack, remote));
+      const email = `kill-${newId()}@example.com`;
+      await fixtures.contactWithChat(email);
+      const connection = await fixtures.connection({});
+      const flowId = await fixtures.publishedFlow(connection._id, 'Order {{webhook.order.id}}');
+      const headers = { 'content-type': 'application/json', 'x-webhook-secret': connection.secret ?? '' };
+      const body = JSON.stringify({ customer: { email }, order: { id: 'K-2' } });
+      // The stack's own flows consumer leaves the group: the flows deployable in its own process (on the same
+      // database, as a second replica would share one) is the only consumer of accepted webhooks.
+      await stack.control('pause-flows-consumer');
+      const running = stack;
+      let flows = await startFlowsProcess(running, topicPrefix);
+      let killedFlows: Promise<void> | undefined;
+      const load = await sendWebhooks(
+        `${running.url}/webhooks/in/${connection._id}`,
+        headers,
+        body,
+        REQUESTS,
+        async (answered) => {
+          if (answered === KILL_AT) killedFlows = flows.kill();
+        },
+      );
+      expect(load.unanswered, 'requests refused while flows was down').to.equal(0);
+      await killedFlows;
+      flows = await startFlowsProcess(running, topicPrefix);
+      try {
+        const rows = await eventually(
+          async () => {
+            const rows = await ledger?.runsByRequest(flowId);
+            const done = rows?.filter(
+              (r) => r.requestId !== null && load.accepted.has(r.requestId) && r.completed >= 1,
+            );
+            return done?.length === load.accepted.size && rows;
+          },
+          120_000,
+          'a completed run for every accepted request',
+        ).catch(async (error: Error) => {
+          const rows = (await ledger?.runsByRequest(flowId)) ?? [];
+          throw new Error(
+            `${error.message}: ${load.accepted.size} accepted, runs for ${rows.length} requests, ` +
+              `${rows.filter((r) => r.completed >= 1).length} completed; flows said:\n${flows.output().slice(-3_000)}`,
+          );
+        });
+        const duplicates = rows.filter((r) => r.runs > 1);
+        const lost = [...load.accepted].filter((id) => !rows.some((r) => r.requestId === id));
+        console.log(
+          `      kill -9 of flows alone (Kafka): ${load.accepted.size} accepted, ` +
+            `${rows.reduce((n, r) => n + r.runs, 0)} runs, ${duplicates.length} duplicates, ${lost.length} lost`,
+        );
+        expect(duplicates, 'request ids with more than one run').to.deep.equal([]);
+        expect(
+          rows.filter((r) => r.runs !== r.completed),
+          'runs that did not complete',
+        ).to.deep.equal([]);
+        expect(rows.length).to.equal(load.accepted.size);
+      } finally {
+        await flows.kill();
+      }
+    });
+});
+
+/** flows' deployable (`services/flows/dist/src/main.js`) against the stack's services, database and Kafka topics. */
+async function startFlowsProcess(
+  stack: StackProcess,
+  topicPrefix: string,
+): Promise<{ kill(): Promise<void>; output(): string }> {
+  const main = path.resolve(__dirname, '../../../services/flows/dist/src/main.js');
+  const child = spawn(process.execPath, [main], {
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'info',
+      DB_URL: `sqlite:${path.join(stack.dataDir, 'flows.sqlite')}`,
+      DB_MIGRATE: 'skip',
+      KAFKA_BROKERS: process.env.SVC_TEST_KAFKA_BROKERS ?? '',
+      KAFKA_TOPIC_PREFIX: topicPrefix,
+      ...testTrustEnv('flows'),
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: '0',
+      HTTP_PORT: '0',
+      IDENTITY_GRPC_URL: `127.0.0.1:${stack.grpc.identity}`,
+      INBOX_GRPC_URL: `127.0.0.1:${stack.grpc.inbox}`,
+      CONTACTS_GRPC_URL: `127.0.0.1:${stack.grpc.contacts}`,
+      WEBHOOK_INGRESS_GRPC_URL: `127.0.0.1:${stack.grpc['webhook-ingress']}`,
+      FLOWS_RUN_LEASE_MS: '2000',
+      FLOWS_RUNNER_INTERVAL_MS: '200',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+    if (output.length > 100_000) output = output.slice(-10_000);
+  });
+  await eventually(async () => output.includes('flows started'), 60_000, 'the flows process to start');
+  return {
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    output: () => output,
+  };
+}
