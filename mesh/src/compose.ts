@@ -3,7 +3,13 @@ import { getComposedSchemaFromConfig } from '@graphql-mesh/compose-cli';
 import { DefaultLogger } from '@graphql-mesh/utils';
 import { loadGrpcSubgraph } from '@omnigraph/grpc';
 import { PROTO_ROOT } from '@svc/proto/protos';
-import { CLIENT_ADDRESS_HEADER, GRPC_CHANNEL_OPTIONS, PRINCIPAL_HEADER, PRINCIPAL_SIGNATURE_HEADER } from '@svc/kit';
+import {
+  CLIENT_ADDRESS_HEADER,
+  GRPC_CHANNEL_OPTIONS,
+  PRINCIPAL_HEADER,
+  PRINCIPAL_SIGNATURE_HEADER,
+  REQUEST_ID_HEADER,
+} from '@svc/kit';
 
 /** One gRPC subgraph per service: its name, its proto file and where it listens. */
 export interface SubgraphSource {
@@ -83,8 +89,8 @@ function hide<T extends { directives?: readonly DirectiveNode[] }>(node: T): T {
 
 /**
  * Composes the supergraph from the services' protos with GraphQL Mesh compose, at gateway start-up, so the endpoints
- * baked into it are the ones this gateway talks to. Every call carries the signed principal as gRPC metadata, read
- * from the GraphQL context at call time. Returns the raw supergraph (for the resolver table) and the public one.
+ * baked into it are the ones this gateway talks to. Every call carries the signed principal and the x-request-id as gRPC
+ * metadata, read from the GraphQL context at call time. Returns the raw supergraph (for the resolver table) and the public one.
  */
 export async function composeSupergraph(
   sources: SubgraphSource[],
@@ -102,6 +108,7 @@ export async function composeSupergraph(
             [PRINCIPAL_HEADER]: '{context.principalHeader}',
             [PRINCIPAL_SIGNATURE_HEADER]: '{context.principalSignature}',
             [CLIENT_ADDRESS_HEADER]: '{context.clientAddress}',
+            [REQUEST_ID_HEADER]: '{context.requestId}',
           },
         }),
       })),

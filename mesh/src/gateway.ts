@@ -5,7 +5,14 @@ import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-fi
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { print } from 'graphql';
 import { createFetch } from '@whatwg-node/fetch';
-import { PrincipalCodec, type EventBus, type Logger, type ReadinessCheck } from '@svc/kit';
+import {
+  PrincipalCodec,
+  REQUEST_ID_HEADER,
+  acceptRequestId,
+  type EventBus,
+  type Logger,
+  type ReadinessCheck,
+} from '@svc/kit';
 import { Authenticator } from './auth/authenticator';
 import { loadOperationsTable } from './auth/operations-table';
 import { composeSupergraph } from './compose';
@@ -16,6 +23,7 @@ import { costBudgetFromEnv, useCostBudget } from './plugins/cost-budget-plugin';
 import { useErrorCodes } from './plugins/error-plugin';
 import { allowMultipartUploads, multipartRequestLimit } from './plugins/multipart-body-limit';
 import { usePiiMasking } from './plugins/pii-plugin';
+import { openTelemetryPlugins } from './plugins/opentelemetry';
 import { DEFAULT_REQUEST_LIMITS, useRequestLimits, type RequestLimits } from './plugins/request-limits';
 import { buildResolvers } from './resolvers';
 import { piiFields, publicDocument, publicSchema } from './schema';
@@ -93,6 +101,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     // plugin costs a UUID, a child logger and a response header on every call (docs/performance.md).
     requestId: false,
     plugins: () => [
+      ...openTelemetryPlugins(),
       useRequestLimits(options.limits ?? DEFAULT_REQUEST_LIMITS, graphqlEndpoint),
       useAuth({
         authenticator,
@@ -116,7 +125,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   allowMultipartUploads(runtime, multipartRequestLimit(uploads));
   return {
     handleNode: async (req, res) => {
-      await runtime.handle(req, res);
+      // The caller's x-request-id, or a new one: answered, seen by the plugins in the request's headers, and sent to
+      // the services in gRPC metadata (compose.ts) from the GraphQL context (docs/decisions/0069).
+      const requestId = acceptRequestId(req.headers[REQUEST_ID_HEADER]);
+      req.headers[REQUEST_ID_HEADER] = requestId;
+      res.setHeader(REQUEST_ID_HEADER, requestId);
+      await runtime.handle(req, res, { requestId });
     },
     readinessChecks: () => ({ 'gateway.schema': async () => (await runtime.getSchema()) !== undefined }),
     stop: async () => {

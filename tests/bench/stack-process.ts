@@ -29,6 +29,8 @@ export interface StackProcessOptions {
   nodeArgs?: string[];
   /** Start on this data dir (a restart after `kill()`) instead of a fresh one. */
   dataDir?: string;
+  /** Write the server's stdout (its JSON log lines) to this file instead of discarding it. */
+  stdoutFile?: string;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function startStackProcess(
   // A killed stack leaves its runtime file behind: the new one marks this process as listening.
   fs.rmSync(path.join(dataDir, 'stack.json'), { force: true });
   const main = path.resolve(__dirname, '../../../services/stack/dist/src/main.js');
+  const stdout = options.stdoutFile ? fs.openSync(options.stdoutFile, 'w') : 'ignore';
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), main], {
     env: {
       ...process.env,
@@ -55,8 +58,9 @@ export async function startStackProcess(
       SVC_BENCH_CONTROL: 'ipc',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    stdio: ['ignore', stdout, 'inherit', 'ipc'],
   });
+  if (typeof stdout === 'number') fs.closeSync(stdout);
   let lastId = 0;
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   child.on('message', (message: BenchReply) => {

@@ -205,6 +205,7 @@ describe('FlowsService', () => {
         type: 'webhook.received',
         orgId,
         occurredAt: new Date().toISOString(),
+        requestContext: {},
         webhookReceived: {
           requestId: newId(),
           connectionId: flow.trigger?.connectionId ?? '',
@@ -252,6 +253,7 @@ describe('FlowsService', () => {
         type: 'webhook.received',
         orgId,
         occurredAt: new Date().toISOString(),
+        requestContext: {},
         webhookReceived: {
           requestId: newId(),
           connectionId: flow.trigger?.connectionId ?? '',
@@ -294,6 +296,7 @@ describe('FlowsService', () => {
         type: 'webhook.received',
         orgId,
         occurredAt: new Date().toISOString(),
+        requestContext: {},
         webhookReceived: {
           requestId: newId(),
           connectionId: key,

@@ -12,6 +12,7 @@ import {
   type DomainError,
   type ErrorCode,
 } from '../errors';
+import { REQUEST_ID_HEADER, currentRequestId } from '../tracing/request-id';
 
 export const insecure = credentials.createInsecure;
 
@@ -22,13 +23,15 @@ type UnaryMethod<Req, Res> = (
   callback: (error: ServiceError | null, response: Res) => void,
 ) => ClientUnaryCall;
 
-/** Calls a ts-proto grpc-js client method as a promise with a deadline. */
+/** Calls a ts-proto grpc-js client method as a promise with a deadline, under the current request's x-request-id. */
 export function unary<Req, Res>(
   method: UnaryMethod<Req, Res>,
   request: Req,
   metadata: Metadata,
   deadlineMs = 10_000,
 ): Promise<Res> {
+  const requestId = currentRequestId();
+  if (requestId && !metadata.get(REQUEST_ID_HEADER).length) metadata.set(REQUEST_ID_HEADER, requestId);
   return new Promise((resolve, reject) => {
     method(request, metadata, { deadline: Date.now() + deadlineMs }, (error, response) =>
       error ? reject(error) : resolve(response),
