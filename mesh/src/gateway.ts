@@ -97,8 +97,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     landingPage: false,
     graphiql: options.explorer ? EXPLORER_OPTIONS : false,
     maskedErrors: false,
-    // No x-request-id per request: nothing here logs per request or forwards it (the subgraphs speak gRPC), and the
-    // plugin costs a UUID, a child logger and a response header on every call (docs/performance.md).
+    // Hive Gateway's request-id plugin stays off (it costs a child logger per call: docs/performance.md); `handleNode`
+    // accepts or generates the x-request-id itself and the gRPC metadata carries it to the services.
     requestId: false,
     plugins: () => [
       ...openTelemetryPlugins(),
