@@ -2,13 +2,18 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
-import { eventually, newId, testRunId } from '@svc/kit';
+import { dropTestDatabase, eventually, newId, testRunId } from '@svc/kit';
 import { startStackProcess, type StackProcess } from '../bench/stack-process';
 import { OtlpReceiver, attribute, type ReceivedSpan } from '../support/otlp-receiver';
 import { RemoteStack, demoOrg } from '../support/remote-stack';
 import { WebhookFixtures, postWebhook } from '../support/webhooks';
 
 const SERVER = 2;
+const SERVICES = ['identity', 'inbox', 'contacts', 'flows', 'webhook-ingress'];
+/** On `npm run test:infra`: the stack's databases on the MariaDB server (dropped after), for the mysql2 spans. */
+const mysqlTemplate = process.env.SVC_TEST_MYSQL_URL
+  ? `${process.env.SVC_TEST_MYSQL_URL.replace(/^mysql:/, 'mariadb:').replace(/\/$/, '')}/svc_t_${testRunId}_trace_{service}`
+  : undefined;
 const CONSUMER = 5;
 
 interface LogLine {
@@ -43,6 +48,7 @@ describe('Following one request: one trace and one request id from webhook to in
         OTEL_LOGS_EXPORTER: 'none',
         LOG_LEVEL: 'debug',
         FLOWS_RUNNER_INTERVAL_MS: '200',
+        ...(mysqlTemplate ? { SVC_DB_URL_TEMPLATE: mysqlTemplate } : {}),
         ...(brokers ? { KAFKA_BROKERS: brokers, KAFKA_TOPIC_PREFIX: `trace${testRunId}.${newId().slice(-6)}.` } : {}),
       },
       { stdoutFile: logFile },
@@ -52,6 +58,8 @@ describe('Following one request: one trace and one request id from webhook to in
   after(async () => {
     await stack?.stop();
     await receiver.stop();
+    if (mysqlTemplate)
+      for (const service of SERVICES) await dropTestDatabase(mysqlTemplate.replace('{service}', service));
     fs.rmSync(path.dirname(logFile), { recursive: true, force: true });
   });
 
@@ -72,6 +80,10 @@ describe('Following one request: one trace and one request id from webhook to in
     );
     expect(accepted.status).to.equal(202);
     expect(accepted.headers.get('x-request-id')).to.equal(requestId);
+    const unnamed = await postWebhook(remote, connection._id, JSON.stringify({ customer: { email } }), {
+      'x-webhook-secret': connection.secret ?? '',
+    });
+    expect(unnamed.headers.get('x-request-id'), 'a generated x-request-id').to.match(/^[0-9a-f-]{36}$/);
 
     const isIngress = (span: ReceivedSpan) =>
       span.kind === SERVER &&
@@ -94,6 +106,11 @@ describe('Following one request: one trace and one request id from webhook to in
       const names = receiver.spans.map((s) => `${s.traceId.slice(0, 8)} ${s.kind} ${s.name}`);
       throw new Error(`${error.message}; spans received:\n  ${names.slice(-60).join('\n  ')}`);
     });
+    if (mysqlTemplate)
+      expect(
+        trace.spans.some((s) => attribute(s, 'db.system') === 'mysql'),
+        'mysql2 spans',
+      ).to.equal(true);
     // The request's own span is the root: the outbox relay, running later in its own context, is not in between.
     expect(trace.ingress.parentSpanId ?? '').to.equal('');
     const ids = new Set(trace.spans.map((s) => s.spanId));

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-const optionalUrl = z.url({ protocol: /^https?$/ }).or(z.literal('')).optional();
+const optionalUrl = z
+  .url({ protocol: /^https?$/ })
+  .or(z.literal(''))
+  .optional();
 
 /**
  * The standard `OTEL_*` variables that decide whether tracing is on. The SDK reads the rest itself, by the
