@@ -78,7 +78,12 @@ export async function startStackProcess(
     const file = path.join(dataDir, name);
     return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
   };
-  const demoText = await eventually(async () => read('demo.env'), 60_000, 'the stack to seed its demo org');
+  // Read once written: the stack writes it in one go, but a read may land between its creation and the write.
+  const demoText = await eventually(
+    async () => (read('demo.env')?.includes('SVC_DEMO_PASSWORD=') ? read('demo.env') : undefined),
+    60_000,
+    'the stack to seed its demo org',
+  );
   const runtime = JSON.parse((await eventually(async () => read('stack.json'), 60_000, 'stack.json')) as string) as {
     pid: number;
     url: string;
