@@ -7,6 +7,7 @@ import {
   CLIENT_ADDRESS_HEADER,
   DEFAULT_CALL_POLICY,
   PRINCIPAL_HEADER,
+  REQUEST_ID_HEADER,
   grpcChannelOptions,
   type GrpcCallPolicy,
 } from '@svc/kit';
@@ -94,8 +95,9 @@ function hide<T extends { directives?: readonly DirectiveNode[] }>(node: T): T {
 
 /**
  * Composes the supergraph from the services' protos with GraphQL Mesh compose, at gateway start-up, so the endpoints
- * baked into it are the ones this gateway talks to. Every call carries the principal token as gRPC metadata, read
- * from the GraphQL context at call time. Returns the raw supergraph (for the resolver table) and the public one.
+ * baked into it are the ones this gateway talks to. Every call carries the principal token and the x-request-id as
+ * gRPC metadata, read from the GraphQL context at call time. Returns the raw supergraph (for the resolver table) and the
+ * public one.
  */
 export async function composeSupergraph(
   sources: SubgraphSource[],
@@ -112,6 +114,7 @@ export async function composeSupergraph(
             // The token signed for this subgraph's service (its audience): mesh/src/auth/signed-principals.ts.
             [PRINCIPAL_HEADER]: `{context.principalTokens.${source.name}}`,
             [CLIENT_ADDRESS_HEADER]: '{context.clientAddress}',
+            [REQUEST_ID_HEADER]: '{context.requestId}',
           },
         }),
       })),

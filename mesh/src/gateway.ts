@@ -4,7 +4,16 @@ import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-fi
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { print } from 'graphql';
 import { createFetch } from '@whatwg-node/fetch';
-import type { EventBus, GrpcCallPolicy, Logger, PrincipalSigner, RawRoute, ReadinessCheck } from '@svc/kit';
+import {
+  REQUEST_ID_HEADER,
+  acceptRequestId,
+  type EventBus,
+  type GrpcCallPolicy,
+  type Logger,
+  type PrincipalSigner,
+  type RawRoute,
+  type ReadinessCheck,
+} from '@svc/kit';
 import { SignedPrincipals } from './auth/signed-principals';
 import { Authenticator } from './auth/authenticator';
 import { loadOperationsTable } from './auth/operations-table';
@@ -16,6 +25,7 @@ import { costBudget, useCostBudget } from './plugins/cost-budget-plugin';
 import { useErrorCodes } from './plugins/error-plugin';
 import { allowMultipartUploads, multipartRequestLimit } from './plugins/multipart-body-limit';
 import { usePiiMasking } from './plugins/pii-plugin';
+import { openTelemetryPlugins } from './plugins/opentelemetry';
 import { DEFAULT_REQUEST_LIMITS, useRequestLimits, type RequestLimits } from './plugins/request-limits';
 import { buildResolvers } from './resolvers';
 import { piiFields, publicDocument, publicSchema } from './schema';
@@ -102,10 +112,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     landingPage: false,
     graphiql: options.explorer ? EXPLORER_OPTIONS : false,
     maskedErrors: false,
-    // No x-request-id per request: nothing here logs per request or forwards it (the subgraphs speak gRPC), and the
-    // plugin costs a UUID, a child logger and a response header on every call (docs/performance.md).
+    // Hive Gateway's request-id plugin stays off (it costs a child logger per call: docs/performance.md); `handleNode`
+    // accepts or generates the x-request-id itself and the gRPC metadata carries it to the services.
     requestId: false,
     plugins: () => [
+      ...openTelemetryPlugins(),
       useRequestLimits(options.limits ?? DEFAULT_REQUEST_LIMITS, graphqlEndpoint),
       useAuth({
         authenticator,
@@ -132,7 +143,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       method: '*',
       path: new RegExp(`^${escapeRegExp(graphqlEndpoint)}$`),
       handle: async (req, res) => {
-        await runtime.handle(req, res);
+        // The caller's x-request-id, or a new one: answered, seen by the plugins in the request's headers, and sent to
+        // the services in gRPC metadata (compose.ts) from the GraphQL context (docs/decisions/0069).
+        const requestId = acceptRequestId(req.headers[REQUEST_ID_HEADER]);
+        req.headers[REQUEST_ID_HEADER] = requestId;
+        res.setHeader(REQUEST_ID_HEADER, requestId);
+        await runtime.handle(req, res, { requestId });
       },
     }),
     readinessChecks: () => ({ 'gateway.schema': async () => (await runtime.getSchema()) !== undefined }),

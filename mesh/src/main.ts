@@ -1,3 +1,5 @@
+// First: tracing (when the OTEL_* variables turn it on) must patch grpc-js, http, koa, kafkajs and mysql2 as they load.
+import '@svc/kit/tracing/register';
 import Koa from 'koa';
 import { createServer } from 'node:http';
 import {

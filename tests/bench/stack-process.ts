@@ -28,6 +28,8 @@ export interface StackProcessOptions {
   nodeArgs?: string[];
   /** Start on this data dir (a restart after `kill()`) instead of a fresh one. */
   dataDir?: string;
+  /** Write the server's stdout (its JSON log lines) to this file instead of discarding it. */
+  stdoutFile?: string;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function startStackProcess(
   // A killed stack leaves its runtime file behind: the new one marks this process as listening.
   fs.rmSync(path.join(dataDir, 'stack.json'), { force: true });
   const main = path.resolve(__dirname, '../../../services/stack/dist/src/main.js');
+  const stdout = options.stdoutFile ? fs.openSync(options.stdoutFile, 'w') : 'ignore';
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), main], {
     env: {
       ...process.env,
@@ -56,8 +59,9 @@ export async function startStackProcess(
       SVC_TRUST_KEYS: JSON.stringify(testTrustKeys()),
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    stdio: ['ignore', stdout, 'inherit', 'ipc'],
   });
+  if (typeof stdout === 'number') fs.closeSync(stdout);
   let lastId = 0;
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   child.on('message', (message: BenchReply) => {
@@ -75,7 +79,12 @@ export async function startStackProcess(
     const file = path.join(dataDir, name);
     return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
   };
-  const demoText = await eventually(async () => read('demo.env'), 60_000, 'the stack to seed its demo org');
+  // Read once written: the stack writes it in one go, but a read may land between its creation and the write.
+  const demoText = await eventually(
+    async () => (read('demo.env')?.includes('SVC_DEMO_PASSWORD=') ? read('demo.env') : undefined),
+    60_000,
+    'the stack to seed its demo org',
+  );
   const runtime = JSON.parse((await eventually(async () => read('stack.json'), 60_000, 'stack.json')) as string) as {
     pid: number;
     url: string;

@@ -447,6 +447,25 @@ describe('deploy: charts/svc', function () {
     });
   });
 
+  describe('tracing: global.tracing.otlpEndpoint (docs/deploy.md, "Following a request")', () => {
+    it('off by default: no deployable gets an OTLP endpoint, so none starts the SDK', () => {
+      const objects = helmTemplate(REQUIRED_ARGS);
+      for (const d of deployables()) {
+        const deployment = getObject<Workload>(objects, 'Deployment', objectName(d.key));
+        expect(envValue(objects, deployment, 'OTEL_EXPORTER_OTLP_ENDPOINT'), d.key).to.equal(undefined);
+      }
+    });
+    it('set: every deployable exports to it under its own service name', () => {
+      const endpoint = 'http://otel-collector.observability:4318';
+      const objects = helmTemplate([...REQUIRED_ARGS, '--set', `global.tracing.otlpEndpoint=${endpoint}`]);
+      for (const d of deployables()) {
+        const deployment = getObject<Workload>(objects, 'Deployment', objectName(d.key));
+        expect(envValue(objects, deployment, 'OTEL_EXPORTER_OTLP_ENDPOINT'), d.key).to.equal(endpoint);
+        expect(envValue(objects, deployment, 'OTEL_SERVICE_NAME'), d.key).to.equal(d.key);
+      }
+    });
+  });
+
   describe('network policies', () => {
     it('admit gRPC only from the services that name the target in their upstreams', () => {
       const objects = helmTemplate(REQUIRED_ARGS);

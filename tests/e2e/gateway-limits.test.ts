@@ -21,10 +21,14 @@ describe('gateway request limits (docs/decisions/0048)', function () {
 
   after(async () => harness.stop());
 
-  const post = (body: string | ReadableStream<Uint8Array>, token?: string) =>
+  const post = (body: string | ReadableStream<Uint8Array>, token?: string, headers: Record<string, string> = {}) =>
     fetch(`${harness.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
       body,
       ...(typeof body === 'string' ? {} : { duplex: 'half' }),
     } as RequestInit);
@@ -38,10 +42,15 @@ describe('gateway request limits (docs/decisions/0048)', function () {
     expect(deep.body.errors?.[0]?.message).to.match(/depth limit of 24 exceeded/);
   });
 
-  it('generates no per-request id (Hive Gateway requestId off: docs/performance.md)', async () => {
-    const response = await post(JSON.stringify({ query: '{ __typename }' }), key);
-    expect(response.status).to.equal(200);
-    expect(response.headers.get('x-request-id')).to.equal(null);
+  it("answers with the caller's x-request-id, or a new one when it sent none or an unusable one (decision 0069)", async () => {
+    const body = JSON.stringify({ query: '{ __typename }' });
+    const echoed = await post(body, key, { 'x-request-id': 'client-req-1' });
+    expect(echoed.status).to.equal(200);
+    expect(echoed.headers.get('x-request-id')).to.equal('client-req-1');
+    const generated = [await post(body, key), await post(body, key, { 'x-request-id': 'has spaces' })];
+    const ids = generated.map((response) => response.headers.get('x-request-id'));
+    for (const id of ids) expect(id).to.match(/^[0-9a-f-]{36}$/);
+    expect(new Set(ids).size).to.equal(2);
   });
 
   it('refuses a JSON body over 1 MiB with 413 before reading it, with or without credentials', async () => {

@@ -199,6 +199,10 @@ migration Job both get the env var; services without the entry never see it. The
 {{- $_ := set $d "GRPC_PORT" (toString $svc.ports.grpc) -}}
 {{- end -}}
 {{- $_ := set $d $svc.httpPortEnv (toString $svc.ports.http) -}}
+{{- with (($g.tracing | default dict).otlpEndpoint) -}}
+{{- $_ := set $d "OTEL_EXPORTER_OTLP_ENDPOINT" . -}}
+{{- $_ := set $d "OTEL_SERVICE_NAME" $.name -}}
+{{- end -}}
 {{- if $svc.kafka -}}
 {{- $k := $root.Values.kafka -}}
 {{- $_ := set $d "KAFKA_BROKERS" (include "svc-lib.kafkaBrokers" $root) -}}

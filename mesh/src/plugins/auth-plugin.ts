@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { GraphQLError, parse } from 'graphql';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { shouldRenderGraphiQL } from 'graphql-yoga';
-import { anonymousPrincipal, type Logger, type Principal } from '@svc/kit';
+import { REQUEST_ID_HEADER, anonymousPrincipal, type Logger, type Principal } from '@svc/kit';
 import type { Authenticator } from '../auth/authenticator';
 import { authorize, isPublicOnly } from '../auth/authorize';
 import type { OperationRule } from '../auth/operations-table';
@@ -97,7 +97,10 @@ export function useAuth(options: AuthPluginOptions): GatewayPlugin {
       } catch (error) {
         if ((error as { forbidden?: boolean }).forbidden)
           return endResponse(errorResponse(fetchAPI, 403, 'FORBIDDEN', (error as Error).message));
-        options.logger.error({ err: error }, 'authentication unavailable');
+        options.logger.error(
+          { err: error, request_id: request.headers.get(REQUEST_ID_HEADER) ?? undefined },
+          'authentication unavailable',
+        );
         return endResponse(
           errorResponse(fetchAPI, 503, 'UNAVAILABLE', 'authentication is temporarily unavailable; retry'),
         );

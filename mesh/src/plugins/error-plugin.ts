@@ -1,7 +1,7 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { GatewayPlugin } from '@graphql-hive/gateway-runtime';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { errorCodeOfGrpcStatus, type ErrorCode, type Logger } from '@svc/kit';
+import { REQUEST_ID_HEADER, errorCodeOfGrpcStatus, type ErrorCode, type Logger } from '@svc/kit';
 
 interface GrpcErrorExtension {
   code?: number;
@@ -43,12 +43,14 @@ function grpcCode(grpc: GrpcErrorExtension): number {
  * becomes INTERNAL_SERVER_ERROR with a generic message and is logged with its detail.
  */
 export function useErrorCodes(logger: Logger): GatewayPlugin {
-  const toPublic = (error: GraphQLError): GraphQLError => {
+  // `request_id`: the gateway runs no AsyncLocalStorage (decision 0069), so its log lines name the request themselves.
+  const toPublic = (error: GraphQLError, request_id: string | undefined): GraphQLError => {
     const grpc = grpcOf(error);
     if (grpc) {
       const code = errorCodeOfGrpcStatus(grpcCode(grpc));
-      if (code === 'INTERNAL_SERVER_ERROR') logger.error({ grpc, path: error.path }, 'service failed');
-      if (code === 'DEADLINE_EXCEEDED') logger.warn({ grpc, path: error.path }, 'service past its deadline');
+      if (code === 'INTERNAL_SERVER_ERROR') logger.error({ grpc, path: error.path, request_id }, 'service failed');
+      if (code === 'DEADLINE_EXCEEDED')
+        logger.warn({ grpc, path: error.path, request_id }, 'service past its deadline');
       const message = PUBLIC_MESSAGE[code] ?? grpc.details ?? error.message;
       const field = grpc.metadata?.['x-svc-error-field'];
       const retryAfterSeconds = Number(grpc.metadata?.['x-svc-error-retryafterseconds']);
@@ -76,7 +78,7 @@ export function useErrorCodes(logger: Logger): GatewayPlugin {
     if (typeof code !== 'string') {
       // graphql-js wraps input coercion failures (bad variables) around a GraphQLError: the caller's mistake.
       const unexpected = error.originalError !== undefined && !(error.originalError instanceof GraphQLError);
-      if (unexpected) logger.error({ err: error.originalError, path: error.path }, 'unexpected error');
+      if (unexpected) logger.error({ err: error.originalError, path: error.path, request_id }, 'unexpected error');
       return new GraphQLError(unexpected ? 'Unexpected error.' : error.message, {
         nodes: error.nodes,
         path: error.path,
@@ -89,17 +91,21 @@ export function useErrorCodes(logger: Logger): GatewayPlugin {
       extensions: { ...extensions, code, ...(error.extensions?.http ? { http: error.extensions.http } : {}) },
     });
   };
-  const fix = (result: ExecutionResult): ExecutionResult =>
+  const fix = (result: ExecutionResult, requestId: string | undefined): ExecutionResult =>
     result.errors?.length
       ? {
           ...result,
-          errors: result.errors.map((e) => toPublic(e instanceof GraphQLError ? e : new GraphQLError(String(e)))),
+          errors: result.errors.map((e) =>
+            toPublic(e instanceof GraphQLError ? e : new GraphQLError(String(e)), requestId),
+          ),
         }
       : result;
   return {
-    onResultProcess({ result, setResult }) {
-      if (Array.isArray(result)) setResult(result.map((r) => fix(r as ExecutionResult)));
-      else if (result && typeof result === 'object' && 'errors' in result) setResult(fix(result as ExecutionResult));
+    onResultProcess({ request, result, setResult }) {
+      const requestId = request.headers.get(REQUEST_ID_HEADER) ?? undefined;
+      if (Array.isArray(result)) setResult(result.map((r) => fix(r as ExecutionResult, requestId)));
+      else if (result && typeof result === 'object' && 'errors' in result)
+        setResult(fix(result as ExecutionResult, requestId));
     },
   };
 }

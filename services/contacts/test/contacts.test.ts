@@ -101,6 +101,7 @@ describe('ContactsService', () => {
       const envelope: Envelope = {
         id: newId(),
         type: 'chat.opened',
+        requestContext: {},
         orgId,
         occurredAt: new Date().toISOString(),
         chat: ChatEvent.fromPartial({ chatId, channelId: newId(), contactId, status: 'OPEN' }),

@@ -206,6 +206,7 @@ describe('FlowsService', () => {
         type: 'webhook.received',
         orgId,
         occurredAt: new Date().toISOString(),
+        requestContext: {},
         webhookReceived: {
           requestId: newId(),
           connectionId: flow.trigger?.connectionId ?? '',
@@ -253,6 +254,7 @@ describe('FlowsService', () => {
         type: 'webhook.received',
         orgId,
         occurredAt: new Date().toISOString(),
+        requestContext: {},
         webhookReceived: {
           requestId: newId(),
           connectionId: flow.trigger?.connectionId ?? '',
@@ -295,6 +297,7 @@ describe('FlowsService', () => {
         type: 'webhook.received',
         orgId,
         occurredAt: new Date().toISOString(),
+        requestContext: {},
         webhookReceived: {
           requestId: newId(),
           connectionId: key,

@@ -35,6 +35,7 @@ function queuedRun(steps: FlowStep[]): RunRow {
     chatId: newId(),
     contactId: newId(),
     requestId: newId(),
+    requestContext: null,
     eventId: newId(),
     payload: '{}',
     steps: JSON.stringify(steps),

@@ -223,6 +223,7 @@ describe('InboxService', () => {
             Envelope.encode({
               id,
               type: 'member.removed',
+              requestContext: {},
               orgId,
               occurredAt: new Date().toISOString(),
               member: { memberId },

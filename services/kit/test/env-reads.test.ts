@@ -4,7 +4,7 @@ import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 /** Config modules read the environment through their zod schema; test helpers (`testing.ts`) pick their test setup. */
-const MAY_READ_ENV = new Set(['config.ts', 'testing.ts']);
+const MAY_READ_ENV = new Set(['config.ts', 'load-config.ts', 'testing.ts']);
 /**
  * `process.env.X`, `process.env['X']`, `process.env?.X`, or the environment kept for later reads (`env = process.env`,
  * `const { X } = process.env`). Passing it whole to a config loader (`ingressConfig(process.env)`) is the zod path.

@@ -1,3 +1,5 @@
+// First: tracing (when the OTEL_* variables turn it on) must patch grpc-js, http, koa, kafkajs and mysql2 as they load.
+import '@svc/kit/tracing/register';
 import { stopOnSignals } from '@svc/kit';
 import { serveBenchControl } from './bench-control';
 import { stackConfig } from './config';

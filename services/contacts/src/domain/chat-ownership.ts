@@ -3,6 +3,7 @@ import {
   enqueueEvents,
   isDuplicateKeyError,
   isId,
+  consumeEvents,
   newId,
   type DeliveredRecord,
   type EventBus,
@@ -67,21 +68,25 @@ export function subscribeChatOwnership(
   topicPrefix: string,
   logger: Logger,
 ): Promise<Subscription> {
+  // Prefixed like the topics: installations (and test runs) sharing a cluster must not share consumer groups.
+  const source = { groupId: topicPrefix + CHAT_OWNERSHIP_GROUP, topic: topicPrefix + CHATS_TOPIC };
   return bus.subscribe({
-    // Prefixed like the topics: installations (and test runs) sharing a cluster must not share consumer groups.
-    groupId: topicPrefix + CHAT_OWNERSHIP_GROUP,
-    topics: [topicPrefix + CHATS_TOPIC],
+    groupId: source.groupId,
+    topics: [source.topic],
     fromBeginning: true,
     handle: async (record: DeliveredRecord) => {
       const envelope = Envelope.decode(record.value);
-      if (envelope.type !== 'chat.opened' || !envelope.chat) return;
-      const recorded = await chats.record(
-        envelope.orgId,
-        envelope.chat.chatId,
-        envelope.chat.contactId,
-        new Date(envelope.occurredAt || Date.now()),
-      );
-      if (recorded) logger.debug({ chatId: envelope.chat.chatId }, 'chat ownership recorded');
+      const chat = envelope.chat;
+      if (envelope.type !== 'chat.opened' || !chat) return;
+      await consumeEvents([envelope], source, async () => {
+        const recorded = await chats.record(
+          envelope.orgId,
+          chat.chatId,
+          chat.contactId,
+          new Date(envelope.occurredAt || Date.now()),
+        );
+        if (recorded) logger.debug({ chatId: chat.chatId }, 'chat ownership recorded');
+      });
     },
   });
 }

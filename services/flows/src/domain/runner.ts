@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { entitySql, now, type EntitySql, type Logger } from '@svc/kit';
+import { continueRequests, detached, entitySql, now, type EntitySql, type Logger, type RequestContext } from '@svc/kit';
 import { FlowRunStatus, type FlowStep } from '@svc/proto/flows/v1';
 import { RunRow } from '../entities';
 import { runStep, StepError, type StepActions } from './steps';
@@ -38,7 +38,7 @@ export class Runner {
 
   start(): void {
     this.running = true;
-    this.timer = setInterval(() => this.wake(), this.intervalMs);
+    this.timer = detached(() => setInterval(() => this.wake(), this.intervalMs));
     this.timer.unref();
     this.wake();
   }
@@ -52,6 +52,11 @@ export class Runner {
   wake(): void {
     if (!this.running || this.again) return;
     this.again = true;
+    // Detached from whichever request woke it: each run continues the request that started it (`execute`).
+    detached(() => this.schedulePass());
+  }
+
+  private schedulePass(): void {
     this.pass = this.pass.then(async () => {
       this.again = false;
       try {
@@ -92,7 +97,14 @@ export class Runner {
       { id: run.id, status: DUE, stepIndex: run.stepIndex },
       { sql: `${this.runs.column('resumeAt')} <= ?`, parameters: [this.runs.value('resumeAt', at)] },
     );
-    if (claimed) await this.execute(run);
+    if (!claimed) return;
+    // The steps join the trace (and log the x-request-id) of the request that started the run.
+    const started: RequestContext[] = run.requestContext ? [JSON.parse(run.requestContext) as RequestContext] : [];
+    await continueRequests(
+      started,
+      { name: 'flow run', attributes: { 'svc.flow.id': run.flowId, 'svc.flow.run.id': run.id } },
+      () => this.execute(run),
+    );
   }
 
   private async execute(run: RunRow): Promise<void> {

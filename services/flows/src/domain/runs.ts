@@ -9,6 +9,8 @@ import {
   keysetPage,
   newId,
   now,
+  captureRequestContext,
+  type RequestContext,
   requireMemberSession,
   requireOrg,
   requireScope,
@@ -24,11 +26,19 @@ import { findFlow } from './flows';
 
 const ACTIVE = [FlowRunStatus.QUEUED, FlowRunStatus.RUNNING, FlowRunStatus.WAITING];
 
-/** One `webhook.received` event as consumed: its id (the idempotency key), its org and its payload. */
+/**
+ * One `webhook.received` event as consumed: its id (the idempotency key), its org, its payload and the context of the
+ * request that recorded it.
+ */
 export interface WebhookDelivery {
   eventId: string;
   orgId: string;
   event: WebhookReceivedEvent;
+  requestContext: RequestContext;
+}
+
+function storedContext(context: RequestContext): string | null {
+  return Object.keys(context).length ? JSON.stringify(context) : null;
 }
 
 function newRun(flow: FlowRow, at: Date, fields: Partial<RunRow>): RunRow {
@@ -41,6 +51,7 @@ function newRun(flow: FlowRow, at: Date, fields: Partial<RunRow>): RunRow {
     chatId: null,
     contactId: null,
     requestId: null,
+    requestContext: null,
     eventId: null,
     payload: '{}',
     steps: flow.steps,
@@ -122,7 +133,7 @@ export class Runs {
     const byId = new Map(flows.map((flow) => [flow.id, flow]));
     const runs: RunRow[] = [];
     for (const delivery of fresh) {
-      const { eventId, orgId, event } = delivery;
+      const { eventId, orgId, event, requestContext } = delivery;
       for (const id of flowIdsOf(delivery)) {
         const flow = byId.get(id);
         // Only flows of the event's own org: an id never reaches into another org.
@@ -133,6 +144,7 @@ export class Runs {
             contactId: event.contactId || null,
             requestId: isId(event.requestId) ? event.requestId : null,
             eventId,
+            requestContext: storedContext(requestContext),
             payload: event.payloadJson || '{}',
             ...(flow.status === FlowStatus.PUBLISHED ? {} : unpublishedMeanwhile(at)),
           }),
@@ -159,6 +171,7 @@ export class Runs {
     if (flow.status !== FlowStatus.PUBLISHED) throw new FailedPrecondition('the flow is not published');
     const run = newRun(flow, now(), {
       trigger: FlowTriggerType.STARTED_FOR_CHAT,
+      requestContext: storedContext(captureRequestContext()),
       chatId,
       contactId: contactId || null,
     });

@@ -1,4 +1,4 @@
-import type { DeliveredRecord, EventBus, Logger, Subscription } from '@svc/kit';
+import { consumeEvents, type DeliveredRecord, type EventBus, type Logger, type Subscription } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
 import type { Runs, WebhookDelivery } from './runs';
 
@@ -9,7 +9,14 @@ export const WEBHOOK_CONSUMER_GROUP = 'flows.webhook-received';
 function deliveryOf(record: DeliveredRecord): WebhookDelivery[] {
   const envelope = Envelope.decode(record.value);
   if (envelope.type !== 'webhook.received' || !envelope.webhookReceived) return [];
-  return [{ eventId: envelope.id, orgId: envelope.orgId, event: envelope.webhookReceived }];
+  return [
+    {
+      eventId: envelope.id,
+      orgId: envelope.orgId,
+      event: envelope.webhookReceived,
+      requestContext: envelope.requestContext,
+    },
+  ];
 }
 
 /** A backlog (the consumer was stopped, or flows fell behind a burst) is consumed in batches, one transaction each. */
@@ -19,14 +26,22 @@ export function subscribeWebhooks(
   topicPrefix: string,
   logger: Logger,
 ): Promise<Subscription> {
-  const handleBatch = async (records: DeliveredRecord[]) => {
-    const created = await runs.startFromWebhooks(records.flatMap(deliveryOf));
-    logger.debug({ events: records.length, created }, 'webhook.received handled');
-  };
-  return bus.subscribe({
+  const source = {
     // Prefixed like the topics: installations (and test runs) sharing a cluster must not share consumer groups.
     groupId: topicPrefix + WEBHOOK_CONSUMER_GROUP,
-    topics: [topicPrefix + RECEIVED_TOPIC],
+    topic: topicPrefix + RECEIVED_TOPIC,
+  };
+  const handleBatch = async (records: DeliveredRecord[]) => {
+    const deliveries = records.flatMap(deliveryOf);
+    // In the trace of the accepted request(s), under their x-request-id.
+    await consumeEvents(deliveries, source, async () => {
+      const created = await runs.startFromWebhooks(deliveries);
+      logger.debug({ events: records.length, created }, 'webhook.received handled');
+    });
+  };
+  return bus.subscribe({
+    groupId: source.groupId,
+    topics: [source.topic],
     fromBeginning: true,
     handle: (record) => handleBatch([record]),
     handleBatch,

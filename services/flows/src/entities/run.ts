@@ -31,6 +31,11 @@ export class RunRow {
   @RefColumn({ name: 'request_id', nullable: true }) requestId!: string | null;
   /** The `webhook.received` event that started it: with flow_id, unique (never two runs for one delivery). */
   @RefColumn({ name: 'event_id', nullable: true }) eventId!: string | null;
+  /**
+   * The context of the request that started it (kit `RequestContext` as JSON: trace context and x-request-id), so the
+   * run's steps join that request's trace and logs when the runner gets to it.
+   */
+  @LongTextColumn({ name: 'request_context', nullable: true }) requestContext!: string | null;
   /** The webhook payload as JSON text ('{}' for chat-started runs). */
   @LongTextColumn() payload!: string;
   @LongTextColumn() steps!: string;

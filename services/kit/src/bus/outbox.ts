@@ -7,6 +7,7 @@ import { familyOf } from '../db/data-source';
 import { entitySql, executeStatement } from '../db/sql';
 import { newId } from '../ids';
 import type { EventBus } from './bus';
+import { captureRequestContext, detached } from '../tracing/request-context';
 
 /** An event committed with the state change that caused it, waiting to be relayed to the bus. */
 @Entity('outbox_events')
@@ -25,7 +26,7 @@ export interface NewEvent {
   key: string;
   type: string;
   orgId: string;
-  payload: Omit<Envelope, 'id' | 'type' | 'orgId' | 'occurredAt'>;
+  payload: Omit<Envelope, 'id' | 'type' | 'orgId' | 'occurredAt' | 'requestContext'>;
 }
 
 /**
@@ -47,6 +48,8 @@ function encodeEnvelope(envelope: Envelope): string {
 /** Adds events inside the caller's transaction; they become visible to the relay only if it commits. */
 export async function enqueueEvents(manager: EntityManager, events: NewEvent[], at = new Date()): Promise<Envelope[]> {
   const envelopes: Envelope[] = [];
+  // The request recording the events travels with them: their consumers join its trace and log its id.
+  const requestContext = captureRequestContext();
   const rows = events.map((event): OutboxEvent => {
     const envelope: Envelope = {
       ...event.payload,
@@ -54,6 +57,7 @@ export async function enqueueEvents(manager: EntityManager, events: NewEvent[], 
       type: event.type,
       orgId: event.orgId,
       occurredAt: at.toISOString(),
+      requestContext,
     };
     envelopes.push(envelope);
     return {
@@ -103,7 +107,7 @@ export class OutboxRelay {
 
   start(): void {
     this.running = true;
-    this.timer = setInterval(() => this.nudge(), this.options.intervalMs ?? 500);
+    this.timer = detached(() => setInterval(() => this.nudge(), this.options.intervalMs ?? 500));
     this.timer.unref();
     this.nudge();
   }
@@ -113,6 +117,11 @@ export class OutboxRelay {
     if (!this.running) return;
     if (this.again) return;
     this.again = true;
+    // Detached from the request that nudged: a pass relays many requests' events, each carrying its own context.
+    detached(() => this.schedulePass());
+  }
+
+  private schedulePass(): void {
     // A few ms later: commits that land meanwhile (concurrent requests, other group commits) share the pass.
     this.pass = this.pass
       .then(() => after(this.options.coalesceMs ?? DEFAULT_RELAY_COALESCE_MS))

@@ -14,6 +14,7 @@ import {
   type ErrorCode,
 } from '../errors';
 import { DEFAULT_CALL_POLICY, grpcChannelOptions, type GrpcCallPolicy } from './call-policy';
+import { REQUEST_ID_HEADER, currentRequestId } from '../tracing/request-id';
 
 export const insecure = credentials.createInsecure;
 
@@ -25,8 +26,8 @@ type UnaryMethod<Req, Res> = (
 ) => ClientUnaryCall;
 
 /**
- * Calls a ts-proto grpc-js client method as a promise (metadata may still be being signed). The deadline is the
- * client's call policy (`grpcClient`); `deadlineMs` can only shorten it.
+ * Calls a ts-proto grpc-js client method as a promise (metadata may still be being signed), under the current
+ * request's x-request-id. The deadline is the client's call policy (`grpcClient`); `deadlineMs` can only shorten it.
  */
 export async function unary<Req, Res>(
   method: UnaryMethod<Req, Res>,
@@ -34,7 +35,13 @@ export async function unary<Req, Res>(
   metadataOrPending: Metadata | Promise<Metadata>,
   deadlineMs?: number,
 ): Promise<Res> {
-  const metadata = await metadataOrPending;
+  const requestId = currentRequestId();
+  let metadata = await metadataOrPending;
+  if (requestId && !metadata.get(REQUEST_ID_HEADER).length) {
+    // A copy: the caller's metadata may be shared by other calls.
+    metadata = metadata.clone();
+    metadata.set(REQUEST_ID_HEADER, requestId);
+  }
   const options = deadlineMs === undefined ? {} : { deadline: Date.now() + deadlineMs };
   return new Promise((resolve, reject) => {
     method(request, metadata, options, (error, response) => (error ? reject(error) : resolve(response)));

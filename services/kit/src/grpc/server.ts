@@ -15,6 +15,7 @@ import { DomainError, grpcStatusOf, Unauthenticated } from '../errors';
 import { grpcServerDuration } from '../metrics';
 import { PrincipalKind, type Principal } from '../principal';
 import type { PrincipalVerifier } from '../trust/verifier';
+import { REQUEST_ID_HEADER, runWithRequestId } from '../tracing/request-id';
 
 export interface CallContext {
   principal: Principal;
@@ -65,8 +66,12 @@ export function implement<D extends ServiceDefinition>(
           const logger = deps.logger.child({ rpc: method, orgId: principal.orgId || undefined });
           // A handler that throws before returning its promise (input checked while building the domain call) is
           // answered like one that rejects, with the error's own status.
+          // Under the caller's x-request-id: the handler's log lines, events and calls carry it.
+          const [requestId] = call.metadata.get(REQUEST_ID_HEADER);
           new Promise<unknown>((resolve) =>
-            resolve(handler(call.request, { principal, metadata: call.metadata, logger })),
+            runWithRequestId(typeof requestId === 'string' ? requestId : undefined, () =>
+              resolve(handler(call.request, { principal, metadata: call.metadata, logger })),
+            ),
           ).then(
             (response) => {
               finish(GrpcStatus.OK);

@@ -1,5 +1,14 @@
 import getRawBody from 'raw-body';
-import { Counter, Histogram, metricsRegistry, sendJson, type RawRoute } from '@svc/kit';
+import {
+  Counter,
+  Histogram,
+  REQUEST_ID_HEADER,
+  acceptRequestId,
+  metricsRegistry,
+  runWithRequestId,
+  sendJson,
+  type RawRoute,
+} from '@svc/kit';
 import { READ_CAP_BYTES, type InboundPipeline } from '../domain/pipeline';
 
 const requestsTotal = new Counter({
@@ -33,7 +42,11 @@ export function ingressRoute(pipeline: () => InboundPipeline): RawRoute {
     handle: async (request, response, [connectionId = '']) => {
       const stopTimer = requestSeconds.startTimer();
       let body: Buffer | undefined;
-      const headers: Record<string, string> = {};
+      // The caller's x-request-id, or a new one: answered, kept in the request's history, carried by its event to the
+      // flow it starts, and on every log line meanwhile (docs/decisions/0069).
+      const requestId = acceptRequestId(request.headers[REQUEST_ID_HEADER]);
+      request.headers[REQUEST_ID_HEADER] = requestId;
+      const headers: Record<string, string> = { [REQUEST_ID_HEADER]: requestId };
       try {
         body = await getRawBody(request, { limit: READ_CAP_BYTES, length: request.headers['content-length'] });
       } catch (error) {
@@ -42,9 +55,9 @@ export function ingressRoute(pipeline: () => InboundPipeline): RawRoute {
         // The rest of an oversized body is never read: close the connection after answering.
         headers.connection = 'close';
       }
-      const answer = await pipeline().handle({ connectionId, headers: request.headers, body });
-      const requestId = request.headers['x-request-id'];
-      if (typeof requestId === 'string' && requestId) headers['x-request-id'] = requestId;
+      const answer = await runWithRequestId(requestId, () =>
+        pipeline().handle({ connectionId, headers: request.headers, body }),
+      );
       sendJson(response, answer.status, answer.body, { ...answer.headers, ...headers });
       requestsTotal.inc({ outcome: answer.outcome, status: String(answer.status) });
       stopTimer();

@@ -15,6 +15,11 @@ export interface Envelope {
   type: string;
   orgId: string;
   occurredAt: string;
+  /**
+   * The request that recorded the event: its W3C trace context (`traceparent`, `tracestate`; only when tracing is on)
+   * and its `x-request-id`, so the consumers' work joins that request's trace and logs (docs/decisions/0068).
+   */
+  requestContext: { [key: string]: string };
   message?: MessageEvent | undefined;
   chat?: ChatEvent | undefined;
   apiKey?:
@@ -35,6 +40,11 @@ export interface Envelope {
     | undefined;
   /** 40-49: the flows domain (svc.flows.flows.v1). */
   flow?: FlowEvent | undefined;
+}
+
+export interface Envelope_RequestContextEntry {
+  key: string;
+  value: string;
 }
 
 /** message.created, message.updated, message.deleted, message.status_changed on svc.inbox.messages.v1. */
@@ -162,6 +172,7 @@ function createBaseEnvelope(): Envelope {
     type: "",
     orgId: "",
     occurredAt: "",
+    requestContext: {},
     message: undefined,
     chat: undefined,
     apiKey: undefined,
@@ -190,6 +201,9 @@ export const Envelope: MessageFns<Envelope> = {
     if (message.occurredAt !== "") {
       writer.uint32(34).string(message.occurredAt);
     }
+    globalThis.Object.entries(message.requestContext).forEach(([key, value]: [string, string]) => {
+      Envelope_RequestContextEntry.encode({ key: key as any, value }, writer.uint32(42).fork()).join();
+    });
     if (message.message !== undefined) {
       MessageEvent.encode(message.message, writer.uint32(82).fork()).join();
     }
@@ -269,6 +283,17 @@ export const Envelope: MessageFns<Envelope> = {
             }
 
             message.occurredAt = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            const entry5 = Envelope_RequestContextEntry.decode(reader, reader.uint32());
+            if (entry5.value !== undefined) {
+              message.requestContext[entry5.key] = entry5.value;
+            }
             continue;
           }
           case 10: {
@@ -385,6 +410,33 @@ export const Envelope: MessageFns<Envelope> = {
         : isSet(object.occurred_at)
         ? globalThis.String(object.occurred_at)
         : "",
+      requestContext: isObject(object.requestContext)
+        ? (globalThis.Object.entries(object.requestContext) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.request_context)
+        ? (globalThis.Object.entries(object.request_context) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
       message: isSet(object.message) ? MessageEvent.fromJSON(object.message) : undefined,
       chat: isSet(object.chat) ? ChatEvent.fromJSON(object.chat) : undefined,
       apiKey: isSet(object.apiKey)
@@ -420,6 +472,15 @@ export const Envelope: MessageFns<Envelope> = {
     }
     if (message.occurredAt !== "") {
       obj.occurredAt = message.occurredAt;
+    }
+    if (message.requestContext) {
+      const entries = globalThis.Object.entries(message.requestContext) as [string, string][];
+      if (entries.length > 0) {
+        obj.requestContext = {};
+        entries.forEach(([k, v]) => {
+          obj.requestContext[k] = v;
+        });
+      }
     }
     if (message.message !== undefined) {
       obj.message = MessageEvent.toJSON(message.message);
@@ -466,6 +527,15 @@ export const Envelope: MessageFns<Envelope> = {
     message.type = object.type ?? "";
     message.orgId = object.orgId ?? "";
     message.occurredAt = object.occurredAt ?? "";
+    message.requestContext = (globalThis.Object.entries(object.requestContext ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
     message.message = (object.message !== undefined && object.message !== null)
       ? MessageEvent.fromPartial(object.message)
       : undefined;
@@ -495,6 +565,91 @@ export const Envelope: MessageFns<Envelope> = {
       ? MediaEvent.fromPartial(object.media)
       : undefined;
     message.flow = (object.flow !== undefined && object.flow !== null) ? FlowEvent.fromPartial(object.flow) : undefined;
+    return message;
+  },
+};
+
+function createBaseEnvelope_RequestContextEntry(): Envelope_RequestContextEntry {
+  return { key: "", value: "" };
+}
+
+export const Envelope_RequestContextEntry: MessageFns<Envelope_RequestContextEntry> = {
+  encode(message: Envelope_RequestContextEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Envelope_RequestContextEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEnvelope_RequestContextEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Envelope_RequestContextEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: Envelope_RequestContextEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Envelope_RequestContextEntry>, I>>(base?: I): Envelope_RequestContextEntry {
+    return Envelope_RequestContextEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Envelope_RequestContextEntry>, I>>(object: I): Envelope_RequestContextEntry {
+    const message = createBaseEnvelope_RequestContextEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -2177,6 +2332,10 @@ type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;
