@@ -12,11 +12,11 @@
  * then skips its development checks; `development` is what `npm start` runs).
  */
 import { randomBytes } from 'node:crypto';
-import * as os from 'node:os';
 import { callerMetadata, grpcClient, systemPrincipal, unary } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import { gatewayCaller } from './gateway-client';
+import { machineLoad } from './machine-load';
 import { cpuMs, startStackProcess } from './stack-process';
 
 const WARMUP = 200;
@@ -68,14 +68,8 @@ function print(results: Result[], baseline: Result): void {
   }
 }
 
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-
 async function main(): Promise<void> {
-  console.log(`load average (1, 5, 15 min) before: ${load()} on ${os.cpus().length} cores`);
+  console.log(`load average before: ${machineLoad()}`);
   const profileDir = process.env.BENCH_CPU_PROF;
   // Production refuses to start without a key for provider secrets at rest (decision 0014): a throwaway one.
   const secretsKey = `bench:${randomBytes(32).toString('base64')}`;
@@ -139,7 +133,7 @@ async function main(): Promise<void> {
   } finally {
     await stack.stop();
   }
-  console.log(`load average (1, 5, 15 min) after: ${load()}`);
+  console.log(`load average after: ${machineLoad()}`);
 }
 
 main().catch((error: unknown) => {

@@ -11,12 +11,12 @@
  * (tests/infra/up.sh): SVC_BENCH_MYSQL_URL, else SVC_TEST_MYSQL_URL. Sizes: BENCH_CONVERSATIONS,
  * BENCH_MESSAGES_PER_CHAT, BENCH_SAMPLES.
  */
-import * as os from 'node:os';
 import type { RowDataPacket } from 'mysql2';
 import { createConnection, type Connection } from 'mysql2/promise';
 import { termsOf } from '@svc/inbox';
 import { newId } from '@svc/kit';
 import { gatewayCaller } from './gateway-client';
+import { machineLoad } from './machine-load';
 import { startStackProcess } from './stack-process';
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
@@ -200,12 +200,6 @@ async function checkTermTable(db: Connection, word: string): Promise<void> {
     throw new Error(`the term table finds ${found} messages with "${word}", a scan ${expected}`);
 }
 
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((n) => n.toFixed(2))
-    .join(' / ');
-
 interface PlanTable {
   table_name?: string;
   access_type?: string;
@@ -353,7 +347,7 @@ async function main(): Promise<void> {
       `InnoDB buffer pool ${mb(pool?.pool)}, messages table with its indexes ${mb(pool?.messages)},` +
         ` message_terms ~${String(pool?.termRows)} rows with its indexes ${mb(pool?.terms)}`,
     );
-    const loadBefore = loadAverage();
+    const loadBefore = machineLoad();
     const rows: [string, Stats][] = [];
     rows.push([
       'searchConversations · gateway',
@@ -382,11 +376,11 @@ async function main(): Promise<void> {
       ),
     ]);
     rows.push(await sqlRow('getMessages · SQL'));
-    const loadAfter = loadAverage();
+    const loadAfter = machineLoad();
     console.log(`\n| ${SAMPLES} sequential calls each | p50 ms | p95 ms | p99 ms |\n| --- | ---: | ---: | ---: |`);
     for (const [name, s] of rows)
       console.log(`| ${name} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${s.p99.toFixed(1)} |`);
-    console.log(`\nload average (1 / 5 / 15 min): before ${loadBefore}, after ${loadAfter}`);
+    console.log(`\nload average: before ${loadBefore}, after ${loadAfter}`);
     console.log('\nplans (ANALYZE FORMAT=JSON, first call of each SQL row):');
     for (const [name, statement] of Object.entries(statements))
       console.log(`- ${name}: ${await keyAccess(db, ...statement(0))}`);

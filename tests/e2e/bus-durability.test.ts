@@ -87,18 +87,26 @@ describe('Durable events: kill -9 of the stack mid-stream', function () {
     stack = undefined;
   });
 
-  it('every webhook answered 202 before or after the kill has exactly one COMPLETED flow run, and none has two', async () => {
-    stack = await start(topicPrefix);
-    const dataDir = stack.dataDir;
-    ledger = await FlowRunsLedger.open(dataDir);
-    const remote = new RemoteStack(stack.url);
-    const fixtures = new WebhookFixtures(remote, await demoOrg(stack, remote));
+  /** Starts the stack and its ledger, with a contact and a published flow on a Shared Secret connection. */
+  async function webhookFlow(orderId: string) {
+    const started = await start(topicPrefix);
+    stack = started;
+    ledger = await FlowRunsLedger.open(started.dataDir);
+    const remote = new RemoteStack(started.url);
+    const fixtures = new WebhookFixtures(remote, await demoOrg(started, remote));
     const email = `kill-${newId()}@example.com`;
     await fixtures.contactWithChat(email);
     const connection = await fixtures.connection({});
     const flowId = await fixtures.publishedFlow(connection._id, 'Order {{webhook.order.id}}');
     const headers = { 'content-type': 'application/json', 'x-webhook-secret': connection.secret ?? '' };
-    const body = JSON.stringify({ customer: { email }, order: { id: 'K-1' } });
+    const body = JSON.stringify({ customer: { email }, order: { id: orderId } });
+    return { connection, flowId, headers, body };
+  }
+
+  it('every webhook answered 202 before or after the kill has exactly one COMPLETED flow run, and none has two', async () => {
+    const { connection, flowId, headers, body } = await webhookFlow('K-1');
+    if (!stack) throw new Error('the stack did not start');
+    const dataDir = stack.dataDir;
 
     // Flows runs meanwhile; from PAUSE_AT its consumer is paused, so the requests answered after it are certainly
     // relayed out of webhook-ingress's outbox into the bus and not yet consumed when the process dies.
@@ -162,16 +170,8 @@ describe('Durable events: kill -9 of the stack mid-stream', function () {
 
   if (process.env.SVC_TEST_KAFKA_BROKERS)
     it('on Kafka, with flows in its own process killed mid-stream and started again: exactly one COMPLETED run per 202', async () => {
-      stack = await start(topicPrefix);
-      ledger = await FlowRunsLedger.open(stack.dataDir);
-      const remote = new RemoteStack(stack.url);
-      const fixtures = new WebhookFixtures(remote, await demoOrg(stack, remote));
-      const email = `kill-${newId()}@example.com`;
-      await fixtures.contactWithChat(email);
-      const connection = await fixtures.connection({});
-      const flowId = await fixtures.publishedFlow(connection._id, 'Order {{webhook.order.id}}');
-      const headers = { 'content-type': 'application/json', 'x-webhook-secret': connection.secret ?? '' };
-      const body = JSON.stringify({ customer: { email }, order: { id: 'K-2' } });
+      const { connection, flowId, headers, body } = await webhookFlow('K-2');
+      if (!stack) throw new Error('the stack did not start');
       // The stack's own flows consumer leaves the group: the flows deployable in its own process (on the same
       // database, as a second replica would share one) is the only consumer of accepted webhooks.
       await stack.control('pause-flows-consumer');

@@ -17,7 +17,7 @@ import {
 } from '@svc/kit';
 import type { IdentityForTests } from '@svc/identity';
 import { Envelope } from '@svc/proto/events/v1';
-import { FlowStatus, FlowStepType, FlowTriggerType, type FlowsServiceClient } from '@svc/proto/flows/v1';
+import { FlowStatus, FlowStepType, FlowTriggerType, type Flow, type FlowsServiceClient } from '@svc/proto/flows/v1';
 import { renderTemplate, type FlowsApp } from '../src';
 import { startFlowsWithPeers, type OrgPeers } from './org-peers';
 
@@ -35,6 +35,25 @@ async function findMembersCalls(): Promise<number> {
         v.labels.method === 'findMembers',
     )
     .reduce((sum, v) => sum + v.value, 0);
+}
+
+/** A webhook.received event naming `flow`, as webhook-ingress publishes it. */
+function webhookReceived(orgId: string, flow: Flow): Envelope {
+  return {
+    id: newId(),
+    type: 'webhook.received',
+    orgId,
+    occurredAt: new Date().toISOString(),
+    requestContext: {},
+    webhookReceived: {
+      requestId: newId(),
+      connectionId: flow.trigger?.connectionId ?? '',
+      contactId: newId(),
+      chatId: newId(),
+      payloadJson: '{}',
+      flowIds: [flow._id],
+    },
+  };
 }
 
 describe('FlowsService', () => {
@@ -201,21 +220,7 @@ describe('FlowsService', () => {
     it('runs each named flow once per event id, also when the event is delivered twice', async () => {
       const orgId = newId();
       const flow = await publishedFlow(orgId);
-      const envelope: Envelope = {
-        id: newId(),
-        type: 'webhook.received',
-        orgId,
-        occurredAt: new Date().toISOString(),
-        requestContext: {},
-        webhookReceived: {
-          requestId: newId(),
-          connectionId: flow.trigger?.connectionId ?? '',
-          contactId: newId(),
-          chatId: newId(),
-          payloadJson: '{}',
-          flowIds: [flow._id],
-        },
-      };
+      const envelope = webhookReceived(orgId, flow);
       const record = {
         topic: `${app.config.KAFKA_TOPIC_PREFIX}svc.webhooks.received.v1`,
         key: envelope.webhookReceived?.connectionId ?? '',
@@ -292,21 +297,7 @@ describe('FlowsService', () => {
       const flow = await publishedFlow(orgId);
       const topic = `${app.config.KAFKA_TOPIC_PREFIX}svc.webhooks.received.v1`;
       const key = flow.trigger?.connectionId ?? '';
-      const envelope: Envelope = {
-        id: newId(),
-        type: 'webhook.received',
-        orgId,
-        occurredAt: new Date().toISOString(),
-        requestContext: {},
-        webhookReceived: {
-          requestId: newId(),
-          connectionId: key,
-          contactId: newId(),
-          chatId: newId(),
-          payloadJson: '{}',
-          flowIds: [flow._id],
-        },
-      };
+      const envelope = webhookReceived(orgId, flow);
       const poisonId = newId();
       // A length-delimited field announcing 16 bytes and carrying one: Envelope.decode throws.
       const poison = { topic, key, value: Buffer.from([0x0a, 0x10, 0x41]), headers: { 'event-id': poisonId } };
