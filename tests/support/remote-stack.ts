@@ -100,6 +100,15 @@ export class FlowRunsLedger {
   }
 
   /** The flow's runs by the request that started them. */
+  /** How many of the flow's runs are in each status (what a stuck run looks like when a test fails). */
+  async runsByStatus(flowId: string): Promise<Record<string, number>> {
+    const rows = (await this.db.query(
+      'SELECT status, COUNT(*) AS runs FROM flow_runs WHERE flow_id = ? GROUP BY status',
+      [flowId],
+    )) as { status: string; runs: number }[];
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.runs)]));
+  }
+
   async runsByRequest(flowId: string): Promise<RequestRuns[]> {
     const rows = (await this.db.query(
       `SELECT request_id AS requestId, COUNT(*) AS runs, SUM(status = 'COMPLETED') AS completed

@@ -22,6 +22,9 @@ const PUBLIC_MESSAGE: Partial<Record<ErrorCode, string>> = {
   DEADLINE_EXCEEDED: 'A service did not answer in time; the operation may or may not have taken effect.',
 };
 
+/** What a client is told when the gateway could not reach a service, or lost it mid-call. */
+const UNREACHABLE_MESSAGE = 'A service is unavailable; retry later.';
+
 function grpcOf(error: unknown): GrpcErrorExtension | undefined {
   let current = error as { extensions?: { grpc?: GrpcErrorExtension }; originalError?: unknown } | undefined;
   for (let depth = 0; current && depth < 6; depth += 1) {
@@ -51,7 +54,10 @@ export function useErrorCodes(logger: Logger): GatewayPlugin {
       if (code === 'INTERNAL_SERVER_ERROR') logger.error({ grpc, path: error.path, request_id }, 'service failed');
       if (code === 'DEADLINE_EXCEEDED')
         logger.warn({ grpc, path: error.path, request_id }, 'service past its deadline');
-      const message = PUBLIC_MESSAGE[code] ?? grpc.details ?? error.message;
+      // A service's own UNAVAILABLE (a domain error) says why; grpc-js's (no connection, a reset) names pod addresses.
+      const transportFailure = code === 'UNAVAILABLE' && grpc.metadata?.['x-svc-error-code'] === undefined;
+      if (transportFailure) logger.warn({ grpc, path: error.path, request_id }, 'service unavailable');
+      const message = (transportFailure ? UNREACHABLE_MESSAGE : PUBLIC_MESSAGE[code]) ?? grpc.details ?? error.message;
       const field = grpc.metadata?.['x-svc-error-field'];
       const retryAfterSeconds = Number(grpc.metadata?.['x-svc-error-retryafterseconds']);
       const retry =
