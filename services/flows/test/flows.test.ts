@@ -254,22 +254,12 @@ describe('FlowsService', () => {
     it('runs each event of a backlog once, also when the backlog holds an event twice or one already handled', async () => {
       const orgId = newId();
       const flow = await publishedFlow(orgId);
-      const event = (): Envelope => ({
-        id: newId(),
-        type: 'webhook.received',
-        orgId,
-        occurredAt: new Date().toISOString(),
-        requestContext: {},
-        webhookReceived: {
-          requestId: newId(),
-          connectionId: flow.trigger?.connectionId ?? '',
-          contactId: newId(),
-          chatId: newId(),
-          payloadJson: '{}',
-          // Another org's flow id next to the org's own: never run.
-          flowIds: [flow._id, newId()],
-        },
-      });
+      const event = (): Envelope => {
+        const envelope = webhookReceived(orgId, flow);
+        // Another org's flow id next to the org's own: never run.
+        envelope.webhookReceived?.flowIds.push(newId());
+        return envelope;
+      };
       const topic = `${app.config.KAFKA_TOPIC_PREFIX}svc.webhooks.received.v1`;
       const record = (envelope: Envelope) => ({
         topic,
