@@ -43,6 +43,8 @@ async function fakeIdentity() {
             role: MemberRole.MEMBER_ROLE_UNSPECIFIED,
             scopes: [],
             sessionId: '',
+            visitorContactId: '',
+            visitorChannelId: '',
           };
         },
       },

@@ -18,6 +18,8 @@ function key(scopes: ApiScope[], orgKind = OrgKind.STANDARD): Principal {
     role: MemberRole.MEMBER_ROLE_UNSPECIFIED,
     scopes,
     sessionId: '',
+    visitorContactId: '',
+    visitorChannelId: '',
   };
 }
 

@@ -28,6 +28,8 @@ const PRINCIPAL: Principal = {
   role: MemberRole.MEMBER_ROLE_UNSPECIFIED,
   scopes: [...ALL_SCOPES],
   sessionId: '',
+  visitorContactId: '',
+  visitorChannelId: '',
 };
 
 /** A gRPC server that serves every service: identity authenticates any key, every other method never answers. */

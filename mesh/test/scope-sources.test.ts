@@ -26,6 +26,8 @@ function key(scopes: ApiScope[]): Principal {
     role: MemberRole.MEMBER_ROLE_UNSPECIFIED,
     scopes,
     sessionId: '',
+    visitorContactId: '',
+    visitorChannelId: '',
   };
 }
 

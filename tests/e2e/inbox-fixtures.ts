@@ -75,7 +75,7 @@ export class ChannelSimulator {
     return this.call((client) =>
       unary(
         client.receiveMessage.bind(client),
-        { chatId, text },
+        { chatId, text, mediaIds: [] },
         this.harness.stack.signer.metadata(systemPrincipal(this.org.id), 'inbox'),
       ),
     );

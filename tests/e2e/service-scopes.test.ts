@@ -80,6 +80,8 @@ describe('Service scope checks agree with operations.tsv (each route called over
       role: MemberRole.MEMBER_ROLE_UNSPECIFIED,
       scopes,
       sessionId: '',
+      visitorContactId: '',
+      visitorChannelId: '',
     };
     const audience = SUBGRAPHS.find((s) => s.name === route.service)?.app ?? route.service;
     const metadata = await harness.stack.gatewaySigner.metadata(principal, audience);

@@ -18,6 +18,8 @@ export function systemPrincipal(orgId = ''): Principal {
     role: MemberRole.MEMBER_ROLE_UNSPECIFIED,
     scopes: [],
     sessionId: '',
+    visitorContactId: '',
+    visitorChannelId: '',
   };
 }
 

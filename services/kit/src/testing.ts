@@ -142,6 +142,8 @@ export function principalFor(kind: PrincipalKind, orgId: string, scopes: ApiScop
     role: kind === PrincipalKind.MEMBER_SESSION ? MemberRole.OWNER : MemberRole.MEMBER_ROLE_UNSPECIFIED,
     scopes,
     sessionId: '',
+    visitorContactId: '',
+    visitorChannelId: '',
   };
 }
 

@@ -10,6 +10,8 @@ const key: Principal = {
   role: MemberRole.MEMBER_ROLE_UNSPECIFIED,
   scopes: [ApiScope.MESSAGES_READ],
   sessionId: '',
+  visitorContactId: '',
+  visitorChannelId: '',
 };
 
 describe('kit.hasScope', () => {

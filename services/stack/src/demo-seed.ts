@@ -100,7 +100,7 @@ export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
     );
     await unary(
       inbox.receiveMessage.bind(inbox),
-      { chatId: chat._id, text: 'Hi! My order #1042 has not arrived yet.' },
+      { chatId: chat._id, text: 'Hi! My order #1042 has not arrived yet.', mediaIds: [] },
       asService,
     );
     await unary(
@@ -113,7 +113,7 @@ export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
       { chatId: chat._id, input: { text: 'Carrier says it is at the depot.', internal: true } },
       asOwner('inbox'),
     );
-    await unary(inbox.receiveMessage.bind(inbox), { chatId: chat._id, text: 'Thanks!' }, asService);
+    await unary(inbox.receiveMessage.bind(inbox), { chatId: chat._id, text: 'Thanks!', mediaIds: [] }, asService);
     const credentials: DemoCredentials = {
       SVC_URL: stack.url,
       SVC_DEMO_EMAIL: email,

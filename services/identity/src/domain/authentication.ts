@@ -89,6 +89,8 @@ export class Authentication {
       // PARTNER_ADMIN unlocks nothing on an org that is not a tech provider.
       scopes: org.kind === OrgKind.TECH_PROVIDER ? key.scopes : key.scopes.filter((s) => s !== ApiScope.PARTNER_ADMIN),
       sessionId: '',
+      visitorContactId: '',
+      visitorChannelId: '',
     };
   }
 
@@ -114,6 +116,8 @@ export class Authentication {
       role: member.role,
       scopes: scopesOfRole(member.role, org.kind),
       sessionId: session.id,
+      visitorContactId: '',
+      visitorChannelId: '',
     };
   }
 

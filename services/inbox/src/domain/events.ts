@@ -38,6 +38,11 @@ export function messageEvent(
         emoji: extra.emoji ?? '',
         actorId: extra.actorId ?? '',
         labelIds: extra.labelIds ?? [],
+        channelId: '',
+        contactId: '',
+        authorType: row.authorType,
+        visitorSeq: 0,
+        failureReason: '',
       },
     },
   };
@@ -80,6 +85,7 @@ export function chatEvent(
         readerId: read?.readerId ?? '',
         readUpTo: read ? read.upTo.toISOString() : '',
         labelIds,
+        visitorSeq: 0,
       },
     },
   };

@@ -1,4 +1,4 @@
-import { implement, type ImplementDeps, type ServiceHandlers } from '@svc/kit';
+import { FailedPrecondition, implement, type ImplementDeps, type ServiceHandlers } from '@svc/kit';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
 import type { InboxDomain } from '../domain';
 import { pageRequest } from './page-request';
@@ -44,6 +44,10 @@ export function inboxService(domain: InboxDomain, deps: ImplementDeps) {
     receiveMessage: (r, { principal }) => messages.receive(principal, r.chatId, r.text),
     addChatLabel: (r, { principal }) => chats.addLabel(principal, r.chatId, r.labelId),
     findChats: async (r, { principal }) => ({ chatIds: await chats.find(principal, r.chatIds) }),
+    // Contract landed ahead of its implementation (issue 14, the visitor side of a chat); refused until then.
+    updateDeliveryStatus: () => Promise.reject(new FailedPrecondition('UpdateDeliveryStatus is not implemented yet')),
+    moveChatsToContact: () => Promise.reject(new FailedPrecondition('MoveChatsToContact is not implemented yet')),
+    setChatTyping: () => Promise.reject(new FailedPrecondition('SetChatTyping is not implemented yet')),
   };
   return implement('inbox', InboxServiceService, handlers, deps);
 }

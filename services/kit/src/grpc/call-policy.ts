@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from '@grpc/grpc-js';
+import { ChannelsServiceService } from '@svc/proto/channels/v1';
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
@@ -7,6 +8,7 @@ import { CollectionServiceService } from '@svc/proto/inbox/v1/collections';
 import { LabelServiceService } from '@svc/proto/inbox/v1/labels';
 import { MediaServiceService } from '@svc/proto/inbox/v1/media';
 import { SearchServiceService } from '@svc/proto/inbox/v1/search';
+import { VisitorServiceService } from '@svc/proto/inbox/v1/visitor';
 import { WebhookIngressServiceService } from '@svc/proto/webhooks/v1';
 
 /**
@@ -32,16 +34,19 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   CollectionServiceService,
   MediaServiceService,
   SearchServiceService,
+  VisitorServiceService,
   ContactsServiceService,
   FlowsServiceService,
   WebhookIngressServiceService,
+  ChannelsServiceService,
 ];
 
 /**
- * The naming rule of the protos: Get…, List…, Find…, Search…, Count… change nothing; Lookup… (contacts records a chat
- * it learnt of) and Authenticate (identity notes a key's last use) have the effect of one call however often they run.
+ * The naming rule of the protos: Get…, List…, Find…, Search…, Count…, Resolve…, Verify… change nothing; Lookup…
+ * (contacts records a chat it learnt of) and Authenticate (identity notes a key's last use) have the effect of one
+ * call however often they run.
  */
-const IDEMPOTENT = /^(Get|List|Find|Search|Count|Lookup|Authenticate)([A-Z]|$)/;
+const IDEMPOTENT = /^(Get|List|Find|Search|Count|Lookup|Authenticate|Resolve|Verify)([A-Z]|$)/;
 
 const UPLOADS = [MediaServiceService.createMedia.path, MediaServiceService.uploadMultipleMedia.path];
 

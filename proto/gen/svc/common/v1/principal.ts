@@ -292,6 +292,8 @@ export enum PrincipalKind {
   SYSTEM = "SYSTEM",
   /** ANONYMOUS - A caller without credentials (the gateway passing a login on): may call identity's Login and nothing else. */
   ANONYMOUS = "ANONYMOUS",
+  /** VISITOR - A website visitor in a widget session (widget-api): reaches only its own contact's chats on its own channel. */
+  VISITOR = "VISITOR",
   UNRECOGNIZED = "UNRECOGNIZED",
 }
 
@@ -312,6 +314,9 @@ export function principalKindFromJSON(object: any): PrincipalKind {
     case 4:
     case "ANONYMOUS":
       return PrincipalKind.ANONYMOUS;
+    case 5:
+    case "VISITOR":
+      return PrincipalKind.VISITOR;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -331,6 +336,8 @@ export function principalKindToJSON(object: PrincipalKind): string {
       return "SYSTEM";
     case PrincipalKind.ANONYMOUS:
       return "ANONYMOUS";
+    case PrincipalKind.VISITOR:
+      return "VISITOR";
     case PrincipalKind.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -349,6 +356,8 @@ export function principalKindToNumber(object: PrincipalKind): number {
       return 3;
     case PrincipalKind.ANONYMOUS:
       return 4;
+    case PrincipalKind.VISITOR:
+      return 5;
     case PrincipalKind.UNRECOGNIZED:
     default:
       return -1;
@@ -371,6 +380,9 @@ export interface Principal {
   scopes: ApiScope[];
   /** Set for MEMBER_SESSION principals: the session token's id, so logout can end it. */
   sessionId: string;
+  /** Set for VISITOR principals: the visitor's contact and the channel (web integration) of the session. */
+  visitorContactId: string;
+  visitorChannelId: string;
 }
 
 function createBasePrincipal(): Principal {
@@ -383,6 +395,8 @@ function createBasePrincipal(): Principal {
     role: MemberRole.MEMBER_ROLE_UNSPECIFIED,
     scopes: [],
     sessionId: "",
+    visitorContactId: "",
+    visitorChannelId: "",
   };
 }
 
@@ -415,6 +429,12 @@ export const Principal: MessageFns<Principal> = {
     }
     if (message.sessionId !== "") {
       writer.uint32(66).string(message.sessionId);
+    }
+    if (message.visitorContactId !== "") {
+      writer.uint32(74).string(message.visitorContactId);
+    }
+    if (message.visitorChannelId !== "") {
+      writer.uint32(82).string(message.visitorChannelId);
     }
     return writer;
   },
@@ -506,6 +526,22 @@ export const Principal: MessageFns<Principal> = {
             message.sessionId = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.visitorContactId = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.visitorChannelId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -550,6 +586,16 @@ export const Principal: MessageFns<Principal> = {
         : isSet(object.session_id)
         ? globalThis.String(object.session_id)
         : "",
+      visitorContactId: isSet(object.visitorContactId)
+        ? globalThis.String(object.visitorContactId)
+        : isSet(object.visitor_contact_id)
+        ? globalThis.String(object.visitor_contact_id)
+        : "",
+      visitorChannelId: isSet(object.visitorChannelId)
+        ? globalThis.String(object.visitorChannelId)
+        : isSet(object.visitor_channel_id)
+        ? globalThis.String(object.visitor_channel_id)
+        : "",
     };
   },
 
@@ -579,6 +625,12 @@ export const Principal: MessageFns<Principal> = {
     if (message.sessionId !== "") {
       obj.sessionId = message.sessionId;
     }
+    if (message.visitorContactId !== "") {
+      obj.visitorContactId = message.visitorContactId;
+    }
+    if (message.visitorChannelId !== "") {
+      obj.visitorChannelId = message.visitorChannelId;
+    }
     return obj;
   },
 
@@ -595,6 +647,8 @@ export const Principal: MessageFns<Principal> = {
     message.role = object.role ?? MemberRole.MEMBER_ROLE_UNSPECIFIED;
     message.scopes = object.scopes?.map((e) => e) || [];
     message.sessionId = object.sessionId ?? "";
+    message.visitorContactId = object.visitorContactId ?? "";
+    message.visitorChannelId = object.visitorChannelId ?? "";
     return message;
   },
 };

@@ -21,6 +21,7 @@ export interface Envelope {
    */
   requestContext: { [key: string]: string };
   message?: MessageEvent | undefined;
+  typing?: TypingEvent | undefined;
   chat?: ChatEvent | undefined;
   apiKey?:
     | ApiKeyEvent
@@ -64,6 +65,30 @@ export interface MessageEvent {
   emoji: string;
   actorId: string;
   labelIds: string[];
+  channelId: string;
+  contactId: string;
+  authorType: string;
+  /**
+   * The chat's visitor-visible event sequence number this change got (VisitorService.ListVisitorEvents); 0 when
+   * the change is not visible to the contact (an internal note).
+   */
+  visitorSeq: number;
+  /** message.status_changed to FAILED: why. */
+  failureReason: string;
+}
+
+/**
+ * chat.typing on svc.inbox.messages.v1: someone is typing in a chat (ephemeral; nothing is stored). Display fields
+ * only: a member's name and avatar, never ids of members.
+ */
+export interface TypingEvent {
+  chatId: string;
+  channelId: string;
+  /** CONTACT or MEMBER / API_KEY. */
+  authorType: string;
+  displayName: string;
+  avatarUrl: string;
+  typing: boolean;
 }
 
 /** chat.opened, chat.closed, chat.reopened on svc.inbox.chats.v1. */
@@ -82,6 +107,8 @@ export interface ChatEvent {
   readUpTo: string;
   /** chat.labels_set: the thread's labels after the change. */
   labelIds: string[];
+  /** chat.closed / chat.reopened: the chat's visitor-visible event sequence number this change got. */
+  visitorSeq: number;
 }
 
 /**
@@ -174,6 +201,7 @@ function createBaseEnvelope(): Envelope {
     occurredAt: "",
     requestContext: {},
     message: undefined,
+    typing: undefined,
     chat: undefined,
     apiKey: undefined,
     member: undefined,
@@ -206,6 +234,9 @@ export const Envelope: MessageFns<Envelope> = {
     });
     if (message.message !== undefined) {
       MessageEvent.encode(message.message, writer.uint32(82).fork()).join();
+    }
+    if (message.typing !== undefined) {
+      TypingEvent.encode(message.typing, writer.uint32(114).fork()).join();
     }
     if (message.chat !== undefined) {
       ChatEvent.encode(message.chat, writer.uint32(90).fork()).join();
@@ -302,6 +333,14 @@ export const Envelope: MessageFns<Envelope> = {
             }
 
             message.message = MessageEvent.decode(reader, reader.uint32());
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.typing = TypingEvent.decode(reader, reader.uint32());
             continue;
           }
           case 11: {
@@ -438,6 +477,7 @@ export const Envelope: MessageFns<Envelope> = {
         )
         : {},
       message: isSet(object.message) ? MessageEvent.fromJSON(object.message) : undefined,
+      typing: isSet(object.typing) ? TypingEvent.fromJSON(object.typing) : undefined,
       chat: isSet(object.chat) ? ChatEvent.fromJSON(object.chat) : undefined,
       apiKey: isSet(object.apiKey)
         ? ApiKeyEvent.fromJSON(object.apiKey)
@@ -484,6 +524,9 @@ export const Envelope: MessageFns<Envelope> = {
     }
     if (message.message !== undefined) {
       obj.message = MessageEvent.toJSON(message.message);
+    }
+    if (message.typing !== undefined) {
+      obj.typing = TypingEvent.toJSON(message.typing);
     }
     if (message.chat !== undefined) {
       obj.chat = ChatEvent.toJSON(message.chat);
@@ -538,6 +581,9 @@ export const Envelope: MessageFns<Envelope> = {
     );
     message.message = (object.message !== undefined && object.message !== null)
       ? MessageEvent.fromPartial(object.message)
+      : undefined;
+    message.typing = (object.typing !== undefined && object.typing !== null)
+      ? TypingEvent.fromPartial(object.typing)
       : undefined;
     message.chat = (object.chat !== undefined && object.chat !== null) ? ChatEvent.fromPartial(object.chat) : undefined;
     message.apiKey = (object.apiKey !== undefined && object.apiKey !== null)
@@ -670,6 +716,11 @@ function createBaseMessageEvent(): MessageEvent {
     emoji: "",
     actorId: "",
     labelIds: [],
+    channelId: "",
+    contactId: "",
+    authorType: "",
+    visitorSeq: 0,
+    failureReason: "",
   };
 }
 
@@ -716,6 +767,21 @@ export const MessageEvent: MessageFns<MessageEvent> = {
     }
     for (const v of message.labelIds) {
       writer.uint32(114).string(v!);
+    }
+    if (message.channelId !== "") {
+      writer.uint32(122).string(message.channelId);
+    }
+    if (message.contactId !== "") {
+      writer.uint32(130).string(message.contactId);
+    }
+    if (message.authorType !== "") {
+      writer.uint32(138).string(message.authorType);
+    }
+    if (message.visitorSeq !== 0) {
+      writer.uint32(144).int32(message.visitorSeq);
+    }
+    if (message.failureReason !== "") {
+      writer.uint32(154).string(message.failureReason);
     }
     return writer;
   },
@@ -845,6 +911,46 @@ export const MessageEvent: MessageFns<MessageEvent> = {
             message.labelIds.push(reader.string());
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.contactId = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.authorType = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.visitorSeq = reader.int32();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.failureReason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -905,6 +1011,31 @@ export const MessageEvent: MessageFns<MessageEvent> = {
         : globalThis.Array.isArray(object?.label_ids)
         ? object.label_ids.map((e: any) => globalThis.String(e))
         : [],
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+        ? globalThis.String(object.channel_id)
+        : "",
+      contactId: isSet(object.contactId)
+        ? globalThis.String(object.contactId)
+        : isSet(object.contact_id)
+        ? globalThis.String(object.contact_id)
+        : "",
+      authorType: isSet(object.authorType)
+        ? globalThis.String(object.authorType)
+        : isSet(object.author_type)
+        ? globalThis.String(object.author_type)
+        : "",
+      visitorSeq: isSet(object.visitorSeq)
+        ? globalThis.Number(object.visitorSeq)
+        : isSet(object.visitor_seq)
+        ? globalThis.Number(object.visitor_seq)
+        : 0,
+      failureReason: isSet(object.failureReason)
+        ? globalThis.String(object.failureReason)
+        : isSet(object.failure_reason)
+        ? globalThis.String(object.failure_reason)
+        : "",
     };
   },
 
@@ -952,6 +1083,21 @@ export const MessageEvent: MessageFns<MessageEvent> = {
     if (message.labelIds?.length) {
       obj.labelIds = message.labelIds;
     }
+    if (message.channelId !== "") {
+      obj.channelId = message.channelId;
+    }
+    if (message.contactId !== "") {
+      obj.contactId = message.contactId;
+    }
+    if (message.authorType !== "") {
+      obj.authorType = message.authorType;
+    }
+    if (message.visitorSeq !== 0) {
+      obj.visitorSeq = Math.round(message.visitorSeq);
+    }
+    if (message.failureReason !== "") {
+      obj.failureReason = message.failureReason;
+    }
     return obj;
   },
 
@@ -974,6 +1120,180 @@ export const MessageEvent: MessageFns<MessageEvent> = {
     message.emoji = object.emoji ?? "";
     message.actorId = object.actorId ?? "";
     message.labelIds = object.labelIds?.map((e) => e) || [];
+    message.channelId = object.channelId ?? "";
+    message.contactId = object.contactId ?? "";
+    message.authorType = object.authorType ?? "";
+    message.visitorSeq = object.visitorSeq ?? 0;
+    message.failureReason = object.failureReason ?? "";
+    return message;
+  },
+};
+
+function createBaseTypingEvent(): TypingEvent {
+  return { chatId: "", channelId: "", authorType: "", displayName: "", avatarUrl: "", typing: false };
+}
+
+export const TypingEvent: MessageFns<TypingEvent> = {
+  encode(message: TypingEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chatId !== "") {
+      writer.uint32(10).string(message.chatId);
+    }
+    if (message.channelId !== "") {
+      writer.uint32(18).string(message.channelId);
+    }
+    if (message.authorType !== "") {
+      writer.uint32(26).string(message.authorType);
+    }
+    if (message.displayName !== "") {
+      writer.uint32(34).string(message.displayName);
+    }
+    if (message.avatarUrl !== "") {
+      writer.uint32(42).string(message.avatarUrl);
+    }
+    if (message.typing !== false) {
+      writer.uint32(48).bool(message.typing);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TypingEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTypingEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.authorType = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.displayName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.avatarUrl = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.typing = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TypingEvent {
+    return {
+      chatId: isSet(object.chatId)
+        ? globalThis.String(object.chatId)
+        : isSet(object.chat_id)
+        ? globalThis.String(object.chat_id)
+        : "",
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+        ? globalThis.String(object.channel_id)
+        : "",
+      authorType: isSet(object.authorType)
+        ? globalThis.String(object.authorType)
+        : isSet(object.author_type)
+        ? globalThis.String(object.author_type)
+        : "",
+      displayName: isSet(object.displayName)
+        ? globalThis.String(object.displayName)
+        : isSet(object.display_name)
+        ? globalThis.String(object.display_name)
+        : "",
+      avatarUrl: isSet(object.avatarUrl)
+        ? globalThis.String(object.avatarUrl)
+        : isSet(object.avatar_url)
+        ? globalThis.String(object.avatar_url)
+        : "",
+      typing: isSet(object.typing) ? globalThis.Boolean(object.typing) : false,
+    };
+  },
+
+  toJSON(message: TypingEvent): unknown {
+    const obj: any = {};
+    if (message.chatId !== "") {
+      obj.chatId = message.chatId;
+    }
+    if (message.channelId !== "") {
+      obj.channelId = message.channelId;
+    }
+    if (message.authorType !== "") {
+      obj.authorType = message.authorType;
+    }
+    if (message.displayName !== "") {
+      obj.displayName = message.displayName;
+    }
+    if (message.avatarUrl !== "") {
+      obj.avatarUrl = message.avatarUrl;
+    }
+    if (message.typing !== false) {
+      obj.typing = message.typing;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TypingEvent>, I>>(base?: I): TypingEvent {
+    return TypingEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TypingEvent>, I>>(object: I): TypingEvent {
+    const message = createBaseTypingEvent();
+    message.chatId = object.chatId ?? "";
+    message.channelId = object.channelId ?? "";
+    message.authorType = object.authorType ?? "";
+    message.displayName = object.displayName ?? "";
+    message.avatarUrl = object.avatarUrl ?? "";
+    message.typing = object.typing ?? false;
     return message;
   },
 };
@@ -992,6 +1312,7 @@ function createBaseChatEvent(): ChatEvent {
     readerId: "",
     readUpTo: "",
     labelIds: [],
+    visitorSeq: 0,
   };
 }
 
@@ -1032,6 +1353,9 @@ export const ChatEvent: MessageFns<ChatEvent> = {
     }
     for (const v of message.labelIds) {
       writer.uint32(98).string(v!);
+    }
+    if (message.visitorSeq !== 0) {
+      writer.uint32(104).int32(message.visitorSeq);
     }
     return writer;
   },
@@ -1145,6 +1469,14 @@ export const ChatEvent: MessageFns<ChatEvent> = {
             message.labelIds.push(reader.string());
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.visitorSeq = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1207,6 +1539,11 @@ export const ChatEvent: MessageFns<ChatEvent> = {
         : globalThis.Array.isArray(object?.label_ids)
         ? object.label_ids.map((e: any) => globalThis.String(e))
         : [],
+      visitorSeq: isSet(object.visitorSeq)
+        ? globalThis.Number(object.visitorSeq)
+        : isSet(object.visitor_seq)
+        ? globalThis.Number(object.visitor_seq)
+        : 0,
     };
   },
 
@@ -1248,6 +1585,9 @@ export const ChatEvent: MessageFns<ChatEvent> = {
     if (message.labelIds?.length) {
       obj.labelIds = message.labelIds;
     }
+    if (message.visitorSeq !== 0) {
+      obj.visitorSeq = Math.round(message.visitorSeq);
+    }
     return obj;
   },
 
@@ -1268,6 +1608,7 @@ export const ChatEvent: MessageFns<ChatEvent> = {
     message.readerId = object.readerId ?? "";
     message.readUpTo = object.readUpTo ?? "";
     message.labelIds = object.labelIds?.map((e) => e) || [];
+    message.visitorSeq = object.visitorSeq ?? 0;
     return message;
   },
 };

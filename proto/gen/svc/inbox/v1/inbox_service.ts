@@ -888,6 +888,41 @@ export interface FindChatsResponse {
 export interface ReceiveMessageRequest {
   chatId: string;
   text: string;
+  /** Media the same contact uploaded (MediaService.CreateMedia); the message is MEDIA when set. */
+  mediaIds: string[];
+  /**
+   * The channel's id for the message (a platform message id, or the widget's client-generated id): a second call
+   * with the same id in the same chat answers the first message instead of recording another.
+   */
+  externalId?: string | undefined;
+}
+
+export interface UpdateDeliveryStatusRequest {
+  chatId: string;
+  messageIds: string[];
+  status: DeliveryStatus;
+  /** FAILED: why (a platform's error), shown to agents. */
+  failureReason?: string | undefined;
+}
+
+export interface UpdateDeliveryStatusResult {
+  /** The messages whose status moved (ids not in the chat, not outbound, or already further on are left out). */
+  changedMessageIds: string[];
+}
+
+export interface MoveChatsToContactRequest {
+  channelId: string;
+  fromContactId: string;
+  toContact: ChatContact | undefined;
+}
+
+export interface MoveChatsToContactResult {
+  chatIds: string[];
+}
+
+export interface SetChatTypingRequest {
+  chatId: string;
+  typing: boolean;
 }
 
 export interface ConversationPage {
@@ -5904,7 +5939,7 @@ export const FindChatsResponse: MessageFns<FindChatsResponse> = {
 };
 
 function createBaseReceiveMessageRequest(): ReceiveMessageRequest {
-  return { chatId: "", text: "" };
+  return { chatId: "", text: "", mediaIds: [], externalId: undefined };
 }
 
 export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
@@ -5914,6 +5949,12 @@ export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
     }
     if (message.text !== "") {
       writer.uint32(18).string(message.text);
+    }
+    for (const v of message.mediaIds) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.externalId !== undefined) {
+      writer.uint32(34).string(message.externalId);
     }
     return writer;
   },
@@ -5947,6 +5988,22 @@ export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
             message.text = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.mediaIds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.externalId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5967,6 +6024,16 @@ export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
         ? globalThis.String(object.chat_id)
         : "",
       text: isSet(object.text) ? globalThis.String(object.text) : "",
+      mediaIds: globalThis.Array.isArray(object?.mediaIds)
+        ? object.mediaIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.media_ids)
+        ? object.media_ids.map((e: any) => globalThis.String(e))
+        : [],
+      externalId: isSet(object.externalId)
+        ? globalThis.String(object.externalId)
+        : isSet(object.external_id)
+        ? globalThis.String(object.external_id)
+        : undefined,
     };
   },
 
@@ -5978,6 +6045,12 @@ export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
     if (message.text !== "") {
       obj.text = message.text;
     }
+    if (message.mediaIds?.length) {
+      obj.mediaIds = message.mediaIds;
+    }
+    if (message.externalId !== undefined) {
+      obj.externalId = message.externalId;
+    }
     return obj;
   },
 
@@ -5988,6 +6061,487 @@ export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
     const message = createBaseReceiveMessageRequest();
     message.chatId = object.chatId ?? "";
     message.text = object.text ?? "";
+    message.mediaIds = object.mediaIds?.map((e) => e) || [];
+    message.externalId = object.externalId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateDeliveryStatusRequest(): UpdateDeliveryStatusRequest {
+  return { chatId: "", messageIds: [], status: DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED, failureReason: undefined };
+}
+
+export const UpdateDeliveryStatusRequest: MessageFns<UpdateDeliveryStatusRequest> = {
+  encode(message: UpdateDeliveryStatusRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chatId !== "") {
+      writer.uint32(10).string(message.chatId);
+    }
+    for (const v of message.messageIds) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.status !== DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED) {
+      writer.uint32(24).int32(deliveryStatusToNumber(message.status));
+    }
+    if (message.failureReason !== undefined) {
+      writer.uint32(34).string(message.failureReason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateDeliveryStatusRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateDeliveryStatusRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.messageIds.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.status = deliveryStatusFromJSON(reader.int32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.failureReason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateDeliveryStatusRequest {
+    return {
+      chatId: isSet(object.chatId)
+        ? globalThis.String(object.chatId)
+        : isSet(object.chat_id)
+        ? globalThis.String(object.chat_id)
+        : "",
+      messageIds: globalThis.Array.isArray(object?.messageIds)
+        ? object.messageIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.message_ids)
+        ? object.message_ids.map((e: any) => globalThis.String(e))
+        : [],
+      status: isSet(object.status) ? deliveryStatusFromJSON(object.status) : DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED,
+      failureReason: isSet(object.failureReason)
+        ? globalThis.String(object.failureReason)
+        : isSet(object.failure_reason)
+        ? globalThis.String(object.failure_reason)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateDeliveryStatusRequest): unknown {
+    const obj: any = {};
+    if (message.chatId !== "") {
+      obj.chatId = message.chatId;
+    }
+    if (message.messageIds?.length) {
+      obj.messageIds = message.messageIds;
+    }
+    if (message.status !== DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED) {
+      obj.status = deliveryStatusToJSON(message.status);
+    }
+    if (message.failureReason !== undefined) {
+      obj.failureReason = message.failureReason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateDeliveryStatusRequest>, I>>(base?: I): UpdateDeliveryStatusRequest {
+    return UpdateDeliveryStatusRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateDeliveryStatusRequest>, I>>(object: I): UpdateDeliveryStatusRequest {
+    const message = createBaseUpdateDeliveryStatusRequest();
+    message.chatId = object.chatId ?? "";
+    message.messageIds = object.messageIds?.map((e) => e) || [];
+    message.status = object.status ?? DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED;
+    message.failureReason = object.failureReason ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateDeliveryStatusResult(): UpdateDeliveryStatusResult {
+  return { changedMessageIds: [] };
+}
+
+export const UpdateDeliveryStatusResult: MessageFns<UpdateDeliveryStatusResult> = {
+  encode(message: UpdateDeliveryStatusResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.changedMessageIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateDeliveryStatusResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateDeliveryStatusResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.changedMessageIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateDeliveryStatusResult {
+    return {
+      changedMessageIds: globalThis.Array.isArray(object?.changedMessageIds)
+        ? object.changedMessageIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.changed_message_ids)
+        ? object.changed_message_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: UpdateDeliveryStatusResult): unknown {
+    const obj: any = {};
+    if (message.changedMessageIds?.length) {
+      obj.changedMessageIds = message.changedMessageIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateDeliveryStatusResult>, I>>(base?: I): UpdateDeliveryStatusResult {
+    return UpdateDeliveryStatusResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateDeliveryStatusResult>, I>>(object: I): UpdateDeliveryStatusResult {
+    const message = createBaseUpdateDeliveryStatusResult();
+    message.changedMessageIds = object.changedMessageIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseMoveChatsToContactRequest(): MoveChatsToContactRequest {
+  return { channelId: "", fromContactId: "", toContact: undefined };
+}
+
+export const MoveChatsToContactRequest: MessageFns<MoveChatsToContactRequest> = {
+  encode(message: MoveChatsToContactRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.channelId !== "") {
+      writer.uint32(10).string(message.channelId);
+    }
+    if (message.fromContactId !== "") {
+      writer.uint32(18).string(message.fromContactId);
+    }
+    if (message.toContact !== undefined) {
+      ChatContact.encode(message.toContact, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MoveChatsToContactRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMoveChatsToContactRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.fromContactId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.toContact = ChatContact.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MoveChatsToContactRequest {
+    return {
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+        ? globalThis.String(object.channel_id)
+        : "",
+      fromContactId: isSet(object.fromContactId)
+        ? globalThis.String(object.fromContactId)
+        : isSet(object.from_contact_id)
+        ? globalThis.String(object.from_contact_id)
+        : "",
+      toContact: isSet(object.toContact)
+        ? ChatContact.fromJSON(object.toContact)
+        : isSet(object.to_contact)
+        ? ChatContact.fromJSON(object.to_contact)
+        : undefined,
+    };
+  },
+
+  toJSON(message: MoveChatsToContactRequest): unknown {
+    const obj: any = {};
+    if (message.channelId !== "") {
+      obj.channelId = message.channelId;
+    }
+    if (message.fromContactId !== "") {
+      obj.fromContactId = message.fromContactId;
+    }
+    if (message.toContact !== undefined) {
+      obj.toContact = ChatContact.toJSON(message.toContact);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MoveChatsToContactRequest>, I>>(base?: I): MoveChatsToContactRequest {
+    return MoveChatsToContactRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MoveChatsToContactRequest>, I>>(object: I): MoveChatsToContactRequest {
+    const message = createBaseMoveChatsToContactRequest();
+    message.channelId = object.channelId ?? "";
+    message.fromContactId = object.fromContactId ?? "";
+    message.toContact = (object.toContact !== undefined && object.toContact !== null)
+      ? ChatContact.fromPartial(object.toContact)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseMoveChatsToContactResult(): MoveChatsToContactResult {
+  return { chatIds: [] };
+}
+
+export const MoveChatsToContactResult: MessageFns<MoveChatsToContactResult> = {
+  encode(message: MoveChatsToContactResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.chatIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MoveChatsToContactResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMoveChatsToContactResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MoveChatsToContactResult {
+    return {
+      chatIds: globalThis.Array.isArray(object?.chatIds)
+        ? object.chatIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.chat_ids)
+        ? object.chat_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: MoveChatsToContactResult): unknown {
+    const obj: any = {};
+    if (message.chatIds?.length) {
+      obj.chatIds = message.chatIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MoveChatsToContactResult>, I>>(base?: I): MoveChatsToContactResult {
+    return MoveChatsToContactResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MoveChatsToContactResult>, I>>(object: I): MoveChatsToContactResult {
+    const message = createBaseMoveChatsToContactResult();
+    message.chatIds = object.chatIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseSetChatTypingRequest(): SetChatTypingRequest {
+  return { chatId: "", typing: false };
+}
+
+export const SetChatTypingRequest: MessageFns<SetChatTypingRequest> = {
+  encode(message: SetChatTypingRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chatId !== "") {
+      writer.uint32(10).string(message.chatId);
+    }
+    if (message.typing !== false) {
+      writer.uint32(16).bool(message.typing);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetChatTypingRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetChatTypingRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chatId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.typing = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetChatTypingRequest {
+    return {
+      chatId: isSet(object.chatId)
+        ? globalThis.String(object.chatId)
+        : isSet(object.chat_id)
+        ? globalThis.String(object.chat_id)
+        : "",
+      typing: isSet(object.typing) ? globalThis.Boolean(object.typing) : false,
+    };
+  },
+
+  toJSON(message: SetChatTypingRequest): unknown {
+    const obj: any = {};
+    if (message.chatId !== "") {
+      obj.chatId = message.chatId;
+    }
+    if (message.typing !== false) {
+      obj.typing = message.typing;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetChatTypingRequest>, I>>(base?: I): SetChatTypingRequest {
+    return SetChatTypingRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetChatTypingRequest>, I>>(object: I): SetChatTypingRequest {
+    const message = createBaseSetChatTypingRequest();
+    message.chatId = object.chatId ?? "";
+    message.typing = object.typing ?? false;
     return message;
   },
 };
@@ -7049,7 +7603,11 @@ export const InboxServiceService = {
     responseSerialize: (value: Chat): Buffer => Buffer.from(Chat.encode(value).finish()),
     responseDeserialize: (value: Buffer): Chat => Chat.decode(value),
   },
-  /** Called by other services with a SYSTEM principal: records a message the contact sent. */
+  /**
+   * Records a message the contact sent: the one path every channel takes. Callers: other services with a SYSTEM
+   * principal, and widget-api with the VISITOR principal of the chat's own contact and channel. Idempotent on
+   * external_id within the chat.
+   */
   receiveMessage: {
     path: "/svc.inbox.v1.InboxService/ReceiveMessage" as const,
     requestStream: false as const,
@@ -7059,6 +7617,46 @@ export const InboxServiceService = {
     requestDeserialize: (value: Buffer): ReceiveMessageRequest => ReceiveMessageRequest.decode(value),
     responseSerialize: (value: Message): Buffer => Buffer.from(Message.encode(value).finish()),
     responseDeserialize: (value: Buffer): Message => Message.decode(value),
+  },
+  /**
+   * Moves a member message forward through SENT, DELIVERED and READ (never back; FAILED only from QUEUED or SENT),
+   * emitting message.status_changed. Callers: SYSTEM (channels), and VISITOR for its own chat.
+   */
+  updateDeliveryStatus: {
+    path: "/svc.inbox.v1.InboxService/UpdateDeliveryStatus" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateDeliveryStatusRequest): Buffer =>
+      Buffer.from(UpdateDeliveryStatusRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateDeliveryStatusRequest => UpdateDeliveryStatusRequest.decode(value),
+    responseSerialize: (value: UpdateDeliveryStatusResult): Buffer =>
+      Buffer.from(UpdateDeliveryStatusResult.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateDeliveryStatusResult => UpdateDeliveryStatusResult.decode(value),
+  },
+  /**
+   * SYSTEM (widget-api, when an anonymous visitor identifies): every chat of one contact on one channel moves to
+   * another contact (and that contact's conversation), as Intercom merges a lead into a user.
+   */
+  moveChatsToContact: {
+    path: "/svc.inbox.v1.InboxService/MoveChatsToContact" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MoveChatsToContactRequest): Buffer =>
+      Buffer.from(MoveChatsToContactRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MoveChatsToContactRequest => MoveChatsToContactRequest.decode(value),
+    responseSerialize: (value: MoveChatsToContactResult): Buffer =>
+      Buffer.from(MoveChatsToContactResult.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MoveChatsToContactResult => MoveChatsToContactResult.decode(value),
+  },
+  /** A member or key is typing in a chat (MESSAGES_SEND): emits chat.typing on svc.inbox.messages.v1; nothing is stored. */
+  setChatTyping: {
+    path: "/svc.inbox.v1.InboxService/SetChatTyping" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetChatTypingRequest): Buffer => Buffer.from(SetChatTypingRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetChatTypingRequest => SetChatTypingRequest.decode(value),
+    responseSerialize: (value: Chat): Buffer => Buffer.from(Chat.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Chat => Chat.decode(value),
   },
   /** Called by flows with a SYSTEM principal: adds one active label to a thread (idempotent). */
   addChatLabel: {
@@ -7120,8 +7718,24 @@ export interface InboxServiceServer extends UntypedServiceImplementation {
    * contact on a channel, or opens one.
    */
   openChat: handleUnaryCall<OpenChatRequest, Chat>;
-  /** Called by other services with a SYSTEM principal: records a message the contact sent. */
+  /**
+   * Records a message the contact sent: the one path every channel takes. Callers: other services with a SYSTEM
+   * principal, and widget-api with the VISITOR principal of the chat's own contact and channel. Idempotent on
+   * external_id within the chat.
+   */
   receiveMessage: handleUnaryCall<ReceiveMessageRequest, Message>;
+  /**
+   * Moves a member message forward through SENT, DELIVERED and READ (never back; FAILED only from QUEUED or SENT),
+   * emitting message.status_changed. Callers: SYSTEM (channels), and VISITOR for its own chat.
+   */
+  updateDeliveryStatus: handleUnaryCall<UpdateDeliveryStatusRequest, UpdateDeliveryStatusResult>;
+  /**
+   * SYSTEM (widget-api, when an anonymous visitor identifies): every chat of one contact on one channel moves to
+   * another contact (and that contact's conversation), as Intercom merges a lead into a user.
+   */
+  moveChatsToContact: handleUnaryCall<MoveChatsToContactRequest, MoveChatsToContactResult>;
+  /** A member or key is typing in a chat (MESSAGES_SEND): emits chat.typing on svc.inbox.messages.v1; nothing is stored. */
+  setChatTyping: handleUnaryCall<SetChatTypingRequest, Chat>;
   /** Called by flows with a SYSTEM principal: adds one active label to a thread (idempotent). */
   addChatLabel: handleUnaryCall<AddChatLabelRequest, Chat>;
   /** SYSTEM callers (contacts checks a Chat ID identity): which of these ids name chats of the org. */
@@ -7571,7 +8185,11 @@ export interface InboxServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Chat) => void,
   ): ClientUnaryCall;
-  /** Called by other services with a SYSTEM principal: records a message the contact sent. */
+  /**
+   * Records a message the contact sent: the one path every channel takes. Callers: other services with a SYSTEM
+   * principal, and widget-api with the VISITOR principal of the chat's own contact and channel. Idempotent on
+   * external_id within the chat.
+   */
   receiveMessage(
     request: ReceiveMessageRequest,
     callback: (error: ServiceError | null, response: Message) => void,
@@ -7586,6 +8204,60 @@ export interface InboxServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  /**
+   * Moves a member message forward through SENT, DELIVERED and READ (never back; FAILED only from QUEUED or SENT),
+   * emitting message.status_changed. Callers: SYSTEM (channels), and VISITOR for its own chat.
+   */
+  updateDeliveryStatus(
+    request: UpdateDeliveryStatusRequest,
+    callback: (error: ServiceError | null, response: UpdateDeliveryStatusResult) => void,
+  ): ClientUnaryCall;
+  updateDeliveryStatus(
+    request: UpdateDeliveryStatusRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateDeliveryStatusResult) => void,
+  ): ClientUnaryCall;
+  updateDeliveryStatus(
+    request: UpdateDeliveryStatusRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateDeliveryStatusResult) => void,
+  ): ClientUnaryCall;
+  /**
+   * SYSTEM (widget-api, when an anonymous visitor identifies): every chat of one contact on one channel moves to
+   * another contact (and that contact's conversation), as Intercom merges a lead into a user.
+   */
+  moveChatsToContact(
+    request: MoveChatsToContactRequest,
+    callback: (error: ServiceError | null, response: MoveChatsToContactResult) => void,
+  ): ClientUnaryCall;
+  moveChatsToContact(
+    request: MoveChatsToContactRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MoveChatsToContactResult) => void,
+  ): ClientUnaryCall;
+  moveChatsToContact(
+    request: MoveChatsToContactRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MoveChatsToContactResult) => void,
+  ): ClientUnaryCall;
+  /** A member or key is typing in a chat (MESSAGES_SEND): emits chat.typing on svc.inbox.messages.v1; nothing is stored. */
+  setChatTyping(
+    request: SetChatTypingRequest,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  setChatTyping(
+    request: SetChatTypingRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Chat) => void,
+  ): ClientUnaryCall;
+  setChatTyping(
+    request: SetChatTypingRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Chat) => void,
   ): ClientUnaryCall;
   /** Called by flows with a SYSTEM principal: adds one active label to a thread (idempotent). */
   addChatLabel(
