@@ -42,3 +42,5 @@ export * from './tracing/log-fields';
 export * from './tracing/event-consumer';
 export { tracingStarted, stopTracing } from './tracing/sdk';
 export * from './tracing/config';
+export * from './secrets/keyring';
+export * from './secrets/key-source';

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { serviceConfigSchema, loadConfig, type ConfigSource } from '@svc/kit';
+import { serviceConfigSchema, loadConfig, parseKeys, type ConfigSource } from '@svc/kit';
 import { DEFAULT_BCRYPT_QUEUE } from './auth/bcrypt-slots';
-import { parseKeys } from './secrets/keyring';
 
 const KEYS_FORMAT = 'comma-separated <keyId>:<base64 of 32 random bytes>, the first one encrypts';
 
