@@ -44,3 +44,4 @@ export { tracingStarted, stopTracing } from './tracing/sdk';
 export * from './tracing/config';
 export * from './secrets/keyring';
 export * from './secrets/key-source';
+export * from './secrets/keys-setting';
