@@ -29,6 +29,7 @@ import { InboxApp, inboxConfigSchema } from '@svc/inbox';
 import { ContactsApp, contactsConfigSchema } from '@svc/contacts';
 import { FlowsApp, flowsConfigSchema } from '@svc/flows';
 import { WebhookIngressApp, ingressConfigSchema } from '@svc/webhook-ingress';
+import { ChannelsApp, channelsConfigSchema } from '@svc/channels';
 import { embeddedMediaUrlSecret, type StackConfig } from './config';
 import { demoEnvPath } from './demo-seed';
 import { landingPage } from './landing-page';
@@ -46,6 +47,7 @@ export class Stack {
   readonly contacts: ContactsApp;
   readonly ingress: WebhookIngressApp;
   readonly flows: FlowsApp;
+  readonly channels: ChannelsApp;
   /** Every co-located service; a new service is constructed in the constructor and added here. */
   readonly apps: ServiceApp[];
   gateway!: Gateway;
@@ -158,9 +160,19 @@ export class Stack {
         flowsAddress: address(this.flows),
       },
     );
+    this.channels = new ChannelsApp(
+      channelsConfigSchema.parse({
+        ...base,
+        DB_URL: dbUrl('channels'),
+        // The key that seals identity secrets (docs/decisions/0075): generated once into the data dir.
+        CHANNELS_SECRETS_KEYS: config.CHANNELS_SECRETS_KEYS,
+        CHANNELS_SECRETS_KEY_FILE: path.join(config.SVC_DATA_DIR, 'channels-secrets.key'),
+      }),
+      { ...deps, logger: createLogger('channels', config.LOG_LEVEL) },
+    );
     // Dependency order: each service calls only services before it, except flow authoring, which asks webhook-ingress
     // whether a trigger's connection is the org's (a dashboard request, never one a running flow or webhook waits on).
-    this.apps = [this.identity, this.inbox, this.contacts, this.flows, this.ingress];
+    this.apps = [this.identity, this.inbox, this.contacts, this.flows, this.ingress, this.channels];
   }
 
   private signerOf(issuer: string): PrincipalSigner {
