@@ -1,4 +1,7 @@
 import { createHmac } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { expect } from 'chai';
 import { status, type Metadata } from '@grpc/grpc-js';
 import { SignJWT, UnsecuredJWT, exportSPKI, generateKeyPair } from 'jose';
@@ -24,7 +27,7 @@ import {
   type WebIntegrationInput,
 } from '@svc/proto/channels/v1';
 import { Envelope } from '@svc/proto/events/v1';
-import { ChannelsApp, CHANNELS_TOPIC, channelsConfig } from '../src';
+import { ChannelsApp, CHANNELS_TOPIC, channelsConfig, channelsKeyring } from '../src';
 import { WebIntegrationRow } from '../src/entities';
 
 describe('ChannelsService', () => {
@@ -65,6 +68,35 @@ describe('ChannelsService', () => {
     client?.close();
     await app?.stop();
     if (app) await dropTestDatabase(app.config.DB_URL);
+  });
+
+  describe('configuration', () => {
+    it('refuses to serve in production without CHANNELS_SECRETS_KEYS; the migration Job needs none', () => {
+      const production = { ...testEnv('channels'), NODE_ENV: 'production' };
+      expect(() => channelsConfig(production)).to.throw(/CHANNELS_SECRETS_KEYS/);
+      expect(channelsConfig(production, { migrating: true }).CHANNELS_SECRETS_KEYS).to.equal(undefined);
+      expect(() => channelsConfig({ ...production, CHANNELS_SECRETS_KEYS: 'k1:short' })).to.throw(/32 random bytes/);
+    });
+
+    it('keeps a development key in a file next to the SQLite database, the same on every start', () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-channels-'));
+      try {
+        const config = channelsConfig({
+          ...testEnv('channels'),
+          NODE_ENV: 'development',
+          DB_URL: `sqlite:${dir}/c.sqlite`,
+        });
+        const first = channelsKeyring(config);
+        expect(first.source).to.equal(path.join(dir, 'channels-secrets.key'));
+        const sealed = first.keyring.seal('wis_x', { orgId, id: 'a' });
+        expect(channelsKeyring(config).keyring.open(sealed, { orgId, id: 'a' })).to.equal('wis_x');
+        expect(() => channelsKeyring(config).keyring.open(sealed, { orgId, id: 'b' })).to.throw(
+          /identity secret of web integration b/,
+        );
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
   });
 
   describe('CreateWebIntegration', () => {
