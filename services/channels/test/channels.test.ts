@@ -137,7 +137,16 @@ describe('ChannelsService', () => {
       const { integration } = await create({
         name: '  Main site ',
         status: ChannelStatus.DISABLED,
-        allowedOrigins: { origins: ['HTTPS://Example.COM:443', 'http://localhost:3000', 'https://example.com/'] },
+        allowedOrigins: {
+          origins: [
+            'HTTPS://Example.COM:443',
+            'http://localhost:3000',
+            'https://example.com/',
+            'http://127.0.0.1:8080',
+            'https://shop.example.com:8443',
+            'https://bücher.example',
+          ],
+        },
         branding: { primaryColor: '#AABBCC', teamAvatarUrl: 'https://cdn.example.com/a.png', hidden: true },
         defaultLocale: 'pt-br',
         availability: {
@@ -164,7 +173,13 @@ describe('ChannelsService', () => {
       });
       expect(integration?.name).to.equal('Main site');
       expect(integration?.status).to.equal(ChannelStatus.DISABLED);
-      expect(integration?.allowedOrigins).to.deep.equal(['https://example.com', 'http://localhost:3000']);
+      expect(integration?.allowedOrigins).to.deep.equal([
+        'https://example.com',
+        'http://localhost:3000',
+        'http://127.0.0.1:8080',
+        'https://shop.example.com:8443',
+        'https://xn--bcher-kva.example',
+      ]);
       expect(integration?.branding?.primaryColor).to.equal('#aabbcc');
       expect(integration?.defaultLocale).to.equal('pt-BR');
       expect(integration?.availability?.businessHours).to.deep.equal([
@@ -506,6 +521,15 @@ describe('ChannelsService', () => {
       expect((await verify(rotatingId, { jwt: await jwt(rotated.identitySecret) })).userId).to.equal('user-42');
       const fresh = { userId: 'user-42', userHash: userHash(rotated.identitySecret) };
       expect((await verify(rotatingId, { userHash: fresh })).userId).to.equal('user-42');
+    });
+
+    it('checks proofs of a DISABLED integration (widget-api decides) and none of a deleted one', async () => {
+      const created = await create({ status: ChannelStatus.DISABLED });
+      const disabledId = created.integration?.id ?? '';
+      const proof = { userHash: { userId: 'user-42', userHash: userHash(created.identitySecret) } };
+      expect((await verify(disabledId, proof)).userId).to.equal('user-42');
+      await unary(client.deleteWebIntegration.bind(client), { id: disabledId }, await manager());
+      expect((await refusal(verify(disabledId, proof))).code).to.equal(status.NOT_FOUND);
     });
 
     it('answers only SYSTEM of the integration org', async () => {
