@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { status } from '@grpc/grpc-js';
-import { PrincipalKind, eventually, newId, principalFor, rejection, systemPrincipal, unary } from '@svc/kit';
+import { ApiScope, PrincipalKind, eventually, newId, principalFor, rejection, systemPrincipal, unary } from '@svc/kit';
 import { AuthorType, ChatStatus, DeliveryStatus, MediaType, MessageType } from '@svc/proto/inbox/v1';
+import { VisitorEventRow } from '../src/entities';
 import { AGENT_SCOPES, VisitorStack, type VisitorChatFixture } from './visitor-stack';
 
 const PNG = Buffer.concat([
@@ -322,6 +323,18 @@ describe('inbox: delivery and the rest of the visitor side', () => {
       await unary(stack.inbox.closeChat.bind(stack.inbox), { chatId: chat._id }, stack.as(agent));
       expect((await stack.visitorChatOf(visitor, chat._id)).status).to.equal(ChatStatus.CLOSED);
       expect((await stack.visitorEvents(visitor, chat._id)).data.map((e) => e.type)).to.deep.equal(['chat.closed']);
+    });
+  });
+
+  describe('visitor event retention', () => {
+    it('keeps the log while the chat exists and deletes it with the chat', async () => {
+      const { orgId, chat, visitor } = await stack.visitorChat();
+      await stack.receive(visitor, chat._id, 'hello');
+      const logged = () => stack.app.dataSource.manager.countBy(VisitorEventRow, { chatId: chat._id });
+      expect(await logged()).to.equal(1);
+      const deleter = principalFor(PrincipalKind.API_KEY, orgId, [ApiScope.CONVERSATIONS_DELETE]);
+      await unary(stack.inbox.deleteChat.bind(stack.inbox), { chatId: chat._id }, stack.as(deleter));
+      expect(await logged()).to.equal(0);
     });
   });
 });
