@@ -230,31 +230,18 @@ describe('inbox: delivery and the rest of the visitor side', () => {
         const seen = stack.eventsOf(chat._id).filter((e) => e.type === 'chat.typing');
         return seen.length === 3 && seen;
       });
+      const shown = (authorType: AuthorType, displayName: string, on: boolean) => ({
+        chatId: chat._id,
+        channelId: chat.channelId,
+        authorType,
+        displayName,
+        avatarUrl: '',
+        typing: on,
+      });
       expect(typing.map((e) => e.typing)).to.deep.equal([
-        {
-          chatId: chat._id,
-          channelId: chat.channelId,
-          authorType: AuthorType.CONTACT,
-          displayName: '',
-          avatarUrl: '',
-          typing: true,
-        },
-        {
-          chatId: chat._id,
-          channelId: chat.channelId,
-          authorType: AuthorType.MEMBER,
-          displayName: 'Olive Owner',
-          avatarUrl: '',
-          typing: true,
-        },
-        {
-          chatId: chat._id,
-          channelId: chat.channelId,
-          authorType: AuthorType.MEMBER,
-          displayName: 'Olive Owner',
-          avatarUrl: '',
-          typing: false,
-        },
+        shown(AuthorType.CONTACT, '', true),
+        shown(AuthorType.MEMBER, 'Olive Owner', true),
+        shown(AuthorType.MEMBER, 'Olive Owner', false),
       ]);
       // Typing is not a visitor event: nothing is numbered.
       expect((await stack.visitorChatOf(visitor, chat._id)).lastEventSeq).to.equal(0);
