@@ -104,6 +104,26 @@ describe('inbox: delivery and the rest of the visitor side', () => {
       expect(event.message).to.include({ deliveryStatus: DeliveryStatus.FAILED, failureReason: 'bounced' });
     });
 
+    it('takes edits and delivery reports of the same messages at once, each numbered once', async () => {
+      const { orgId, chat, visitor, agent } = await stack.visitorChat();
+      const sent = [];
+      for (let i = 0; i < 5; i += 1) sent.push(await stack.send(agent, chat._id, `m${i}`));
+      const ids = sent.map((m) => m._id);
+      const edit = (id: string, text: string) =>
+        unary(stack.inbox.updateMessage.bind(stack.inbox), { messageId: id, text }, stack.as(agent));
+      await Promise.all([
+        ...ids.map((id) => edit(id, `edited ${id}`)),
+        report(systemPrincipal(orgId), chat._id, [...ids].reverse(), DeliveryStatus.SENT),
+        report(visitor, chat._id, ids, DeliveryStatus.DELIVERED),
+        ...ids.map((id) => edit(id, `again ${id}`)),
+      ]);
+      const { data } = await stack.visitorEvents(visitor, chat._id);
+      expect(data.map((e) => e.seq)).to.deep.equal(Array.from({ length: data.length }, (_, i) => i + 1));
+      expect(data.filter((e) => e.type === 'message.updated')).to.have.length(10);
+      // DELIVERED first makes a later SENT a step back, which is dropped: 5 or 10 status changes.
+      expect(data.filter((e) => e.type === 'message.status_changed').length).to.be.oneOf([5, 10]);
+    });
+
     it('lets a visitor report only DELIVERED and READ, and only in its own chat', async () => {
       const { chat, visitor, agent } = await stack.visitorChat();
       const other = await stack.visitorChat();
