@@ -20,6 +20,7 @@ import {
   MessageRow,
   MessageTermRow,
   ReadStateRow,
+  VisitorEventRow,
 } from '../entities';
 import { chatEvent, conversationEvent } from './events';
 import { findChat, findConversation } from './lookups';
@@ -107,7 +108,7 @@ export class Deletion {
 
 /**
  * Removes the chats with their messages, the messages' edits, reactions, labels and search terms, the read positions
- * and the threads' labels.
+ * the threads' labels and the visitor event logs (kept while the chat exists, docs/decisions/0080).
  */
 async function removeChats(manager: EntityManager, orgId: string, chats: ChatRow[]): Promise<void> {
   if (!chats.length) return;
@@ -122,24 +123,14 @@ async function removeChats(manager: EntityManager, orgId: string, chats: ChatRow
         chatIds,
       })
       .execute();
-  await manager
-    .createQueryBuilder()
-    .delete()
-    .from(ReadStateRow)
-    .where('org_id = :orgId AND chat_id IN (:...chatIds)', { orgId, chatIds })
-    .execute();
-  await manager
-    .createQueryBuilder()
-    .delete()
-    .from(ChatLabelRow)
-    .where('org_id = :orgId AND chat_id IN (:...chatIds)', { orgId, chatIds })
-    .execute();
-  await manager
-    .createQueryBuilder()
-    .delete()
-    .from(MessageRow)
-    .where('org_id = :orgId AND chat_id IN (:...chatIds)', { orgId, chatIds })
-    .execute();
+  // Read positions, thread labels and the visitor event log, then the messages (their dependents are gone).
+  for (const perChat of [ReadStateRow, ChatLabelRow, VisitorEventRow, MessageRow])
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from(perChat)
+      .where('org_id = :orgId AND chat_id IN (:...chatIds)', { orgId, chatIds })
+      .execute();
   await manager
     .createQueryBuilder()
     .delete()
