@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
-import { eventually, newId, testRunId, testTrustEnv } from '@svc/kit';
+import { eventually, newId, openDataSource, testRunId, testTrustEnv } from '@svc/kit';
 import { startStackProcess, type StackProcess } from '../bench/stack-process';
 import { FlowRunsLedger, RemoteStack, demoOrg } from '../support/remote-stack';
 import { WebhookFixtures } from '../support/webhooks';
@@ -17,17 +19,56 @@ const AFTER_RESTART = 40;
  * The stack in its own process; on `npm run test:infra` on the real Kafka (its own topic prefix), where the kill takes
  * flows (and every other service) down with the process.
  */
-function start(topicPrefix: string, dataDir?: string): Promise<StackProcess> {
+function start(topicPrefix: string, stdoutFile: string, dataDir?: string): Promise<StackProcess> {
   const brokers = process.env.SVC_TEST_KAFKA_BROKERS;
   return startStackProcess(
     {
       // A run claimed when the process died is resumed after its lease: short here, so the test need not wait 60 s.
       FLOWS_RUN_LEASE_MS: '2000',
       FLOWS_RUNNER_INTERVAL_MS: '200',
+      // Its log is kept when the test fails.
+      LOG_LEVEL: 'info',
       ...(brokers ? { KAFKA_BROKERS: brokers, KAFKA_TOPIC_PREFIX: topicPrefix } : {}),
     },
-    dataDir ? { dataDir } : {},
+    { stdoutFile, ...(dataDir ? { dataDir } : {}) },
   );
+}
+
+/** The embedded bus's log as the restarted stack left it: records per topic and each group's committed offsets. */
+async function busState(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, 'bus.sqlite');
+  if (!fs.existsSync(file)) return 'no bus.sqlite';
+  const db = await openDataSource(
+    { url: `sqlite:${file}`, entities: [], migrations: { mysql: [], sqlite: [] } },
+    { migrate: false },
+  );
+  try {
+    const topics: unknown = await db.query(
+      `SELECT t.topic, t.next_offset AS next, COUNT(r.seq) AS records, MIN(r.seq) AS first
+         FROM bus_topics t LEFT JOIN bus_records r ON r.topic = t.topic GROUP BY t.topic`,
+    );
+    const groups: unknown = await db.query('SELECT group_id, topic, next_offset, committed_at FROM bus_group_offsets');
+    return `topics ${JSON.stringify(topics)}; group offsets ${JSON.stringify(groups)}`;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** The distinct warnings and errors in a stack's JSON log (what a failing run or consumer said), the first few. */
+function logProblems(file: string, limit = 5): string[] {
+  if (!fs.existsSync(file)) return [];
+  const problems = new Set<string>();
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    try {
+      const entry = JSON.parse(line) as { level?: number; service?: string; msg?: string; err?: { message?: string } };
+      if ((entry.level ?? 0) >= 40)
+        problems.add(`${entry.service ?? ''}: ${entry.msg ?? ''}: ${entry.err?.message ?? ''}`);
+    } catch {
+      // not a log line
+    }
+    if (problems.size >= limit) break;
+  }
+  return [...problems];
 }
 
 interface Load {
@@ -76,12 +117,19 @@ describe('Durable events: kill -9 of the stack mid-stream', function () {
   let ledger: FlowRunsLedger | undefined;
   /** Each test's own topics and consumer groups on Kafka. */
   let topicPrefix = '';
+  /** The stack processes' logs (and, when the test fails, copies of its databases): removed when it passes. */
+  let logDir = '';
   beforeEach(() => {
     topicPrefix = `kill${testRunId}.${newId().slice(-6)}.`;
+    logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-kill-'));
   });
 
-  afterEach(async () => {
+  afterEach(async function () {
     await ledger?.close();
+    if (this.currentTest?.state === 'failed' && stack) {
+      fs.cpSync(stack.dataDir, path.join(logDir, 'data'), { recursive: true });
+      console.log(`      the stack's logs and databases are kept in ${logDir}`);
+    } else fs.rmSync(logDir, { recursive: true, force: true });
     await stack?.stop();
     ledger = undefined;
     stack = undefined;
@@ -89,7 +137,7 @@ describe('Durable events: kill -9 of the stack mid-stream', function () {
 
   /** Starts the stack and its ledger, with a contact and a published flow on a Shared Secret connection. */
   async function webhookFlow(orderId: string) {
-    const started = await start(topicPrefix);
+    const started = await start(topicPrefix, path.join(logDir, 'stack-1.log'));
     stack = started;
     ledger = await FlowRunsLedger.open(started.dataDir);
     const remote = new RemoteStack(started.url);
@@ -129,7 +177,7 @@ describe('Durable events: kill -9 of the stack mid-stream', function () {
     );
     await dying;
 
-    stack = await start(topicPrefix, dataDir);
+    stack = await start(topicPrefix, path.join(logDir, 'stack-2.log'), dataDir);
     // A connection opened before the kill may keep reading the database as it was (the writer died holding the WAL):
     // the restarted stack's runs are read through a new one.
     await ledger?.close();
@@ -152,7 +200,9 @@ describe('Durable events: kill -9 of the stack mid-stream', function () {
       const ran = new Set(rows.filter((r) => r.completed >= 1).map((r) => r.requestId));
       const runsByStatus = JSON.stringify(await ledger?.runsByStatus(flowId));
       throw new Error(
-        `${error.message}: ${[...accepted].filter((id) => !ran.has(id)).length} of ${accepted.size} lost; runs by status ${runsByStatus}`,
+        `${error.message}: ${[...accepted].filter((id) => !ran.has(id)).length} of ${accepted.size} lost; ` +
+          `runs by status ${runsByStatus}; bus: ${await busState(dataDir)}; the restarted stack said: ` +
+          JSON.stringify(logProblems(path.join(logDir, 'stack-2.log'))),
       );
     });
     const duplicates = rows.filter((r) => r.runs > 1);

@@ -190,7 +190,10 @@ export class Stack {
 
   async start(): Promise<void> {
     await this.bus.start();
-    await Promise.all(this.apps.map((app) => app.start()));
+    // One after another, in dependency order: a service's runner and consumers start with it and may call the
+    // services before it at once (flows resumes the runs a killed process left), and a peer's address read before
+    // that peer listens names port 0 for good.
+    for (const app of this.apps) await app.start();
     this.gateway = await createGateway({
       services: Object.fromEntries(this.apps.map((app) => [app.spec.name, `127.0.0.1:${app.grpcPort}`])),
       signer: this.gatewaySigner,

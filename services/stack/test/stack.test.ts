@@ -65,6 +65,27 @@ describe('Stack (embedded default)', () => {
     }
   });
 
+  it('starts each service only once the services it calls listen (flows resumes due runs, calling the inbox, at once)', async () => {
+    const stack = new Stack(config());
+    // Which services listen when each one starts: its runner and consumers may call them at once.
+    const listening = new Map<string, string[]>();
+    for (const app of stack.apps) {
+      const start = app.start.bind(app);
+      app.start = () => {
+        listening.set(
+          app.spec.name,
+          stack.apps.filter((other) => other.grpcPort > 0).map((other) => other.spec.name),
+        );
+        return start();
+      };
+    }
+    await stack.start();
+    await stack.stop();
+    // flows' runner calls identity, the inbox and contacts; webhook-ingress calls contacts and flows.
+    expect(listening.get('flows')).to.include.members(['identity', 'inbox', 'contacts']);
+    expect(listening.get('webhook-ingress')).to.include.members(['contacts', 'flows']);
+  });
+
   it('answers /healthz, /readyz and /metrics on the same port', async () => {
     const stack = new Stack(config());
     await stack.start();
