@@ -237,7 +237,10 @@ export class Stack {
       this.server?.once('error', reject);
     });
     fs.mkdirSync(this.config.SVC_DATA_DIR, { recursive: true });
-    fs.writeFileSync(this.runtimeFile, JSON.stringify(this.runtime(), null, 2));
+    // Whole or not at all (a rename): a tool polling for it read it empty between its creation and the write.
+    const written = `${this.runtimeFile}.${process.pid}.tmp`;
+    fs.writeFileSync(written, JSON.stringify(this.runtime(), null, 2));
+    fs.renameSync(written, this.runtimeFile);
   }
 
   /** Where each co-located service listens (its gRPC port is ephemeral): for tools and benchmarks. */

@@ -86,6 +86,21 @@ describe('Stack (embedded default)', () => {
     expect(listening.get('webhook-ingress')).to.include.members(['contacts', 'flows']);
   });
 
+  it('replaces stack.json whole, never rewriting it in place (a polling reader saw it empty)', async () => {
+    const runtimeFile = path.join(dataDir, 'stack.json');
+    fs.writeFileSync(runtimeFile, '{"previous":true}');
+    // A reader that opened the previous file: a rewrite in place truncates what it reads, a rename leaves it whole.
+    const reader = fs.openSync(runtimeFile, 'r');
+    const stack = new Stack(config());
+    try {
+      await stack.start();
+      await stack.stop();
+      expect(fs.readFileSync(reader, 'utf8')).to.equal('{"previous":true}');
+    } finally {
+      fs.closeSync(reader);
+    }
+  });
+
   it('answers /healthz, /readyz and /metrics on the same port', async () => {
     const stack = new Stack(config());
     await stack.start();
