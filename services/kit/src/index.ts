@@ -44,3 +44,6 @@ export * from './tracing/log-fields';
 export * from './tracing/event-consumer';
 export { tracingStarted, stopTracing } from './tracing/sdk';
 export * from './tracing/config';
+export * from './secrets/keyring';
+export * from './secrets/key-source';
+export * from './secrets/keys-setting';

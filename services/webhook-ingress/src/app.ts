@@ -27,7 +27,7 @@ import { scheduleRetention } from './domain/retention';
 import { ingressService } from './grpc/ingress-handlers';
 import { ingressRoute } from './http/ingress-route';
 import { loadKeyring, type LoadedKeyring } from './secrets/key-source';
-import type { SecretKeyring } from './secrets/keyring';
+import type { SecretKeyring } from '@svc/kit';
 import { SigningSecrets, resealSigningSecrets } from './secrets/signing-secrets';
 
 export interface IngressDeps extends ServiceAppDeps {

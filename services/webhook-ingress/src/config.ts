@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { serviceConfigSchema, loadConfig, type ConfigSource } from '@svc/kit';
+import {
+  serviceConfigSchema,
+  loadConfig,
+  secretKeysSetting,
+  SECRET_KEYS_FORMAT as KEYS_FORMAT,
+  type ConfigSource,
+} from '@svc/kit';
 import { DEFAULT_BCRYPT_QUEUE } from './auth/bcrypt-slots';
-import { parseKeys } from './secrets/keyring';
-
-const KEYS_FORMAT = 'comma-separated <keyId>:<base64 of 32 random bytes>, the first one encrypts';
 
 /** Every setting; `ingressConfigSchema` adds the rules a serving production process must meet. */
 export const ingressSettingsSchema = serviceConfigSchema.extend({
@@ -26,17 +29,7 @@ export const ingressSettingsSchema = serviceConfigSchema.extend({
    * Key-encryption keys of the provider signing secrets (docs/decisions/0014): `<keyId>:<base64 32 bytes>,…`; the
    * first seals, all open. Required in production; without it a development install keeps a generated key in a file.
    */
-  WEBHOOK_SECRETS_KEYS: z
-    .string()
-    .optional()
-    .superRefine((value, ctx) => {
-      if (!value) return;
-      try {
-        parseKeys(value);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: `${(error as Error).message} (${KEYS_FORMAT})` });
-      }
-    }),
+  WEBHOOK_SECRETS_KEYS: secretKeysSetting,
   /**
    * Where a development install keeps its generated key when WEBHOOK_SECRETS_KEYS is unset. Default: next to the
    * SQLite file of DB_URL, else `.data/webhook-secrets.key`.

@@ -7,7 +7,7 @@ import { SharedSecretVerifier } from '../src/auth/shared-secret';
 import { GroupCommit } from '../src/domain/group-commit';
 import { InboundPipeline } from '../src/domain/pipeline';
 import { ConnectionRow, RequestLogRow } from '../src/entities';
-import { SecretKeyring, newKeyEntry, parseKeys } from '../src/secrets/keyring';
+import { SecretKeyring, newKeyEntry, parseKeys } from '@svc/kit';
 import { SigningSecrets } from '../src/secrets/signing-secrets';
 import { watchBcrypt } from './bcrypt-stub';
 import { connectionRow } from './connection-row';

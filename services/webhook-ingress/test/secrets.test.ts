@@ -8,13 +8,13 @@ import { WebhookIngressApp, ingressConfig } from '../src';
 import { ConnectionRow } from '../src/entities';
 import { migrations as mysqlMigrations } from '../src/migrations/mysql';
 import { migrations as sqliteMigrations } from '../src/migrations/sqlite';
-import { EMBEDDED_KEY_FILE, loadKeyring } from '../src/secrets/key-source';
-import { SealedSecretError, SecretKeyring, keyIdOf, newKeyEntry, parseKeys } from '../src/secrets/keyring';
+import { EMBEDDED_KEY_FILE, SIGNING_SECRETS_NAMING, loadKeyring } from '../src/secrets/key-source';
+import { SealedSecretError, SecretKeyring, keyIdOf, newKeyEntry, parseKeys } from '@svc/kit';
 import { SigningSecrets, resealSigningSecrets, signingSecretsByKey } from '../src/secrets/signing-secrets';
 import { connectionRow } from './connection-row';
 
 const key = (id: string) => ({ id, key: randomBytes(32) });
-const owner = { orgId: newId(), connectionId: newId() };
+const owner = { orgId: newId(), id: newId() };
 
 function thrown(run: () => unknown): Error {
   try {
@@ -41,7 +41,7 @@ describe('WebhookIngress signing secrets at rest', () => {
       const keyring = new SecretKeyring([key('k1')]);
       const sealed = keyring.seal('s3cret-signing', owner);
       for (const other of [
-        { ...owner, connectionId: newId() },
+        { ...owner, id: newId() },
         { ...owner, orgId: newId() },
       ]) {
         const error = thrown(() => keyring.open(sealed, other));
@@ -68,7 +68,9 @@ describe('WebhookIngress signing secrets at rest', () => {
     it('names the unknown key id and the configured ones, never the key material', () => {
       const old = key('old');
       const sealed = new SecretKeyring([old]).seal('s3cret-signing', owner);
-      const error = thrown(() => new SecretKeyring([key('new'), key('other')]).open(sealed, owner));
+      const error = thrown(() =>
+        new SecretKeyring([key('new'), key('other')], SIGNING_SECRETS_NAMING).open(sealed, owner),
+      );
       expect(error).to.be.instanceOf(SealedSecretError);
       expect(error.message).to.include('key "old"');
       expect(error.message).to.include('WEBHOOK_SECRETS_KEYS (configured: new, other)');
@@ -151,7 +153,7 @@ describe('WebhookIngress signing secrets at rest', () => {
     it('opens a sealed value once and serves it from memory until the value changes', () => {
       const keyring = new SecretKeyring([key('k1')]);
       const secrets = new SigningSecrets(keyring);
-      const row = { id: owner.connectionId, orgId: owner.orgId, legacySigningSecret: null };
+      const row = { id: owner.id, orgId: owner.orgId, legacySigningSecret: null };
       const open = keyring.open.bind(keyring);
       let opened = 0;
       keyring.open = (sealed, who) => {
@@ -256,9 +258,9 @@ describe('WebhookIngress signing secrets at rest', () => {
       const rewrapped = await repository.findOneByOrFail({ id: legacy.id });
       expect(keyIdOf(rewrapped.signingSecretSealed ?? '')).to.equal('b');
       const onlyB = new SecretKeyring([b]);
-      expect(
-        onlyB.open(rewrapped.signingSecretSealed ?? '', { orgId: legacy.orgId, connectionId: legacy.id }),
-      ).to.equal('whsec_plaintext_from_before');
+      expect(onlyB.open(rewrapped.signingSecretSealed ?? '', { orgId: legacy.orgId, id: legacy.id })).to.equal(
+        'whsec_plaintext_from_before',
+      );
       expect((await signingSecretsByKey(app.dataSource)).a ?? 0).to.equal(0);
 
       const again = await resealSigningSecrets(app.dataSource, rotated);
@@ -270,7 +272,7 @@ describe('WebhookIngress signing secrets at rest', () => {
       const row = connection({});
       row.signingSecretSealed = new SecretKeyring([key('lost')]).seal('s3cret-signing', {
         orgId: row.orgId,
-        connectionId: row.id,
+        id: row.id,
       });
       await repository.insert(row);
       const report = await resealSigningSecrets(app.dataSource, new SecretKeyring([key('current')]));

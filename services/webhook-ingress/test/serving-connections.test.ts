@@ -5,7 +5,7 @@ import { WebhookIngressApp, ingressConfig } from '../src';
 import { Connections } from '../src/domain/connections';
 import { ServingConnections } from '../src/domain/serving-connections';
 import { ConnectionRow } from '../src/entities';
-import { SecretKeyring, newKeyEntry, parseKeys } from '../src/secrets/keyring';
+import { SecretKeyring, newKeyEntry, parseKeys } from '@svc/kit';
 import { SigningSecrets, resealSigningSecrets } from '../src/secrets/signing-secrets';
 
 describe('WebhookIngress.ServingConnections', () => {

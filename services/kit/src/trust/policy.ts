@@ -1,7 +1,7 @@
 import { PrincipalKind, type Principal } from '@svc/proto/common/v1';
 
 /** The deployables that verify principal tokens: each is the `aud` of the tokens sent to it. */
-export const AUDIENCES = ['identity', 'inbox', 'contacts', 'webhook-ingress', 'flows'] as const;
+export const AUDIENCES = ['identity', 'inbox', 'contacts', 'webhook-ingress', 'flows', 'channels'] as const;
 export type Audience = (typeof AUDIENCES)[number];
 
 /**
@@ -26,6 +26,8 @@ export const TRUST_POLICY = {
   'webhook-ingress': { 'system-of-org': ['contacts', 'flows'] },
   contacts: { 'system-of-org': ['inbox'] },
   inbox: { 'system-of-org': ['identity'] },
+  // widget-api resolves public keys (no org yet) and checks visitor proofs for the key's org (docs/decisions/0075).
+  'widget-api': { installation: ['channels'], 'system-of-org': ['channels'] },
   stack: { 'system-of-org': ['inbox'], installation: ['identity'] },
 } as const satisfies Record<string, Partial<Record<Presentation, readonly Audience[]>>>;
 

@@ -2,7 +2,7 @@ import { openDataSource, withoutBus } from '@svc/kit';
 import { ingressConfig } from '../config';
 import { ingressData } from '../data';
 import { loadKeyring } from '../secrets/key-source';
-import { newKeyEntry } from '../secrets/keyring';
+import { newKeyEntry } from '@svc/kit';
 import { resealSigningSecrets, signingSecretsByKey } from '../secrets/signing-secrets';
 
 const USAGE = `usage: secrets <command>   (node dist/src/main.js secrets <command> in the image)

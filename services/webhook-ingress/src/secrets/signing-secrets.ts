@@ -1,6 +1,6 @@
 import { IsNull, MoreThan, Not, type DataSource } from 'typeorm';
 import { ConnectionRow } from '../entities';
-import { keyIdOf, type SecretKeyring } from './keyring';
+import { keyIdOf, type SecretKeyring } from '@svc/kit';
 
 const MAX_CACHED = 10_000;
 const RESEAL_BATCH = 500;
@@ -19,7 +19,7 @@ export class SigningSecrets {
   constructor(readonly keyring: SecretKeyring) {}
 
   seal(plaintext: string, owner: { orgId: string; id: string }): string {
-    return this.keyring.seal(plaintext, { orgId: owner.orgId, connectionId: owner.id });
+    return this.keyring.seal(plaintext, { orgId: owner.orgId, id: owner.id });
   }
 
   /** The plaintext signing secret of a connection, or undefined when it has none. Throws SealedSecretError. */
@@ -28,7 +28,7 @@ export class SigningSecrets {
     if (!sealed) return row.legacySigningSecret ?? undefined;
     const cached = this.opened.get(row.id);
     if (cached?.sealed === sealed) return cached.plaintext;
-    const plaintext = this.keyring.open(sealed, { orgId: row.orgId, connectionId: row.id });
+    const plaintext = this.keyring.open(sealed, { orgId: row.orgId, id: row.id });
     this.opened.delete(row.id);
     this.opened.set(row.id, { sealed, plaintext });
     if (this.opened.size > MAX_CACHED) {
@@ -69,7 +69,7 @@ export async function resealSigningSecrets(dataSource: DataSource, keyring: Secr
       take: RESEAL_BATCH,
     });
     for (const row of rows) {
-      const owner = { orgId: row.orgId, connectionId: row.id };
+      const owner = { orgId: row.orgId, id: row.id };
       if (row.legacySigningSecret !== null && !row.signingSecretSealed) {
         const result = await repository.update(
           { id: row.id, legacySigningSecret: row.legacySigningSecret, signingSecretSealed: IsNull() },

@@ -40,7 +40,11 @@ export interface Envelope {
     | MediaEvent
     | undefined;
   /** 40-49: the flows domain (svc.flows.flows.v1). */
-  flow?: FlowEvent | undefined;
+  flow?:
+    | FlowEvent
+    | undefined;
+  /** 50-59: the channels domain (svc.channels.channels.v1). */
+  channel?: ChannelEvent | undefined;
 }
 
 export interface Envelope_RequestContextEntry {
@@ -181,6 +185,19 @@ export interface FlowEvent {
   connectionIds: string[];
 }
 
+/**
+ * channel.created, channel.updated, channel.deleted, channel.secret_rotated on svc.channels.channels.v1: a channel's
+ * settings (or its identity secret) changed, so widget-api replicas drop what they cached for it. Ids only, never a
+ * secret or a setting: consumers read the channel through the API.
+ */
+export interface ChannelEvent {
+  channelId: string;
+  /** The kind of channel (svc.channels.v1.ChannelType name, e.g. WEB). */
+  channelType: string;
+  /** WEB: the public key naming the integration (widget-api caches configs by public key). */
+  publicKey: string;
+}
+
 /** webhook.received on svc.webhooks.received.v1: one per accepted inbound request; flows runs each named flow once. */
 export interface WebhookReceivedEvent {
   requestId: string;
@@ -212,6 +229,7 @@ function createBaseEnvelope(): Envelope {
     collection: undefined,
     media: undefined,
     flow: undefined,
+    channel: undefined,
   };
 }
 
@@ -267,6 +285,9 @@ export const Envelope: MessageFns<Envelope> = {
     }
     if (message.flow !== undefined) {
       FlowEvent.encode(message.flow, writer.uint32(322).fork()).join();
+    }
+    if (message.channel !== undefined) {
+      ChannelEvent.encode(message.channel, writer.uint32(402).fork()).join();
     }
     return writer;
   },
@@ -423,6 +444,14 @@ export const Envelope: MessageFns<Envelope> = {
             message.flow = FlowEvent.decode(reader, reader.uint32());
             continue;
           }
+          case 50: {
+            if (tag !== 402) {
+              break;
+            }
+
+            message.channel = ChannelEvent.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -496,6 +525,7 @@ export const Envelope: MessageFns<Envelope> = {
       collection: isSet(object.collection) ? CollectionEvent.fromJSON(object.collection) : undefined,
       media: isSet(object.media) ? MediaEvent.fromJSON(object.media) : undefined,
       flow: isSet(object.flow) ? FlowEvent.fromJSON(object.flow) : undefined,
+      channel: isSet(object.channel) ? ChannelEvent.fromJSON(object.channel) : undefined,
     };
   },
 
@@ -558,6 +588,9 @@ export const Envelope: MessageFns<Envelope> = {
     if (message.flow !== undefined) {
       obj.flow = FlowEvent.toJSON(message.flow);
     }
+    if (message.channel !== undefined) {
+      obj.channel = ChannelEvent.toJSON(message.channel);
+    }
     return obj;
   },
 
@@ -611,6 +644,9 @@ export const Envelope: MessageFns<Envelope> = {
       ? MediaEvent.fromPartial(object.media)
       : undefined;
     message.flow = (object.flow !== undefined && object.flow !== null) ? FlowEvent.fromPartial(object.flow) : undefined;
+    message.channel = (object.channel !== undefined && object.channel !== null)
+      ? ChannelEvent.fromPartial(object.channel)
+      : undefined;
     return message;
   },
 };
@@ -2485,6 +2521,119 @@ export const FlowEvent: MessageFns<FlowEvent> = {
     const message = createBaseFlowEvent();
     message.flowId = object.flowId ?? "";
     message.connectionIds = object.connectionIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseChannelEvent(): ChannelEvent {
+  return { channelId: "", channelType: "", publicKey: "" };
+}
+
+export const ChannelEvent: MessageFns<ChannelEvent> = {
+  encode(message: ChannelEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.channelId !== "") {
+      writer.uint32(10).string(message.channelId);
+    }
+    if (message.channelType !== "") {
+      writer.uint32(18).string(message.channelType);
+    }
+    if (message.publicKey !== "") {
+      writer.uint32(26).string(message.publicKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChannelEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChannelEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.channelType = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.publicKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChannelEvent {
+    return {
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+        ? globalThis.String(object.channel_id)
+        : "",
+      channelType: isSet(object.channelType)
+        ? globalThis.String(object.channelType)
+        : isSet(object.channel_type)
+        ? globalThis.String(object.channel_type)
+        : "",
+      publicKey: isSet(object.publicKey)
+        ? globalThis.String(object.publicKey)
+        : isSet(object.public_key)
+        ? globalThis.String(object.public_key)
+        : "",
+    };
+  },
+
+  toJSON(message: ChannelEvent): unknown {
+    const obj: any = {};
+    if (message.channelId !== "") {
+      obj.channelId = message.channelId;
+    }
+    if (message.channelType !== "") {
+      obj.channelType = message.channelType;
+    }
+    if (message.publicKey !== "") {
+      obj.publicKey = message.publicKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChannelEvent>, I>>(base?: I): ChannelEvent {
+    return ChannelEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChannelEvent>, I>>(object: I): ChannelEvent {
+    const message = createBaseChannelEvent();
+    message.channelId = object.channelId ?? "";
+    message.channelType = object.channelType ?? "";
+    message.publicKey = object.publicKey ?? "";
     return message;
   },
 };

@@ -1,19 +1,28 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 /**
- * Provider signing secrets at rest (docs/decisions/0014): AES-256-GCM under a key-encryption key from configuration,
- * stored as `v1:<keyId>:<iv>:<ciphertext+tag>` (base64url parts), with the connection's org and id as associated
- * data, so a value copied into another row does not decrypt. The first key seals; every key opens what it sealed.
+ * Secrets at rest (docs/decisions/0014: webhook-ingress's provider signing secrets; 0075: channels' identity secrets):
+ * AES-256-GCM under a key-encryption key from configuration, stored as `v1:<keyId>:<iv>:<ciphertext+tag>` (base64url
+ * parts), with the owning row's org and id as associated data, so a value copied into another row does not decrypt.
+ * The first key seals; every key opens what it sealed.
  */
 export interface SecretKey {
   id: string;
   key: Buffer;
 }
 
-/** Whose secret a sealed value is: bound into the ciphertext as associated data. */
+/** Whose secret a sealed value is (its row's org and id): bound into the ciphertext as associated data. */
 export interface SecretOwner {
   orgId: string;
-  connectionId: string;
+  id: string;
+}
+
+/** How errors name what was sealed and where keys are configured (never key material). */
+export interface KeyringNaming {
+  /** e.g. `the signing secret of connection`: followed by the owner's id. */
+  secretOf: string;
+  /** The setting that lists the keys, e.g. WEBHOOK_SECRETS_KEYS. */
+  setting: string;
 }
 
 const FORMAT = 'v1';
@@ -21,13 +30,13 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
-/** A sealed value that cannot be opened: wrong key, unknown key id, tampered, or moved from another connection. */
+/** A sealed value that cannot be opened: wrong key, unknown key id, tampered, or moved from another row. */
 export class SealedSecretError extends Error {
   override readonly name = 'SealedSecretError';
 }
 
 /**
- * `WEBHOOK_SECRETS_KEYS`: comma-separated `<keyId>:<base64 of 32 bytes>`; ids are 1–32 of `[A-Za-z0-9_-]` and unique.
+ * A key list (e.g. WEBHOOK_SECRETS_KEYS): comma-separated `<keyId>:<base64 of 32 bytes>`; ids are 1–32 of `[A-Za-z0-9_-]` and unique.
  * Throws an error naming the offending entry (never its key material).
  */
 export function parseKeys(spec: string): SecretKey[] {
@@ -53,14 +62,14 @@ export function parseKeys(spec: string): SecretKey[] {
   return keys;
 }
 
-/** A fresh `<keyId>:<base64>` entry for WEBHOOK_SECRETS_KEYS. */
+/** A fresh `<keyId>:<base64>` entry for a key list. */
 export function newKeyEntry(id = `k${new Date().toISOString().slice(0, 10).replaceAll('-', '')}`): string {
   if (!KEY_ID.test(id)) throw new Error('keyId must be 1-32 letters, digits, _ or -');
   return `${id}:${randomBytes(32).toString('base64')}`;
 }
 
 function associatedData(owner: SecretOwner): Buffer {
-  return Buffer.from(`${FORMAT}:${owner.orgId}:${owner.connectionId}`, 'utf8');
+  return Buffer.from(`${FORMAT}:${owner.orgId}:${owner.id}`, 'utf8');
 }
 
 /** The key id a sealed value names, or undefined when it is not a sealed value. */
@@ -74,7 +83,10 @@ export class SecretKeyring {
   /** The key new values are sealed with (the first configured). */
   readonly activeKeyId: string;
 
-  constructor(keys: SecretKey[]) {
+  constructor(
+    keys: SecretKey[],
+    private readonly naming: KeyringNaming = { secretOf: 'the secret of', setting: 'the configured keys' },
+  ) {
     const [active] = keys;
     if (!active) throw new Error('a keyring needs at least one key');
     this.activeKeyId = active.id;
@@ -97,17 +109,17 @@ export class SecretKeyring {
   open(sealed: string, owner: SecretOwner): string {
     const [format, keyId, ivText, bodyText, ...rest] = sealed.split(':');
     if (format !== FORMAT || !keyId || !ivText || !bodyText || rest.length)
-      throw new SealedSecretError(`the signing secret of connection ${owner.connectionId} is not a ${FORMAT} value`);
+      throw new SealedSecretError(`${this.naming.secretOf} ${owner.id} is not a ${FORMAT} value`);
     const key = this.byId.get(keyId);
     if (!key)
       throw new SealedSecretError(
-        `the signing secret of connection ${owner.connectionId} was sealed with key "${keyId}", which is not in ` +
-          `WEBHOOK_SECRETS_KEYS (configured: ${this.keyIds.join(', ')})`,
+        `${this.naming.secretOf} ${owner.id} was sealed with key "${keyId}", which is not in ` +
+          `${this.naming.setting} (configured: ${this.keyIds.join(', ')})`,
       );
     const iv = Buffer.from(ivText, 'base64url');
     const body = Buffer.from(bodyText, 'base64url');
     if (iv.length !== IV_BYTES || body.length < TAG_BYTES)
-      throw new SealedSecretError(`the signing secret of connection ${owner.connectionId} is truncated`);
+      throw new SealedSecretError(`${this.naming.secretOf} ${owner.id} is truncated`);
     try {
       const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
       decipher.setAAD(associatedData(owner));
@@ -117,8 +129,8 @@ export class SecretKeyring {
       );
     } catch {
       throw new SealedSecretError(
-        `the signing secret of connection ${owner.connectionId} does not authenticate under key "${keyId}" ` +
-          '(other key material under that id, a tampered value, or a value copied from another connection)',
+        `${this.naming.secretOf} ${owner.id} does not authenticate under key "${keyId}" ` +
+          '(other key material under that id, a tampered value, or a value copied from another row)',
       );
     }
   }
