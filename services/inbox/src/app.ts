@@ -7,6 +7,7 @@ import { CollectionServiceService } from '@svc/proto/inbox/v1/collections';
 import { LabelServiceService } from '@svc/proto/inbox/v1/labels';
 import { MediaServiceService } from '@svc/proto/inbox/v1/media';
 import { SearchServiceService } from '@svc/proto/inbox/v1/search';
+import { VisitorServiceService } from '@svc/proto/inbox/v1/visitor';
 import type { InboxConfig } from './config';
 import { inboxData } from './data';
 import { inboxDomain, type MemberDirectory } from './domain';
@@ -19,17 +20,19 @@ import { inboxService } from './grpc/inbox-handlers';
 import { labelService } from './grpc/label-handlers';
 import { mediaService } from './grpc/media-handlers';
 import { searchService } from './grpc/search-handlers';
+import { visitorService } from './grpc/visitor-handlers';
 import { mediaRouter } from './http/media-router';
 import type { BlobStore } from './storage/blob-store';
 import { LocalDiskBlobStore } from './storage/local-disk-blob-store';
 
-/** The gRPC services this deployable serves; each is a subgraph of the gateway (mesh/src/subgraphs.ts). */
+/** The gRPC services this deployable serves; each but VisitorService (widget-api's) is a subgraph of the gateway. */
 export const INBOX_GRPC_SERVICES = [
   'svc.inbox.v1.InboxService',
   'svc.inbox.v1.LabelService',
   'svc.inbox.v1.CollectionService',
   'svc.inbox.v1.SearchService',
   'svc.inbox.v1.MediaService',
+  'svc.inbox.v1.VisitorService',
 ] as const;
 
 export interface InboxDeps extends ServiceAppDeps {
@@ -104,6 +107,7 @@ export class InboxApp extends ServiceApp<InboxConfig> {
     );
     this.grpc.add(SearchServiceService, searchService(domain.search, deps), 'svc.inbox.v1.SearchService');
     this.grpc.add(MediaServiceService, mediaService(domain.media, deps), 'svc.inbox.v1.MediaService');
+    this.grpc.add(VisitorServiceService, visitorService(domain.visitor, deps), 'svc.inbox.v1.VisitorService');
     this.router = mediaRouter(this.dataSource, this.blobs, this.mediaLinks);
     this.memberRemoval = new MemberRemoval(this.dataSource, () => this.relay);
   }

@@ -23,6 +23,19 @@ export function systemPrincipal(orgId = ''): Principal {
   };
 }
 
+/**
+ * A website visitor in a widget session (widget-api): one contact of one web integration (channel) of the org; it
+ * reaches only that contact's chats on that channel (docs/decisions/0081).
+ */
+export function visitorPrincipal(orgId: string, contactId: string, channelId: string): Principal {
+  return {
+    ...systemPrincipal(orgId),
+    kind: PrincipalKind.VISITOR,
+    visitorContactId: contactId,
+    visitorChannelId: channelId,
+  };
+}
+
 /** A caller without credentials: may call identity's Login and nothing else (kit grpc `implement`). */
 export function anonymousPrincipal(): Principal {
   return { ...systemPrincipal(), kind: PrincipalKind.ANONYMOUS };
@@ -47,6 +60,10 @@ export function requireOrg(principal: Principal): string {
 
 export function requireSystem(principal: Principal): void {
   if (principal.kind !== PrincipalKind.SYSTEM) throw new Forbidden('only services of this installation may call this');
+}
+
+export function requireVisitor(principal: Principal): void {
+  if (principal.kind !== PrincipalKind.VISITOR) throw new Forbidden('only a visitor session may call this');
 }
 
 export function requireAnonymous(principal: Principal): void {

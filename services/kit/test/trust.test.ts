@@ -15,6 +15,7 @@ import {
   systemPrincipal,
   testSigner,
   testTrustKeys,
+  visitorPrincipal,
   type Principal,
 } from '../src';
 
@@ -126,6 +127,50 @@ describe('kit trust policy', () => {
     expect(mayPresent('gateway', 'inbox', systemPrincipal())).to.equal(false);
     expect(mayPresent('gateway', 'inbox', systemPrincipal(orgId))).to.equal(false);
     expect(mayPresent('unknown', 'inbox', systemPrincipal(orgId))).to.equal(false);
+  });
+});
+
+describe('kit trust policy: visitors and widget-api (docs/decisions/0081)', () => {
+  const visitor = visitorPrincipal(orgId, 'aaaaaaaaaaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbbbbbbbbbb');
+
+  it('lets only widget-api present a visitor, and only to the inbox', () => {
+    expect(mayPresent('widget-api', 'inbox', visitor)).to.equal(true);
+    for (const issuer of ['gateway', 'webhook-ingress', 'flows', 'contacts', 'inbox', 'stack'])
+      expect(mayPresent(issuer, 'inbox', visitor), issuer).to.equal(false);
+    for (const audience of ['contacts', 'identity', 'channels', 'flows', 'webhook-ingress'])
+      expect(mayPresent('widget-api', audience, visitor), audience).to.equal(false);
+  });
+
+  it('refuses a visitor without its org, contact or channel', () => {
+    for (const partial of [
+      { ...visitor, orgId: '' },
+      { ...visitor, visitorContactId: '' },
+      { ...visitor, visitorChannelId: '' },
+    ])
+      expect(mayPresent('widget-api', 'inbox', partial)).to.equal(false);
+  });
+
+  it('lets widget-api present SYSTEM of an org to channels, contacts and the inbox, and the installation to channels', () => {
+    for (const audience of ['channels', 'contacts', 'inbox'])
+      expect(mayPresent('widget-api', audience, systemPrincipal(orgId)), audience).to.equal(true);
+    expect(mayPresent('widget-api', 'identity', systemPrincipal(orgId))).to.equal(false);
+    expect(mayPresent('widget-api', 'channels', systemPrincipal())).to.equal(true);
+    expect(mayPresent('widget-api', 'inbox', systemPrincipal())).to.equal(false);
+    expect(mayPresent('widget-api', 'inbox', member)).to.equal(false);
+    expect(mayPresent('widget-api', 'identity', anonymousPrincipal())).to.equal(false);
+  });
+
+  it('refuses a VISITOR token from the gateway or webhook-ingress at verification', async () => {
+    const verifier = new PrincipalVerifier('inbox', jwksSchema.parse(testTrustKeys().jwks));
+    for (const issuer of ['gateway', 'webhook-ingress']) {
+      const token = await testSigner(issuer).sign(visitor, 'inbox');
+      const refused = await verifier.verify(token).then(
+        () => '',
+        (error: Error) => error.message,
+      );
+      expect(refused, issuer).to.match(/may not present/);
+    }
+    expect(await verifier.verify(await testSigner('widget-api').sign(visitor, 'inbox'))).to.deep.equal(visitor);
   });
 });
 

@@ -9,6 +9,8 @@ export function authorOf(principal: Principal): { authorType: AuthorType; author
       return { authorType: AuthorType.MEMBER, authorId: principal.memberId };
     case PrincipalKind.API_KEY:
       return { authorType: AuthorType.API_KEY, authorId: principal.keyId };
+    case PrincipalKind.VISITOR:
+      return { authorType: AuthorType.CONTACT, authorId: principal.visitorContactId };
     default:
       return { authorType: AuthorType.SYSTEM, authorId: '' };
   }

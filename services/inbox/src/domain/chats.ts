@@ -34,6 +34,7 @@ import { applyFilter, validFilter } from './search-filters';
 import { containsPattern } from './search-terms';
 import { findChat, findCollection, requireId } from './lookups';
 import { requireMember, type MemberDirectory } from './members';
+import { recordVisitorEvent } from './visitor-log';
 
 export { findChat } from './lookups';
 
@@ -45,7 +46,7 @@ export interface ChatSearch {
 }
 
 /** Finds the contact's conversation in the org or starts one (a contact has exactly one per org). */
-async function conversationFor(
+export async function conversationFor(
   manager: EntityManager,
   orgId: string,
   contact: ChatContact,
@@ -235,6 +236,9 @@ export class Chats {
         category: null,
         subject: null,
         collectionId: null,
+        visitorSeq: 0,
+        visitorReadAt: null,
+        visitorReadId: null,
       });
       await manager.insert(ChatRow, row);
       events.push(chatEvent('chat.opened', row));
@@ -273,7 +277,11 @@ export class Chats {
       const at = now();
       row.updatedAt = at;
       await manager.update(ChatRow, { id: row.id, orgId }, { ...change.changes, updatedAt: at });
-      await enqueueEvents(manager, [chatEvent(change.event, row, undefined, change.labelIds)], at);
+      const visitorSeq =
+        change.event === 'chat.closed' || change.event === 'chat.reopened'
+          ? await recordVisitorEvent(manager, row, change.event, null, at)
+          : 0;
+      await enqueueEvents(manager, [chatEvent(change.event, row, undefined, change.labelIds, visitorSeq)], at);
       return row;
     });
     this.relay().nudge();

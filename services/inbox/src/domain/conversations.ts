@@ -17,6 +17,7 @@ import { readerOf } from './actor';
 import { chatPage } from './chat-views';
 import { conversationViewOf } from './conversation-views';
 import { chatEvent, conversationEvent } from './events';
+import { recordVisitorEvent } from './visitor-log';
 import { findConversation, requireId } from './lookups';
 import { requireMember, type MemberDirectory } from './members';
 
@@ -72,7 +73,8 @@ export class Conversations {
           chat.closedAt = at;
           chat.updatedAt = at;
           await manager.update(ChatRow, { id: chat.id }, { status: chat.status, closedAt: at, updatedAt: at });
-          events.push(chatEvent('chat.closed', chat));
+          const seq = await recordVisitorEvent(manager, chat, 'chat.closed', null, at);
+          events.push(chatEvent('chat.closed', chat, undefined, [], seq));
         }
       }
       return events;

@@ -20,6 +20,7 @@ import {
   MessageRow,
   MessageTermRow,
   ReadStateRow,
+  VisitorEventRow,
 } from '../entities';
 import { chatEvent, conversationEvent } from './events';
 import { findChat, findConversation } from './lookups';
@@ -107,7 +108,7 @@ export class Deletion {
 
 /**
  * Removes the chats with their messages, the messages' edits, reactions, labels and search terms, the read positions
- * and the threads' labels.
+ * the threads' labels and the visitor event logs (kept while the chat exists, docs/decisions/0080).
  */
 async function removeChats(manager: EntityManager, orgId: string, chats: ChatRow[]): Promise<void> {
   if (!chats.length) return;
@@ -128,12 +129,13 @@ async function removeChats(manager: EntityManager, orgId: string, chats: ChatRow
     .from(ReadStateRow)
     .where('org_id = :orgId AND chat_id IN (:...chatIds)', { orgId, chatIds })
     .execute();
-  await manager
-    .createQueryBuilder()
-    .delete()
-    .from(ChatLabelRow)
-    .where('org_id = :orgId AND chat_id IN (:...chatIds)', { orgId, chatIds })
-    .execute();
+  for (const perChat of [ChatLabelRow, VisitorEventRow])
+    await manager
+      .createQueryBuilder()
+      .delete()
+      .from(perChat)
+      .where('org_id = :orgId AND chat_id IN (:...chatIds)', { orgId, chatIds })
+      .execute();
   await manager
     .createQueryBuilder()
     .delete()

@@ -1,4 +1,5 @@
 import { toIsoOrUndefined, type NewEvent } from '@svc/kit';
+import type { AuthorType } from '@svc/proto/inbox/v1';
 import type { ChatRow, CollectionRow, ConversationRow, LabelRow, MediaRow, MessageRow } from '../entities';
 
 export const MESSAGES_TOPIC = 'svc.inbox.messages.v1';
@@ -10,12 +11,18 @@ export type MessageEventType =
   | 'message.deleted'
   | 'message.reaction_added'
   | 'message.reaction_removed'
-  | 'message.labels_set';
+  | 'message.labels_set'
+  | 'message.status_changed';
 
+/** The chat fields every message event names, so consumers (widget-api, channels) need no lookup. */
+export type MessageChat = Pick<ChatRow, 'channelId' | 'contactId'>;
+
+/** `visitorSeq`: the chat's visitor event number of this change (0: not visible to the contact, e.g. a note). */
 export function messageEvent(
   type: MessageEventType,
   row: MessageRow,
-  extra: { emoji?: string; actorId?: string; labelIds?: string[] } = {},
+  chat: MessageChat,
+  extra: { emoji?: string; actorId?: string; labelIds?: string[]; visitorSeq?: number } = {},
 ): NewEvent {
   return {
     topic: MESSAGES_TOPIC,
@@ -38,11 +45,11 @@ export function messageEvent(
         emoji: extra.emoji ?? '',
         actorId: extra.actorId ?? '',
         labelIds: extra.labelIds ?? [],
-        channelId: '',
-        contactId: '',
+        channelId: chat.channelId,
+        contactId: chat.contactId,
         authorType: row.authorType,
-        visitorSeq: 0,
-        failureReason: '',
+        visitorSeq: extra.visitorSeq ?? 0,
+        failureReason: row.failureReason ?? '',
       },
     },
   };
@@ -59,12 +66,16 @@ export type ChatEventType =
   | 'chat.deleted'
   | 'chat.labels_set';
 
-/** `read`: the reader's position (`chat.read`); `labelIds`: the thread's labels after the change (`chat.labels_set`). */
+/**
+ * `read`: the reader's position (`chat.read`); `labelIds`: the thread's labels after the change (`chat.labels_set`);
+ * `visitorSeq`: the chat's visitor event number of a `chat.closed` / `chat.reopened`.
+ */
 export function chatEvent(
   type: ChatEventType,
   row: ChatRow,
   read?: { readerId: string; upTo: Date },
   labelIds: string[] = [],
+  visitorSeq = 0,
 ): NewEvent {
   return {
     topic: CHATS_TOPIC,
@@ -85,7 +96,7 @@ export function chatEvent(
         readerId: read?.readerId ?? '',
         readUpTo: read ? read.upTo.toISOString() : '',
         labelIds,
-        visitorSeq: 0,
+        visitorSeq,
       },
     },
   };
@@ -161,6 +172,33 @@ export function mediaEvent(type: 'media.created' | 'media.deleted', row: MediaRo
         contentType: row.contentType,
         sizeBytes: row.sizeBytes,
         sha256: row.sha256,
+      },
+    },
+  };
+}
+
+/** Who is typing, as a visitor or an agent may see it: a type and display fields, never ids of members. */
+export interface Typist {
+  authorType: AuthorType;
+  displayName: string;
+  avatarUrl: string;
+}
+
+/** chat.typing on svc.inbox.messages.v1 (key: chat id, so it stays in order with the chat's messages). */
+export function typingEvent(chat: ChatRow, typist: Typist, typing: boolean): NewEvent {
+  return {
+    topic: MESSAGES_TOPIC,
+    key: chat.id,
+    type: 'chat.typing',
+    orgId: chat.orgId,
+    payload: {
+      typing: {
+        chatId: chat.id,
+        channelId: chat.channelId,
+        authorType: typist.authorType,
+        displayName: typist.displayName,
+        avatarUrl: typist.avatarUrl,
+        typing,
       },
     },
   };

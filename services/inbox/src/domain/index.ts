@@ -1,8 +1,10 @@
 import type { DataSource } from 'typeorm';
 import type { Logger, OutboxRelay } from '@svc/kit';
 import type { BlobStore } from '../storage/blob-store';
+import { ChatMoves } from './chat-moves';
 import { Chats } from './chats';
 import { Collections } from './collections';
+import { DeliveryStatuses } from './delivery-status';
 import { Conversations } from './conversations';
 import { Deletion } from './deletion';
 import { InboxCountsReader } from './inbox-counts';
@@ -16,6 +18,9 @@ import { MessageChanges } from './message-changes';
 import { Messages } from './messages';
 import { Reading } from './reading';
 import { Search } from './search';
+import { ChatTyping } from './typing';
+import { VisitorSide } from './visitor-side';
+import { VisitorMessageViews } from './visitor-views';
 
 /** Every use-case object of the inbox, wired to one data source and outbox relay. */
 export interface InboxDomain {
@@ -30,6 +35,10 @@ export interface InboxDomain {
   counts: InboxCountsReader;
   deletion: Deletion;
   media: MediaLibrary;
+  deliveryStatuses: DeliveryStatuses;
+  chatMoves: ChatMoves;
+  typing: ChatTyping;
+  visitor: VisitorSide;
 }
 
 export type { MemberDirectory } from './members';
@@ -70,5 +79,9 @@ export function inboxDomain(
     counts: new InboxCountsReader(dataSource),
     deletion: new Deletion(dataSource, relay, media),
     media,
+    deliveryStatuses: new DeliveryStatuses(dataSource, relay),
+    chatMoves: new ChatMoves(dataSource, relay),
+    typing: new ChatTyping(dataSource, relay, members),
+    visitor: new VisitorSide(dataSource, relay, new VisitorMessageViews(attachments, members)),
   };
 }

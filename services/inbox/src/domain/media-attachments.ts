@@ -12,12 +12,21 @@ import { mediaView } from './media-views';
 export class MediaAttachments {
   constructor(private readonly links: MediaLinks) {}
 
-  /** Fails with NOT_FOUND naming the first id that is not in the org's library. */
-  async attach(manager: EntityManager, message: MessageRow, mediaIds: string[]): Promise<void> {
+  /**
+   * Fails with NOT_FOUND naming the first id that is not in the org's library, or that `mayAttach` refuses (media of
+   * another uploader is answered as absent).
+   */
+  async attach(
+    manager: EntityManager,
+    message: MessageRow,
+    mediaIds: string[],
+    field = 'input.mediaIds',
+    mayAttach: (media: MediaRow) => boolean = () => true,
+  ): Promise<void> {
     const rows = await manager.findBy(MediaRow, { orgId: message.orgId, id: In(mediaIds) });
-    const byId = new Map(rows.map((row) => [row.id, row]));
+    const byId = new Map(rows.filter(mayAttach).map((row) => [row.id, row]));
     const missing = mediaIds.find((id) => !byId.has(id));
-    if (missing) throw new NotFound(`media ${missing} not found`, { field: 'input.mediaIds' });
+    if (missing) throw new NotFound(`media ${missing} not found`, { field });
     const attachments = mediaIds.map((mediaId) =>
       manager.create(MessageMediaRow, {
         id: newId(message.createdAt),

@@ -15,7 +15,7 @@ import {
   type PageRequest,
   type Principal,
 } from '@svc/kit';
-import { ApiScope } from '@svc/proto/common/v1';
+import { ApiScope, PrincipalKind } from '@svc/proto/common/v1';
 import { MediaType, type Media } from '@svc/proto/inbox/v1';
 import type { DeleteMediaResult, MediaCounts, MediaPage, MediaUpload } from '@svc/proto/inbox/v1/media';
 import { MediaRow, MessageMediaRow } from '../entities';
@@ -173,7 +173,8 @@ export class MediaLibrary {
   }
 
   private async store(principal: Principal, uploads: MediaUpload[], fieldOf: (index: number) => string) {
-    requireScope(principal, ApiScope.MESSAGES_SEND);
+    // A visitor uploads as its contact (the uploader ReceiveMessage checks); `implement()` opens only CreateMedia to it.
+    if (principal.kind !== PrincipalKind.VISITOR) requireScope(principal, ApiScope.MESSAGES_SEND);
     const orgId = requireOrg(principal);
     const valid: ValidUpload[] = [];
     for (const [index, upload] of uploads.entries()) valid.push(await validUpload(upload, this.limits, fieldOf(index)));

@@ -8,6 +8,16 @@ import { requireId } from './lookups';
 export interface MemberDirectory {
   /** The ids among `memberIds` that are members of the org now (a removed member, or another org's, is not). */
   membersOf(orgId: string, memberIds: string[]): Promise<string[]>;
+  /**
+   * What a visitor may see of the org's members: display name and avatar by member id (a removed member is absent).
+   * May be a minute old (cached per org).
+   */
+  profilesOf(orgId: string): Promise<ReadonlyMap<string, MemberProfile>>;
+}
+
+export interface MemberProfile {
+  displayName: string;
+  avatarUrl: string;
 }
 
 /**

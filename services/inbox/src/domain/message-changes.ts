@@ -15,15 +15,16 @@ import {
 } from '@svc/kit';
 import { ApiScope } from '@svc/proto/common/v1';
 import { MessageDirection, MessageType, type Message } from '@svc/proto/inbox/v1';
-import { MessageEditRow, MessageLabelRow, MessageReactionRow, MessageRow } from '../entities';
+import { MessageEditRow, MessageLabelRow, MessageReactionRow, MessageRow, type ChatRow } from '../entities';
 import { authorOf } from './actor';
 import { messageEvent } from './events';
 import { requireApplicableLabels } from './label-rules';
-import { findMessage, requireId } from './lookups';
+import { findChat, findMessage, requireId } from './lookups';
 import type { MediaAttachments } from './media-attachments';
 import type { MessageReader } from './message-details';
 import { MAX_TEXT_LENGTH, validText } from './message-input';
 import { searchIndex } from './search-index';
+import { recordVisitorEvent, visibleToVisitor } from './visitor-log';
 
 export const MAX_LABELS_PER_MESSAGE = 20;
 const EMOJI =
@@ -33,6 +34,12 @@ const EMOJI =
 export function validEmoji(emoji: string): string {
   if (emoji.length > 32 || !EMOJI.test(emoji)) throw new InvalidArgument('emoji must be one emoji', { field: 'emoji' });
   return emoji;
+}
+
+/** An edit or delete the visitor sees gets the chat's next visitor event number; a note's gets none (0). */
+async function visitorSeqOf(manager: EntityManager, chat: ChatRow, row: MessageRow, at: Date): Promise<number> {
+  if (!visibleToVisitor(row)) return 0;
+  return recordVisitorEvent(manager, chat, row.deletedAt ? 'message.deleted' : 'message.updated', row.id, at);
 }
 
 /** Edits, soft deletes, reactions and labels of existing messages. */
@@ -47,7 +54,7 @@ export class MessageChanges {
   /** Edits the text of an outbound message; the previous text goes into the edit history. */
   async update(principal: Principal, messageId: string, text: string): Promise<Message> {
     requireScope(principal, ApiScope.MESSAGES_SEND);
-    return this.change(principal, messageId, async (row, manager, at) => {
+    return this.change(principal, messageId, async (row, manager, at, chat) => {
       if (row.direction !== MessageDirection.OUTBOUND)
         throw new FailedPrecondition('only messages sent from the inbox can be edited', { field: 'messageId' });
       this.requireNotDeleted(row);
@@ -67,14 +74,14 @@ export class MessageChanges {
       row.editedAt = at;
       await manager.update(MessageRow, { id: row.id }, { text: next, editedAt: at });
       await searchIndex.replace(manager, row);
-      return [messageEvent('message.updated', row)];
+      return [messageEvent('message.updated', row, chat, { visitorSeq: await visitorSeqOf(manager, chat, row, at) })];
     });
   }
 
   /** Soft delete: the message keeps its place, shows as deleted and loses its text, content and history. */
   async delete(principal: Principal, messageId: string): Promise<Message> {
     requireScope(principal, ApiScope.MESSAGES_SEND);
-    return this.change(principal, messageId, async (row, manager, at) => {
+    return this.change(principal, messageId, async (row, manager, at, chat) => {
       if (row.deletedAt) return [];
       row.deletedAt = at;
       await manager.update(MessageRow, { id: row.id }, { deletedAt: at });
@@ -82,7 +89,7 @@ export class MessageChanges {
       await manager.delete(MessageEditRow, { orgId: row.orgId, messageId: row.id });
       // The media stays in the library; the deleted message no longer shows it in chat media reads and counts.
       await this.attachments.detachMessages(manager, row.orgId, [row.id]);
-      return [messageEvent('message.deleted', row)];
+      return [messageEvent('message.deleted', row, chat, { visitorSeq: await visitorSeqOf(manager, chat, row, at) })];
     });
   }
 
@@ -90,7 +97,7 @@ export class MessageChanges {
   async addReaction(principal: Principal, messageId: string, emoji: string): Promise<Message> {
     requireScope(principal, ApiScope.MESSAGES_SEND);
     validEmoji(emoji);
-    return this.change(principal, messageId, async (row, manager, at) => {
+    return this.change(principal, messageId, async (row, manager, at, chat) => {
       this.requireNotDeleted(row);
       const { authorId, authorType } = authorOf(principal);
       const existing = await manager.findOneBy(MessageReactionRow, {
@@ -114,14 +121,14 @@ export class MessageChanges {
         if (isDuplicateKeyError(error)) return []; // the same reaction, added concurrently
         throw error;
       }
-      return [messageEvent('message.reaction_added', row, { emoji, actorId: authorId })];
+      return [messageEvent('message.reaction_added', row, chat, { emoji, actorId: authorId })];
     });
   }
 
   async removeReaction(principal: Principal, messageId: string, emoji: string): Promise<Message> {
     requireScope(principal, ApiScope.MESSAGES_SEND);
     validEmoji(emoji);
-    return this.change(principal, messageId, async (row, manager) => {
+    return this.change(principal, messageId, async (row, manager, _at, chat) => {
       const { authorId } = authorOf(principal);
       const result = await manager.delete(MessageReactionRow, {
         orgId: row.orgId,
@@ -129,7 +136,7 @@ export class MessageChanges {
         reactorId: authorId,
         emoji,
       });
-      return result.affected ? [messageEvent('message.reaction_removed', row, { emoji, actorId: authorId })] : [];
+      return result.affected ? [messageEvent('message.reaction_removed', row, chat, { emoji, actorId: authorId })] : [];
     });
   }
 
@@ -142,7 +149,7 @@ export class MessageChanges {
     const wanted = [...new Set(labelIds.map((id) => requireId(id, 'labelIds')))];
     if (wanted.length > MAX_LABELS_PER_MESSAGE)
       throw new InvalidArgument(`a message carries at most ${MAX_LABELS_PER_MESSAGE} labels`, { field: 'labelIds' });
-    return this.change(principal, messageId, async (row, manager, at) => {
+    return this.change(principal, messageId, async (row, manager, at, chat) => {
       const current = await manager.findBy(MessageLabelRow, { orgId: row.orgId, messageId: row.id });
       const had = new Set(current.map((l) => l.labelId));
       const added = wanted.filter((id) => !had.has(id));
@@ -156,7 +163,7 @@ export class MessageChanges {
           MessageLabelRow,
           added.map((labelId) => ({ messageId: row.id, labelId, orgId: row.orgId, createdAt: at })),
         );
-      return [messageEvent('message.labels_set', row, { labelIds: wanted })];
+      return [messageEvent('message.labels_set', row, chat, { labelIds: wanted })];
     });
   }
 
@@ -167,14 +174,15 @@ export class MessageChanges {
   private async change(
     principal: Principal,
     messageId: string,
-    apply: (row: MessageRow, manager: EntityManager, at: Date) => Promise<NewEvent[]>,
+    apply: (row: MessageRow, manager: EntityManager, at: Date, chat: ChatRow) => Promise<NewEvent[]>,
   ): Promise<Message> {
     const orgId = requireOrg(principal);
     const seesNotes = hasScope(principal, ApiScope.NOTES_WRITE);
     const row = await this.dataSource.transaction(async (manager) => {
       const message = await findMessage(manager, orgId, messageId, seesNotes);
+      const chat = await findChat(manager, orgId, message.chatId);
       const at = now();
-      await enqueueEvents(manager, await apply(message, manager, at), at);
+      await enqueueEvents(manager, await apply(message, manager, at, chat), at);
       return message;
     });
     this.relay().nudge();

@@ -1,6 +1,6 @@
 import { InvalidArgument } from '@svc/kit';
 import { MessageType, type CreateCombinedMessageInput } from '@svc/proto/inbox/v1';
-import type { MessageContent } from '../entities';
+import { MAX_EXTERNAL_ID_LENGTH, type MessageContent } from '../entities/message';
 import { requireId } from './lookups';
 
 export const MAX_TEXT_LENGTH = 10_000;
@@ -76,4 +76,22 @@ export function validMessage(input: CreateCombinedMessageInput): ValidMessage {
     default:
       return bad('type must be one of TEXT, MEDIA, LOCATION, CONTACT_CARD, BUTTONS', 'input.type');
   }
+}
+
+/** ReceiveMessage: TEXT needs text; with media ids it is a MEDIA message of 1-10 media and the text is the caption. */
+export function validInbound(input: { text: string; mediaIds: string[] }): ValidMessage {
+  if (!input.mediaIds.length) return { type: MessageType.TEXT, text: validText(input.text, 'text'), content: null };
+  if (input.mediaIds.length > MAX_MEDIA_PER_MESSAGE)
+    bad(`a media message carries 1 to ${MAX_MEDIA_PER_MESSAGE} mediaIds`, 'mediaIds');
+  input.mediaIds.forEach((id) => requireId(id, 'mediaIds'));
+  if (input.text.length > MAX_TEXT_LENGTH) bad(`text must be at most ${MAX_TEXT_LENGTH} characters`, 'text');
+  return { type: MessageType.MEDIA, text: input.text, content: { mediaIds: [...new Set(input.mediaIds)] } };
+}
+
+/** The channel's own message id (idempotency key within the chat): absent or 1-200 characters. */
+export function validExternalId(externalId: string | undefined): string | null {
+  if (externalId === undefined) return null;
+  if (!externalId.trim() || externalId.length > MAX_EXTERNAL_ID_LENGTH)
+    bad(`externalId must be 1 to ${MAX_EXTERNAL_ID_LENGTH} characters`, 'externalId');
+  return externalId;
 }

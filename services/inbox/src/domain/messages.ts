@@ -2,6 +2,7 @@ import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import {
   FailedPrecondition,
   enqueueEvents,
+  isDuplicateKeyError,
   entitySql,
   hasScope,
   keysetPage,
@@ -9,7 +10,6 @@ import {
   now,
   requireOrg,
   requireScope,
-  requireSystem,
   type NewEvent,
   type OutboxRelay,
   type PageRequest,
@@ -32,11 +32,21 @@ import { chatEvent, messageEvent } from './events';
 import { findChat, findConversation } from './lookups';
 import type { MediaAttachments } from './media-attachments';
 import type { MessageReader } from './message-details';
-import { validMessage, validText, type ValidMessage } from './message-input';
+import { validExternalId, validInbound, validMessage, validText, type ValidMessage } from './message-input';
+import { requireContactSide, requireReachable, uploadedForContact } from './visitor-access';
+import { lockChat, recordVisitorEvent } from './visitor-log';
 import { messageView } from './views';
 import { searchIndex } from './search-index';
 
 export { MAX_TEXT_LENGTH } from './message-input';
+
+/** ReceiveMessage's input: a TEXT message, or MEDIA when `mediaIds` are given (the text is then the caption). */
+export interface InboundMessage {
+  chatId: string;
+  text: string;
+  mediaIds: string[];
+  externalId?: string | undefined;
+}
 
 /** Which messages a read returns: everything visible, or only internal notes (the NOTES_WRITE reads). */
 type Visibility = 'visible' | 'notes';
@@ -85,52 +95,93 @@ export class Messages {
     return this.createdView(row);
   }
 
-  /** A message the contact sent (SYSTEM callers); it reopens a closed chat unless the contact is blocked. */
-  async receive(principal: Principal, chatId: string, text: string): Promise<Message> {
-    requireSystem(principal);
+  /**
+   * A message the contact sent: SYSTEM callers (channels) and the chat's own VISITOR (widget-api). It reopens a closed
+   * chat unless the contact is blocked. With an `externalId` a retry in the same chat answers the first message (the
+   * chat row lock orders concurrent retries; the unique index (chat, external id) backs it).
+   */
+  async receive(principal: Principal, inbound: InboundMessage): Promise<Message> {
+    requireContactSide(principal);
     const orgId = requireOrg(principal);
-    const row = await this.dataSource.transaction(async (manager) => {
-      const chat = await findChat(manager, orgId, chatId);
-      const conversation = chat.conversationId
-        ? await manager.findOneBy(ConversationRow, { id: chat.conversationId, orgId })
-        : null;
-      const at = now();
-      const message = manager.create(MessageRow, {
-        id: newId(at),
-        orgId,
-        chatId: chat.id,
-        conversationId: chat.conversationId,
-        direction: MessageDirection.INBOUND,
-        authorType: AuthorType.CONTACT,
-        authorId: chat.contactId,
-        type: MessageType.TEXT,
-        text: validText(text),
-        content: null,
-        internal: false,
-        deliveryStatus: DeliveryStatus.NOT_APPLICABLE,
-        createdAt: at,
-        editedAt: null,
-        deletedAt: null,
+    const valid = validInbound(inbound);
+    const externalId = validExternalId(inbound.externalId);
+    let received: { row: MessageRow; created: boolean };
+    try {
+      received = await this.dataSource.transaction(async (manager) => {
+        const chat = requireReachable(principal, await lockChat(manager, orgId, inbound.chatId));
+        const existing = externalId && (await manager.findOneBy(MessageRow, { orgId, chatId: chat.id, externalId }));
+        if (existing) return { row: existing, created: false };
+        return { row: await this.insertInbound(manager, principal, chat, valid, externalId), created: true };
       });
-      await manager.insert(MessageRow, message);
-      await searchIndex.add(manager, message);
-      const events: NewEvent[] = [messageEvent('message.created', message)];
-      if (chat.status === ChatStatus.CLOSED && !conversation?.blocked) {
-        chat.status = ChatStatus.OPEN;
-        chat.closedAt = null;
-        events.push(chatEvent('chat.reopened', chat));
-      }
-      await manager.update(
-        ChatRow,
-        { id: chat.id },
-        { updatedAt: at, lastMessageAt: at, status: chat.status, closedAt: chat.closedAt },
-      );
-      if (conversation) await manager.update(ConversationRow, { id: conversation.id }, { lastMessageAt: at });
-      await enqueueEvents(manager, events, at);
-      return message;
-    });
+    } catch (error) {
+      // A retry that lost the race on a database that did not order it by the lock: answer the winner's message.
+      if (!externalId || !isDuplicateKeyError(error)) throw error;
+      const winner = await this.dataSource.manager.findOneBy(MessageRow, { orgId, chatId: inbound.chatId, externalId });
+      if (!winner) throw error;
+      received = { row: winner, created: false };
+    }
     this.relay().nudge();
-    return this.createdView(row);
+    return received.created
+      ? this.createdView(received.row)
+      : this.reader.viewOf(this.dataSource.manager, received.row);
+  }
+
+  private async insertInbound(
+    manager: EntityManager,
+    principal: Principal,
+    chat: ChatRow,
+    valid: ValidMessage,
+    externalId: string | null,
+  ): Promise<MessageRow> {
+    const orgId = chat.orgId;
+    const conversation = chat.conversationId
+      ? await manager.findOneBy(ConversationRow, { id: chat.conversationId, orgId })
+      : null;
+    const at = now();
+    const message = manager.create(MessageRow, {
+      id: newId(at),
+      orgId,
+      chatId: chat.id,
+      conversationId: chat.conversationId,
+      direction: MessageDirection.INBOUND,
+      authorType: AuthorType.CONTACT,
+      authorId: chat.contactId,
+      type: valid.type,
+      text: valid.text,
+      content: valid.content,
+      internal: false,
+      deliveryStatus: DeliveryStatus.NOT_APPLICABLE,
+      createdAt: at,
+      editedAt: null,
+      deletedAt: null,
+      externalId,
+      failureReason: null,
+    });
+    await manager.insert(MessageRow, message);
+    if (valid.content?.mediaIds)
+      await this.attachments.attach(manager, message, valid.content.mediaIds, 'mediaIds', (media) =>
+        uploadedForContact(principal, chat, media),
+      );
+    await searchIndex.add(manager, message);
+    const events: NewEvent[] = [
+      messageEvent('message.created', message, chat, {
+        visitorSeq: await recordVisitorEvent(manager, chat, 'message.created', message.id, at),
+      }),
+    ];
+    if (chat.status === ChatStatus.CLOSED && !conversation?.blocked) {
+      chat.status = ChatStatus.OPEN;
+      chat.closedAt = null;
+      const seq = await recordVisitorEvent(manager, chat, 'chat.reopened', null, at);
+      events.push(chatEvent('chat.reopened', chat, undefined, [], seq));
+    }
+    await manager.update(
+      ChatRow,
+      { id: chat.id },
+      { updatedAt: at, lastMessageAt: at, status: chat.status, closedAt: chat.closedAt },
+    );
+    if (conversation) await manager.update(ConversationRow, { id: conversation.id }, { lastMessageAt: at });
+    await enqueueEvents(manager, events, at);
+    return message;
   }
 
   /**
@@ -231,6 +282,8 @@ export class Messages {
       createdAt: at,
       editedAt: null,
       deletedAt: null,
+      externalId: null,
+      failureReason: null,
     });
     // Written from the entity metadata (kit `entitySql`): every message a flow sends passes here.
     await entitySql(this.dataSource, MessageRow).insert(manager, [message]);
@@ -246,7 +299,8 @@ export class Messages {
         { lastMessageAt: at, updatedAt: at },
         { id: chat.conversationId },
       );
-    await enqueueEvents(manager, [messageEvent('message.created', message)], at);
+    const visitorSeq = internal ? 0 : await recordVisitorEvent(manager, chat, 'message.created', message.id, at);
+    await enqueueEvents(manager, [messageEvent('message.created', message, chat, { visitorSeq })], at);
     return message;
   }
 }

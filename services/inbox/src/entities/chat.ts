@@ -1,4 +1,4 @@
-import { Entity, Index } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { DateTimeColumn, EnumColumn, IdColumn, RefColumn, TextColumn } from '@svc/kit';
 import { ChatPriority, ChatStatus } from '@svc/proto/inbox/v1';
 
@@ -37,4 +37,12 @@ export class ChatRow {
   @TextColumn(100, { nullable: true }) category!: string | null;
   @TextColumn(200, { nullable: true }) subject!: string | null;
   @RefColumn({ name: 'collection_id', nullable: true }) collectionId!: string | null;
+  /**
+   * The sequence number of the chat's latest visitor-visible event (`visitor_events`): incremented under this row's
+   * lock in the transaction of the change, so the numbers are gapless and in commit order (docs/decisions/0080).
+   */
+  @Column({ type: 'int', name: 'visitor_seq', default: 0 }) visitorSeq!: number;
+  /** How far the contact (the visitor) has read the chat: the newest message it marked read. */
+  @DateTimeColumn({ name: 'visitor_read_at', nullable: true }) visitorReadAt!: Date | null;
+  @RefColumn({ name: 'visitor_read_id', nullable: true }) visitorReadId!: string | null;
 }

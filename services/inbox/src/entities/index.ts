@@ -5,15 +5,18 @@ import { CollectionRow } from './collection';
 import { ConversationRow } from './conversation';
 import { LabelRow } from './label';
 import { MediaRow } from './media';
-import { MessageRow, type MessageContent } from './message';
+import { MAX_EXTERNAL_ID_LENGTH, MAX_FAILURE_REASON_LENGTH, MessageRow, type MessageContent } from './message';
 import { MessageEditRow } from './message-edit';
 import { MessageLabelRow } from './message-label';
 import { MessageMediaRow } from './message-media';
 import { MessageReactionRow } from './message-reaction';
 import { MessageTermRow } from './message-term';
 import { ReadStateRow } from './read-state';
+import { VisitorEventRow, type VisitorEventType } from './visitor-event';
 
 export {
+  MAX_EXTERNAL_ID_LENGTH,
+  MAX_FAILURE_REASON_LENGTH,
   ChatLabelRow,
   ChatRow,
   CollectionRow,
@@ -27,7 +30,9 @@ export {
   MessageRow,
   MessageTermRow,
   ReadStateRow,
+  VisitorEventRow,
   type MessageContent,
+  type VisitorEventType,
 };
 export const entities = [
   ChatLabelRow,
@@ -43,5 +48,6 @@ export const entities = [
   MessageReactionRow,
   MessageTermRow,
   ReadStateRow,
+  VisitorEventRow,
   OutboxEvent,
 ];

@@ -1,5 +1,14 @@
 import { Entity, Index } from 'typeorm';
-import { BoolColumn, DateTimeColumn, EnumColumn, IdColumn, JsonColumn, LongTextColumn, RefColumn } from '@svc/kit';
+import {
+  BoolColumn,
+  DateTimeColumn,
+  EnumColumn,
+  IdColumn,
+  JsonColumn,
+  LongTextColumn,
+  RefColumn,
+  TextColumn,
+} from '@svc/kit';
 import {
   AuthorType,
   DeliveryStatus,
@@ -9,6 +18,9 @@ import {
   type Location,
   type MessageButton,
 } from '@svc/proto/inbox/v1';
+
+export const MAX_EXTERNAL_ID_LENGTH = 200;
+export const MAX_FAILURE_REASON_LENGTH = 500;
 
 /** What a non-text message carries (stored as JSON: it is read whole, never queried into). */
 export interface MessageContent {
@@ -24,6 +36,7 @@ export interface MessageContent {
 @Index('ix_messages_chat_visible_created', ['orgId', 'chatId', 'internal', 'createdAt', 'id'])
 @Index('ix_messages_conversation_created', ['orgId', 'conversationId', 'createdAt', 'id'])
 @Index('ix_messages_org_created', ['orgId', 'createdAt', 'id'])
+@Index('ux_messages_chat_external', ['chatId', 'externalId'], { unique: true })
 export class MessageRow {
   @IdColumn() id!: string;
   @RefColumn({ name: 'org_id' }) orgId!: string;
@@ -57,4 +70,8 @@ export class MessageRow {
   @DateTimeColumn({ name: 'edited_at', nullable: true }) editedAt!: Date | null;
   /** Soft delete: the row stays (visible as deleted), its text and content are cleared. */
   @DateTimeColumn({ name: 'deleted_at', nullable: true }) deletedAt!: Date | null;
+  /** The channel's id of an inbound message (idempotency within the chat: ReceiveMessage's `external_id`). */
+  @TextColumn(MAX_EXTERNAL_ID_LENGTH, { name: 'external_id', nullable: true }) externalId!: string | null;
+  /** Why delivery FAILED (a platform's error), shown to agents. */
+  @TextColumn(MAX_FAILURE_REASON_LENGTH, { name: 'failure_reason', nullable: true }) failureReason!: string | null;
 }

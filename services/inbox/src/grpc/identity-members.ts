@@ -1,10 +1,36 @@
 import type { ServiceError } from '@grpc/grpc-js';
+import { LRUCache } from 'lru-cache';
 import { domainErrorOf, unary, type Peer, type PrincipalSigner, systemPrincipal } from '@svc/kit';
 import type { IdentityServiceClient } from '@svc/proto/identity/v1';
-import type { MemberDirectory } from '../domain/members';
+import type { MemberDirectory, MemberProfile } from '../domain/members';
 
-/** The org's members as identity knows them (`FindMembers`, SYSTEM principal of the org). */
+/** How long a visitor may see a member's previous name after a change: one identity call per org per minute. */
+export const PROFILE_TTL_MS = 60_000;
+
+/**
+ * The org's members as identity knows them (SYSTEM principal of the org): `FindMembers` for an assignee, uncached (an
+ * assignment must never go to a removed member); `ListTeamMembers` for display names, cached per org for a minute
+ * (lru-cache `ttl`; concurrent misses of one org share one call through `fetchMethod`).
+ */
 export function identityMembers(identity: Peer<IdentityServiceClient>, signer: () => PrincipalSigner): MemberDirectory {
+  const profiles = new LRUCache<string, ReadonlyMap<string, MemberProfile>>({
+    max: 1_000,
+    ttl: PROFILE_TTL_MS,
+    fetchMethod: async (orgId) => {
+      const client = identity.get();
+      try {
+        const team = await unary(
+          client.listTeamMembers.bind(client),
+          {},
+          signer().metadata(systemPrincipal(orgId), 'identity'),
+        );
+        // Identity keeps no avatar yet: the field stays empty until it does.
+        return new Map(team.members.map((member) => [member.id, { displayName: member.name, avatarUrl: '' }]));
+      } catch (error) {
+        throw domainErrorOf(error as ServiceError);
+      }
+    },
+  });
   return {
     async membersOf(orgId, memberIds) {
       const client = identity.get();
@@ -19,6 +45,9 @@ export function identityMembers(identity: Peer<IdentityServiceClient>, signer: (
         // UNAVAILABLE (or DEADLINE_EXCEEDED) when identity cannot answer: an assignment is refused, never made unchecked.
         throw domainErrorOf(error as ServiceError);
       }
+    },
+    async profilesOf(orgId) {
+      return (await profiles.fetch(orgId)) ?? new Map();
     },
   };
 }

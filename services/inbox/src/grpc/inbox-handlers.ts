@@ -1,6 +1,7 @@
-import { FailedPrecondition, implement, type ImplementDeps, type ServiceHandlers } from '@svc/kit';
+import { implement, type ImplementDeps, type ServiceHandlers } from '@svc/kit';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
 import type { InboxDomain } from '../domain';
+import { VISITOR_METHODS } from '../domain/visitor-access';
 import { pageRequest } from './page-request';
 
 export function inboxService(domain: InboxDomain, deps: ImplementDeps) {
@@ -41,13 +42,13 @@ export function inboxService(domain: InboxDomain, deps: ImplementDeps) {
       messages.conversationNotes(principal, r.conversationId, pageRequest(r.input)),
     sendConversationNote: (r, { principal }) => messages.sendConversationNote(principal, r.conversationId, r.text),
     openChat: (r, { principal }) => chats.open(principal, r.channelId, r.contact ?? { _id: '' }),
-    receiveMessage: (r, { principal }) => messages.receive(principal, r.chatId, r.text),
+    receiveMessage: (r, { principal }) => messages.receive(principal, r),
     addChatLabel: (r, { principal }) => chats.addLabel(principal, r.chatId, r.labelId),
     findChats: async (r, { principal }) => ({ chatIds: await chats.find(principal, r.chatIds) }),
-    // Contract landed ahead of its implementation (issue 14, the visitor side of a chat); refused until then.
-    updateDeliveryStatus: () => Promise.reject(new FailedPrecondition('UpdateDeliveryStatus is not implemented yet')),
-    moveChatsToContact: () => Promise.reject(new FailedPrecondition('MoveChatsToContact is not implemented yet')),
-    setChatTyping: () => Promise.reject(new FailedPrecondition('SetChatTyping is not implemented yet')),
+    updateDeliveryStatus: (r, { principal }) => domain.deliveryStatuses.update(principal, r),
+    moveChatsToContact: (r, { principal }) =>
+      domain.chatMoves.moveToContact(principal, r.channelId, r.fromContactId, r.toContact),
+    setChatTyping: (r, { principal }) => domain.typing.set(principal, r.chatId, r.typing),
   };
-  return implement('inbox', InboxServiceService, handlers, deps);
+  return implement('inbox', InboxServiceService, handlers, { ...deps, visitor: VISITOR_METHODS.InboxService });
 }

@@ -2,6 +2,7 @@ import { implement, type ImplementDeps, type ServiceHandlers } from '@svc/kit';
 import { MediaType } from '@svc/proto/inbox/v1';
 import { MediaServiceService } from '@svc/proto/inbox/v1/media';
 import type { MediaLibrary } from '../domain/media';
+import { VISITOR_METHODS } from '../domain/visitor-access';
 import { cursorPageRequest, pageRequest } from './page-request';
 
 /** An unset or UNSPECIFIED type filter means every type. */
@@ -20,5 +21,5 @@ export function mediaService(media: MediaLibrary, deps: ImplementDeps) {
     getChatMediaCounts: (r, { principal }) => media.chatCounts(principal, r.chatId),
     listAllMedia: (r, { principal }) => media.all(principal, typeFilter(r.type), cursorPageRequest(r.input)),
   };
-  return implement('inbox', MediaServiceService, handlers, deps);
+  return implement('inbox', MediaServiceService, handlers, { ...deps, visitor: VISITOR_METHODS.MediaService });
 }

@@ -11,7 +11,7 @@ import {
 } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
-import { DomainError, grpcStatusOf, Unauthenticated } from '../errors';
+import { DomainError, Forbidden, grpcStatusOf, Unauthenticated } from '../errors';
 import { grpcServerDuration } from '../metrics';
 import { PrincipalKind, type Principal } from '../principal';
 import type { PrincipalVerifier } from '../trust/verifier';
@@ -36,6 +36,11 @@ export interface ImplementDeps {
   logger: Logger;
   /** Methods an ANONYMOUS principal may call (identity: `login`); every other one answers it UNAUTHENTICATED. */
   anonymous?: readonly string[];
+  /**
+   * Methods a VISITOR principal may call (the inbox's visitor side, docs/decisions/0081); every other one answers it
+   * PERMISSION_DENIED before its handler runs. The handler still checks which chat the visitor reaches.
+   */
+  visitor?: readonly string[];
 }
 
 /**
@@ -69,9 +74,10 @@ export function implement<D extends ServiceDefinition>(
           // Under the caller's x-request-id: the handler's log lines, events and calls carry it.
           const [requestId] = call.metadata.get(REQUEST_ID_HEADER);
           new Promise<unknown>((resolve) =>
-            runWithRequestId(typeof requestId === 'string' ? requestId : undefined, () =>
-              resolve(handler(call.request, { principal, metadata: call.metadata, logger })),
-            ),
+            runWithRequestId(typeof requestId === 'string' ? requestId : undefined, () => {
+              requireOpenToVisitor(principal, method, deps);
+              resolve(handler(call.request, { principal, metadata: call.metadata, logger }));
+            }),
           ).then(
             (response) => {
               finish(GrpcStatus.OK);
@@ -101,6 +107,11 @@ async function principalOf(metadata: Metadata, method: string, deps: ImplementDe
     throw new Unauthenticated('a caller without credentials may only log in');
   }
   return principal;
+}
+
+function requireOpenToVisitor(principal: Principal, method: string, deps: ImplementDeps): void {
+  if (principal.kind === PrincipalKind.VISITOR && !deps.visitor?.includes(method))
+    throw new Forbidden('a visitor session may not call this');
 }
 
 function toServiceError(error: unknown, logger: Logger): Partial<ServiceError> & { code: GrpcStatus } {

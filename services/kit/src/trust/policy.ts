@@ -6,15 +6,17 @@ export type Audience = (typeof AUDIENCES)[number];
 
 /**
  * What a token's principal is, as far as who may present it goes: a caller the gateway authenticated (an API key or a
- * dashboard session), a caller without credentials, SYSTEM acting for one org, or SYSTEM for the installation (no org).
+ * dashboard session), a caller without credentials, SYSTEM acting for one org, SYSTEM for the installation (no org),
+ * or a website visitor of one org's web integration (widget-api; its contact and channel named).
  */
-export type Presentation = 'user' | 'anonymous' | 'system-of-org' | 'installation';
+export type Presentation = 'user' | 'anonymous' | 'system-of-org' | 'installation' | 'visitor';
 
 /**
  * Which issuer may present which principals to which services (docs/decisions/0065). An issuer is a deployable with
  * its own signing key; a key id names its issuer (`<issuer>.<suffix>`), so a stolen webhook-ingress key signs only
  * webhook-ingress tokens, and those carry SYSTEM of an org to contacts and flows, never a user. `stack` is the
- * embedded default's own seeding (its key exists only in that process).
+ * embedded default's own seeding (its key exists only in that process). Only widget-api presents a visitor, and only
+ * to the inbox (docs/decisions/0081).
  */
 export const TRUST_POLICY = {
   gateway: {
@@ -29,6 +31,11 @@ export const TRUST_POLICY = {
   // widget-api resolves public keys (no org yet) and checks visitor proofs for the key's org (docs/decisions/0075).
   'widget-api': { installation: ['channels'], 'system-of-org': ['channels'] },
   stack: { 'system-of-org': ['inbox'], installation: ['identity'] },
+  'widget-api': {
+    installation: ['channels'],
+    'system-of-org': ['channels', 'contacts', 'inbox'],
+    visitor: ['inbox'],
+  },
 } as const satisfies Record<string, Partial<Record<Presentation, readonly Audience[]>>>;
 
 export type Issuer = keyof typeof TRUST_POLICY;
@@ -47,6 +54,8 @@ export function presentationOf(principal: Principal): Presentation | undefined {
       return 'anonymous';
     case PrincipalKind.SYSTEM:
       return principal.orgId ? 'system-of-org' : 'installation';
+    case PrincipalKind.VISITOR:
+      return principal.orgId && principal.visitorContactId && principal.visitorChannelId ? 'visitor' : undefined;
     default:
       return undefined;
   }

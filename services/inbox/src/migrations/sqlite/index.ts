@@ -4,7 +4,8 @@ import * as m1 from './1795317588568-InboxDomain';
 import * as m2 from './1795324357337-MediaAndChatLabels';
 import * as m3 from './1795400000000-MessageFullText';
 import * as m4 from './1795543450862-MessageTerms';
-import * as m5 from './1795600000000-MessageTermsBackfill';
+import * as m5 from './1795552606947-VisitorLog';
+import * as m6 from './1795600000000-MessageTermsBackfill';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
@@ -14,4 +15,5 @@ export const migrations: Function[] = [
   ...Object.values(m3),
   ...Object.values(m4),
   ...Object.values(m5),
+  ...Object.values(m6),
 ];
