@@ -30,6 +30,7 @@ import { ContactsApp, contactsConfigSchema } from '@svc/contacts';
 import { FlowsApp, flowsConfigSchema } from '@svc/flows';
 import { WebhookIngressApp, ingressConfigSchema } from '@svc/webhook-ingress';
 import { WidgetApiApp, widgetConfigSchema } from '@svc/widget-api';
+import { ChannelsApp, channelsConfigSchema } from '@svc/channels';
 import { embeddedMediaUrlSecret, type StackConfig } from './config';
 import { demoEnvPath } from './demo-seed';
 import { landingPage } from './landing-page';
@@ -47,6 +48,7 @@ export class Stack {
   readonly contacts: ContactsApp;
   readonly ingress: WebhookIngressApp;
   readonly flows: FlowsApp;
+  readonly channels: ChannelsApp;
   readonly widget: WidgetApiApp;
   /** Every co-located service; a new service is constructed in the constructor and added here. */
   readonly apps: ServiceApp[];
@@ -160,19 +162,28 @@ export class Stack {
         flowsAddress: address(this.flows),
       },
     );
+    this.channels = new ChannelsApp(
+      channelsConfigSchema.parse({
+        ...base,
+        DB_URL: dbUrl('channels'),
+        // The key that seals identity secrets: generated once into the data dir (as webhook-ingress's).
+        CHANNELS_SECRETS_KEY_FILE: path.join(config.SVC_DATA_DIR, 'channels-secrets.key'),
+      }),
+      { ...deps, logger: createLogger('channels', config.LOG_LEVEL) },
+    );
     this.widget = new WidgetApiApp(
       widgetConfigSchema.parse({ ...base, ...signingKey('widget-api'), DB_URL: dbUrl('widget-api') }),
       {
         ...deps,
         logger: createLogger('widget-api', config.LOG_LEVEL),
-        channelsAddress: () => '',
+        channelsAddress: address(this.channels),
         contactsAddress: address(this.contacts),
         inboxAddress: address(this.inbox),
       },
     );
     // Dependency order: each service calls only services before it, except flow authoring, which asks webhook-ingress
     // whether a trigger's connection is the org's (a dashboard request, never one a running flow or webhook waits on).
-    this.apps = [this.identity, this.inbox, this.contacts, this.flows, this.ingress, this.widget];
+    this.apps = [this.identity, this.inbox, this.contacts, this.flows, this.ingress, this.channels, this.widget];
   }
 
   private signerOf(issuer: string): PrincipalSigner {

@@ -28,9 +28,9 @@ export const TRUST_POLICY = {
   'webhook-ingress': { 'system-of-org': ['contacts', 'flows'] },
   contacts: { 'system-of-org': ['inbox'] },
   inbox: { 'system-of-org': ['identity'] },
-  // widget-api resolves public keys (no org yet) and checks visitor proofs for the key's org (docs/decisions/0075).
-  'widget-api': { installation: ['channels'], 'system-of-org': ['channels'] },
   stack: { 'system-of-org': ['inbox'], installation: ['identity'] },
+  // widget-api resolves public keys (no org yet) and checks visitor proofs for the key's org (docs/decisions/0075),
+  // finds and updates the visitor's contact and opens its chat (SYSTEM of the org), and acts in the chat as the visitor.
   'widget-api': {
     installation: ['channels'],
     'system-of-org': ['channels', 'contacts', 'inbox'],

@@ -1,10 +1,10 @@
 import type { ServiceError } from '@grpc/grpc-js';
 import {
   Peer,
-  PrincipalKind,
   domainErrorOf,
   systemPrincipal,
   unary,
+  visitorPrincipal,
   type GrpcCallPolicy,
   type Principal,
   type PrincipalSigner,
@@ -38,15 +38,6 @@ export interface VisitorIdentityOfSession {
   orgId: string;
   channelId: string;
   contactId: string;
-}
-
-export function visitorPrincipal(visitor: VisitorIdentityOfSession): Principal {
-  return {
-    ...systemPrincipal(visitor.orgId),
-    kind: PrincipalKind.VISITOR,
-    visitorContactId: visitor.contactId,
-    visitorChannelId: visitor.channelId,
-  };
 }
 
 export interface BackendAddresses {
@@ -188,7 +179,7 @@ export class Backends {
   }
 
   private asVisitor(visitor: VisitorIdentityOfSession) {
-    return this.as(visitorPrincipal(visitor), 'inbox');
+    return this.as(visitorPrincipal(visitor.orgId, visitor.contactId, visitor.channelId), 'inbox');
   }
 }
 

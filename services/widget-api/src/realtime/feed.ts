@@ -32,15 +32,7 @@ export function subscribeFeed(bus: EventBus, topicPrefix: string, targets: FeedT
         const { chatId, typing, displayName, avatarUrl } = envelope.typing;
         targets.hub.typing(chatId, { typing, displayName, avatarUrl });
       }
-      const channelId = channelIdOf(envelope);
-      if (channelId) targets.channelChanged(channelId);
+      if (envelope.channel?.channelId) targets.channelChanged(envelope.channel.channelId);
     },
   });
-}
-
-/** The channel a channels event is about, if it is one. */
-function channelIdOf(envelope: Envelope): string | undefined {
-  const payload = envelope as unknown as Record<string, { channelId?: unknown } | undefined>;
-  const channel = payload.channel;
-  return envelope.type.startsWith('channel.') && typeof channel?.channelId === 'string' ? channel.channelId : undefined;
 }
