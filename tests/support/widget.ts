@@ -1,3 +1,4 @@
+import type { Metadata } from '@grpc/grpc-js';
 import { createHmac, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { SignJWT } from 'jose';
@@ -39,9 +40,7 @@ export class WidgetFixtures {
     readonly org: TestOrg,
   ) {}
 
-  private async channels<R>(
-    call: (client: ChannelsServiceClient, metadata: Promise<import('@grpc/grpc-js').Metadata>) => Promise<R>,
-  ) {
+  private async channels<R>(call: (client: ChannelsServiceClient, metadata: Promise<Metadata>) => Promise<R>) {
     const client = grpcClient(ChannelsServiceClient, `127.0.0.1:${this.harness.stack.channels.grpcPort}`);
     try {
       const principal = apiKeyPrincipal(this.org.id, [ApiScope.CHANNELS_MANAGE]);
