@@ -17,10 +17,10 @@ import {
 } from '@svc/proto/channels/v1';
 import { ContactsServiceClient, IdentifierType, type Contact, type ContactInput } from '@svc/proto/contacts/v1';
 import {
+  DeliveryStatus,
   InboxServiceClient,
   type Chat,
   type ChatContact,
-  type DeliveryStatus,
   type Media,
   type Message,
   type PaginateMessagesInput,
@@ -157,6 +157,10 @@ export class Backends {
     return call(client.receiveMessage.bind(client), request, this.asVisitor(visitor));
   }
 
+  /**
+   * DELIVERED and READ are the visitor's acknowledgements (its own principal); SENT is widget-api's own report that it
+   * wrote the message to a stream (SYSTEM of the org, as every channel reports delivery; decision 0082).
+   */
   updateDeliveryStatus(
     visitor: VisitorIdentityOfSession,
     chatId: string,
@@ -164,7 +168,9 @@ export class Backends {
     status: DeliveryStatus,
   ): Promise<string[]> {
     const client = this.inbox.get();
-    return call(client.updateDeliveryStatus.bind(client), { chatId, messageIds, status }, this.asVisitor(visitor)).then(
+    const metadata =
+      status === DeliveryStatus.SENT ? this.as(systemPrincipal(visitor.orgId), 'inbox') : this.asVisitor(visitor);
+    return call(client.updateDeliveryStatus.bind(client), { chatId, messageIds, status }, metadata).then(
       (result) => result.changedMessageIds,
     );
   }
