@@ -199,6 +199,31 @@ describe('widget-api visitor chat and SSE (whole stack over HTTP)', function () 
     expect(ids).to.deep.equal(ids.map((_id, index) => lastId + 1 + index));
   });
 
+  it('streams edits, deletions, and the conversation closing and reopening, each with the next id', async () => {
+    const { integration } = await fixtures.integration();
+    const session = await visitor(integration.publicKey);
+    const sse = await stream(session);
+    const messageId = await agentSends(session.chat._id, 'first draft');
+    await gql('mutation($m: String!) { updateMessage(messageId: $m, text: "final words") { _id } }', { m: messageId });
+    // An event carries the message as it is when read: wait for the edit before the deletion empties it.
+    await eventually(async () => sse.events.some((e) => e.event === 'message.updated'), 10_000, 'message.updated');
+    await gql('mutation($m: String!) { deleteMessage(messageId: $m) { _id } }', { m: messageId });
+    await gql('mutation($c: String!) { closeChat(chatId: $c) { _id } }', { c: session.chat._id });
+    await gql('mutation($c: String!) { reopenChat(chatId: $c) { _id } }', { c: session.chat._id });
+    await eventually(async () => sse.events.some((e) => e.event === 'chat.reopened'), 10_000, 'chat.reopened');
+    const types = sse.logged.map(([, type]) => type);
+    for (const type of ['message.created', 'message.updated', 'message.deleted', 'chat.closed', 'chat.reopened'])
+      expect(types, type).to.include(type);
+    expect(types.indexOf('message.updated')).to.be.lessThan(types.indexOf('message.deleted'));
+    expect(types.indexOf('chat.closed')).to.be.lessThan(types.indexOf('chat.reopened'));
+    const updated = sse.events.find((e) => e.event === 'message.updated');
+    expect((updated?.data.message as AgentMessage).text).to.equal('final words');
+    const closed = sse.events.find((e) => e.event === 'chat.closed');
+    expect(closed?.data.status).to.equal('CLOSED');
+    const ids = sse.logged.map(([id]) => id);
+    expect(ids).to.deep.equal(ids.map((_id, index) => index + 1));
+  });
+
   it('relays agent typing without an id', async () => {
     const { integration } = await fixtures.integration();
     const session = await visitor(integration.publicKey);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { eventually } from '@svc/kit';
+import { ApiScope, eventually } from '@svc/kit';
 import { generateKeyPairSync } from 'node:crypto';
 import { ChannelStatus, IdentityVerification } from '@svc/proto/channels/v1';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
@@ -290,6 +290,37 @@ describe('widget-api config and handshakes (whole stack over HTTP)', function ()
       expect((await start('identified', { publicKey, userId: 'u', userHash: userHash(rotated, 'u') })).status).to.equal(
         200,
       );
+    });
+
+    it('trusts a Google email only when verified, and shows agents the visitor by its profile', async () => {
+      const reader = (await org.mintKey([ApiScope.MESSAGES_READ, ApiScope.PII_READ])).key;
+      const contactOf = async (chatId: string) => {
+        const found = await harness.graphql<{ chat: { contact: { name: string; email: string | null } } }>(
+          'query($c: String!) { chat(chatId: $c) { contact { name email } } }',
+          { c: chatId },
+          reader,
+        );
+        return found.body.data?.chat.contact;
+      };
+      const { integration } = await fixtures.integration({ security: { googleClientId: GOOGLE_CLIENT } });
+      const unverified = await start('identified', {
+        publicKey: integration.publicKey,
+        googleIdToken: await google.idToken(GOOGLE_CLIENT, {
+          sub: 'g-unverified',
+          email: 'eve@example.com',
+          email_verified: false,
+        }),
+      });
+      expect(unverified.status, JSON.stringify(unverified.body)).to.equal(200);
+      expect(await contactOf(unverified.body.chat._id)).to.deep.equal({ name: 'Ada Lovelace', email: null });
+      const verified = await start('identified', {
+        publicKey: integration.publicKey,
+        googleIdToken: await google.idToken(GOOGLE_CLIENT, { sub: 'g-verified', email: 'grace@example.com' }),
+      });
+      expect(await contactOf(verified.body.chat._id)).to.deep.equal({
+        name: 'Ada Lovelace',
+        email: 'grace@example.com',
+      });
     });
 
     it('never links a visitor to an existing contact by a claimed email', async () => {

@@ -159,7 +159,7 @@ export class FakeGoogle {
       .setProtectedHeader({ alg: 'RS256', kid: this.kid })
       .setIssuer(options.issuer ?? 'https://accounts.google.com')
       .setAudience(clientId)
-      .setSubject('1234567890')
+      .setSubject(typeof claims.sub === 'string' ? claims.sub : '1234567890')
       .setIssuedAt(now)
       .setExpirationTime(now + (options.expiresIn ?? 600));
     if (options.notBefore !== undefined) jwt.setNotBefore(options.notBefore);

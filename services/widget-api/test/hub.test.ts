@@ -155,6 +155,14 @@ describe('WidgetApi.RealtimeHub', () => {
     expect(response.ids).to.deep.equal([]);
   });
 
+  it('writes a heartbeat comment to every open stream on one shared tick', async () => {
+    hub.close();
+    hub = new RealtimeHub(inbox.backends, { heartbeatMs: 20, retryMs: 1000, typingTimeoutMs: 50 }, logger);
+    const streams = [open(0), open(0)];
+    await eventually(async () => streams.every((s) => s.text.includes(':\n\n')));
+    expect(streams.map((s) => s.ids)).to.deep.equal([[], []]);
+  });
+
   it('ends every stream on close and forgets closed ones', async () => {
     const first = open(0);
     const second = open(0);

@@ -1,6 +1,7 @@
 import { Conflict, Forbidden, RateLimited, spendFromBucket, type BucketState, type Logger } from '@svc/kit';
 import { IdentityVerification } from '@svc/proto/channels/v1';
 import { IdentifierType, type ContactInput } from '@svc/proto/contacts/v1';
+import type { ChatContact } from '@svc/proto/inbox/v1';
 import { LRUCache } from 'lru-cache';
 import type { Backends, VisitorIdentityOfSession } from './backends';
 import type { GoogleIdTokens } from './google-id-token';
@@ -68,8 +69,8 @@ export class Visitors {
     }
     this.spend(`${clientAddress}\u0000${integration.publicKey}`);
     const contact = await this.saveContact(orgId, undefined, [], { ...input });
-    const issued = await this.sessions.create({ orgId, channelId: integration.id, contactId: contact, userId: '' });
-    return this.answer(found, issued.session, issued.refreshToken);
+    const issued = await this.sessions.create({ orgId, channelId: integration.id, contactId: contact._id, userId: '' });
+    return this.answer(found, issued.session, issued.refreshToken, contact);
   }
 
   async startIdentified(found: Integration, input: VisitorIdentityInput): Promise<VisitorSession> {
@@ -85,10 +86,15 @@ export class Visitors {
     const identity = [
       { type: IdentifierType.CHANNEL_USER_ID, value: proven.userId, channelIntegrationId: integration.id },
     ];
-    const contactId = await this.saveContact(orgId, existing, existing ? [] : identity, profile);
-    if (input.refreshToken) await this.adoptAnonymous(found, input.refreshToken, contactId, profile);
-    const issued = await this.sessions.create({ orgId, channelId: integration.id, contactId, userId: proven.userId });
-    return this.answer(found, issued.session, issued.refreshToken);
+    const contact = await this.saveContact(orgId, existing, existing ? [] : identity, profile);
+    if (input.refreshToken) await this.adoptAnonymous(found, input.refreshToken, contact);
+    const issued = await this.sessions.create({
+      orgId,
+      channelId: integration.id,
+      contactId: contact._id,
+      userId: proven.userId,
+    });
+    return this.answer(found, issued.session, issued.refreshToken, contact);
   }
 
   /** A refresh: the same session, a new session token and refresh token. */
@@ -110,15 +116,11 @@ export class Visitors {
   private async adoptAnonymous(
     { orgId, integration }: Integration,
     refreshToken: string,
-    contactId: string,
-    profile: ClaimedProfile,
+    contact: ChatContact,
   ): Promise<void> {
     const anonymous = await this.sessions.current(refreshToken, integration.id);
-    if (!anonymous || anonymous.userId || anonymous.contactId === contactId) return;
-    await this.backends.moveChatsToContact(orgId, integration.id, anonymous.contactId, {
-      _id: contactId,
-      name: profile.name,
-    });
+    if (!anonymous || anonymous.userId || anonymous.contactId === contact._id) return;
+    await this.backends.moveChatsToContact(orgId, integration.id, anonymous.contactId, contact);
     await this.sessions.end(anonymous.id);
   }
 
@@ -132,7 +134,7 @@ export class Visitors {
     contactId: string | undefined,
     identities: ContactInput['identities'],
     profile: ClaimedProfile,
-  ): Promise<string> {
+  ): Promise<ChatContact> {
     let input: ContactInput = {
       identities,
       name: profile.name,
@@ -145,7 +147,8 @@ export class Visitors {
         const saved = contactId
           ? await this.backends.updateContact(orgId, contactId, input)
           : await this.backends.createContact(orgId, input);
-        return saved.id;
+        // What the inbox shows agents on the chat: the contact as stored (a dropped claim is not shown either).
+        return { _id: saved.id, name: saved.name, email: saved.email, phone: saved.phone };
       } catch (error) {
         const field = error instanceof Conflict ? claimedFieldOf(error, input) : undefined;
         if (!field) throw error;
@@ -159,9 +162,10 @@ export class Visitors {
     { integration }: Integration,
     session: { id: string; orgId: string; channelId: string; contactId: string; userId: string },
     refreshToken: string,
+    contact: ChatContact = { _id: session.contactId },
   ): Promise<VisitorSession> {
     const visitor = { orgId: session.orgId, channelId: session.channelId, contactId: session.contactId };
-    const chat = await this.backends.openChat(session.orgId, session.channelId, { _id: session.contactId });
+    const chat = await this.backends.openChat(session.orgId, session.channelId, contact);
     const signed = await this.tokens.sign({ sessionId: session.id, publicKey: integration.publicKey, ...visitor });
     return {
       sessionToken: signed.token,
