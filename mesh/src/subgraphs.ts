@@ -46,6 +46,12 @@ export const SUBGRAPHS: Subgraph[] = [
   },
   { name: 'inboxSearch', app: 'inbox', proto: 'svc/inbox/v1/search.proto', grpcService: 'svc.inbox.v1.SearchService' },
   { name: 'inboxMedia', app: 'inbox', proto: 'svc/inbox/v1/media.proto', grpcService: 'svc.inbox.v1.MediaService' },
+  {
+    name: 'channels',
+    app: 'channels',
+    proto: 'svc/channels/v1/channels_service.proto',
+    grpcService: 'svc.channels.v1.ChannelsService',
+  },
 ];
 
 /** The root-field name Mesh's gRPC loader gives a method: `svc_inbox_v1_InboxService_SendMessage`. */

@@ -16,6 +16,7 @@ import {
   type Workload,
   REQUIRED_ARGS,
   WEBHOOK_KEYS_SECRET,
+  CHANNELS_KEYS_SECRET,
   buildChartDependencies,
   chartDir,
   deployables,
@@ -52,7 +53,7 @@ const TRUST_BLOCKS = [
   {
     block: 'trustJwks',
     env: 'SVC_TRUST_JWKS',
-    readers: ['identity', 'inbox', 'contacts', 'webhook-ingress', 'flows', 'widget-api'],
+    readers: ['identity', 'inbox', 'contacts', 'webhook-ingress', 'flows', 'channels', 'widget-api'],
   },
   { block: 'gatewaySigningKey', env: 'SVC_SIGNING_KEY', readers: ['gateway'] },
   { block: 'inboxSigningKey', env: 'SVC_SIGNING_KEY', readers: ['inbox'] },
@@ -80,6 +81,8 @@ const BODY_SIZE = 'nginx.ingress.kubernetes.io/proxy-body-size';
 const KEY_A = Buffer.from('0123456789abcdef0123456789abcdef').toString('base64');
 const KEY_B = Buffer.from('fedcba9876543210fedcba9876543210').toString('base64');
 const WEBHOOK_KEYS = 'WEBHOOK_SECRETS_KEYS';
+/** channels' keys from an existingSecret: what a render that tests webhook-ingress's keys adds. */
+const CHANNELS_ARGS = ['--set', `channelsSecretsKeys.existingSecret=${CHANNELS_KEYS_SECRET}`];
 
 function container(workload: Workload): Container {
   const first = workload.spec.template.spec.containers[0];
@@ -347,6 +350,7 @@ describe('deploy: charts/svc', function () {
         const prod = parse(fs.readFileSync(productionValues, 'utf8')) as {
           [block: string]: unknown;
           webhookSecretsKeys: { existingSecret: string };
+          channelsSecretsKeys: { existingSecret: string };
           kafka: { sasl: { existingSecret: string } };
           global: { extraCACerts: { secretName: string } };
           services: Record<string, { database?: { existingSecret?: string } }>;
@@ -355,6 +359,8 @@ describe('deploy: charts/svc', function () {
           external.add(`Secret/${(prod[block] as { existingSecret: string }).existingSecret}`);
         external.add(`Secret/${prod.webhookSecretsKeys.existingSecret}`);
         external.add(`Secret/${WEBHOOK_KEYS_SECRET}`); // REQUIRED_ARGS
+        external.add(`Secret/${prod.channelsSecretsKeys.existingSecret}`);
+        external.add(`Secret/${CHANNELS_KEYS_SECRET}`); // REQUIRED_ARGS
         external.add(`Secret/${prod.kafka.sasl.existingSecret}`);
         external.add(`Secret/${prod.global.extraCACerts.secretName}`);
         for (const v of Object.values(prod.services))
@@ -477,6 +483,7 @@ describe('deploy: charts/svc', function () {
       expect(grpcCallers(objects, 'inbox')).to.deep.equal(['contacts', 'flows', 'gateway', 'widget-api']);
       expect(grpcCallers(objects, 'contacts')).to.deep.equal(['flows', 'gateway', 'webhook-ingress', 'widget-api']);
       expect(grpcCallers(objects, 'flows')).to.deep.equal(['gateway', 'webhook-ingress']);
+      expect(grpcCallers(objects, 'channels')).to.deep.equal(['gateway', 'widget-api']);
     });
     it('derive callers from upstreams when planned services are enabled', () => {
       const objects = helmTemplate([
@@ -485,6 +492,7 @@ describe('deploy: charts/svc', function () {
       ]);
       expect(grpcCallers(objects, 'inbox')).to.deep.equal(['contacts', 'flows', 'gateway', 'widget-api']);
       expect(grpcCallers(objects, 'contacts')).to.deep.equal(['flows', 'gateway', 'webhook-ingress', 'widget-api']);
+      expect(grpcCallers(objects, 'channels')).to.deep.equal(['gateway', 'widget-api']);
     });
     it('admit the ingress controller to public services only, and Prometheus to every pod', () => {
       const objects = helmTemplate(REQUIRED_ARGS);
@@ -1068,7 +1076,11 @@ describe('deploy: charts/svc', function () {
 
     it('value: the chart owns Secret <release>-svc-webhook-secrets-keys; the Job reads its hook Secret', () => {
       const keys = `k2:${KEY_B},k1:${KEY_A}`;
-      const objects = helmTemplate(['--set-string', `webhookSecretsKeys.value=${keys.replace(',', '\\,')}`]);
+      const objects = helmTemplate([
+        ...CHANNELS_ARGS,
+        '--set-string',
+        `webhookSecretsKeys.value=${keys.replace(',', '\\,')}`,
+      ]);
       const secret = getObject<SecretObject>(objects, 'Secret', WEBHOOK_KEYS_SECRET);
       expect(secret.type).to.equal('Opaque');
       expect(Object.keys(secret.data ?? {})).to.deep.equal([WEBHOOK_KEYS]);
@@ -1120,7 +1132,7 @@ describe('deploy: charts/svc', function () {
 
     it('a changed value rolls webhook-ingress (checksum/secret), and only webhook-ingress', () => {
       const checksums = (key: string) => {
-        const objects = helmTemplate(['--set', `webhookSecretsKeys.value=k1:${key}`]);
+        const objects = helmTemplate([...CHANNELS_ARGS, '--set', `webhookSecretsKeys.value=k1:${key}`]);
         return Object.fromEntries(
           (objects.filter((o) => o.kind === 'Deployment') as Workload[]).map((d) => [
             d.metadata.name,
@@ -1137,10 +1149,11 @@ describe('deploy: charts/svc', function () {
     });
 
     it('needs no key while webhook-ingress is disabled, and then renders none', () => {
-      const objects = helmTemplate(['--set', 'services.webhook-ingress.enabled=false']);
+      const objects = helmTemplate([...CHANNELS_ARGS, '--set', 'services.webhook-ingress.enabled=false']);
       expect(findObject(objects, 'Deployment', ingress)).to.equal(undefined);
       expect(workloadsWithEnv(objects, WEBHOOK_KEYS)).to.deep.equal([]);
       const withValue = helmTemplate([
+        ...CHANNELS_ARGS,
         '--set',
         'services.webhook-ingress.enabled=false',
         '--set',
@@ -1389,6 +1402,29 @@ describe('deploy: charts/svc', function () {
         label: 'no WEBHOOK_SECRETS_KEYS source with production values but for the existingSecret',
         args: ['-f', productionValues, '--set', 'webhookSecretsKeys.existingSecret='],
         message: /webhookSecretsKeys: services\.webhook-ingress needs WEBHOOK_SECRETS_KEYS/,
+      },
+      {
+        label: 'no CHANNELS_SECRETS_KEYS source with production values but for the existingSecret',
+        args: ['-f', productionValues, '--set', 'channelsSecretsKeys.existingSecret='],
+        message: new RegExp(
+          [
+            /channelsSecretsKeys: services\.channels needs CHANNELS_SECRETS_KEYS/,
+            /the web integrations' identity secrets/,
+            /kubectl -n default create secret generic svc-channels-secrets-keys --from-literal=CHANNELS_SECRETS_KEYS=/,
+          ]
+            .map((r) => r.source)
+            .join('.*'),
+        ),
+      },
+      {
+        label: 'channels enabled without its CHANNELS_SECRETS_KEYS entry',
+        args: [
+          '--set',
+          'services.channels.secretEnv[0].name=SVC_TRUST_JWKS',
+          '--set',
+          'services.channels.secretEnv[0].from=trustJwks',
+        ],
+        message: /services\.channels is enabled but gets no CHANNELS_SECRETS_KEYS/,
       },
       {
         label: 'a WEBHOOK_SECRETS_KEYS value that is not <keyId>:<base64 key>',

@@ -208,13 +208,20 @@ export function getObject<T = K8sObject>(objects: K8sObject[], kind: string, nam
 /** The Secret holding webhook-ingress's WEBHOOK_SECRETS_KEYS: the chart's own name for it (<release>-svc-webhook-secrets-keys,
  * from webhookSecretsKeys.value), and the existingSecret of ci/production-values.yaml and of skaffold's default. */
 export const WEBHOOK_KEYS_SECRET = `${releaseName}-webhook-secrets-keys`;
+/** Likewise for channels' CHANNELS_SECRETS_KEYS (<release>-svc-channels-secrets-keys). */
+export const CHANNELS_KEYS_SECRET = `${releaseName}-channels-secrets-keys`;
 
 /**
  * What every install adds to values.yaml: the chart refuses to render without a source of webhook-ingress's
- * WEBHOOK_SECRETS_KEYS (webhookSecretsKeys.existingSecret or .value). Renders "with default values" pass these; the
+ * WEBHOOK_SECRETS_KEYS (webhookSecretsKeys.existingSecret or .value) and of channels' CHANNELS_SECRETS_KEYS. Renders "with default values" pass these; the
  * values files of charts/svc (production, dev) carry their own.
  */
-export const REQUIRED_ARGS = ['--set', `webhookSecretsKeys.existingSecret=${WEBHOOK_KEYS_SECRET}`];
+export const REQUIRED_ARGS = [
+  '--set',
+  `webhookSecretsKeys.existingSecret=${WEBHOOK_KEYS_SECRET}`,
+  '--set',
+  `channelsSecretsKeys.existingSecret=${CHANNELS_KEYS_SECRET}`,
+];
 
 /** Object name of a service's Deployment, Service, ... for the release the suite renders. */
 export function objectName(key: string): string {

@@ -27,7 +27,10 @@ const ENV = {
   HTTP_PORT: '0',
   PORT: '0',
   ...Object.fromEntries(
-    ['IDENTITY', 'INBOX', 'CONTACTS', 'FLOWS', 'WEBHOOK_INGRESS'].map((app) => [`${app}_GRPC_URL`, '127.0.0.1:1']),
+    ['IDENTITY', 'INBOX', 'CONTACTS', 'FLOWS', 'WEBHOOK_INGRESS', 'CHANNELS'].map((app) => [
+      `${app}_GRPC_URL`,
+      '127.0.0.1:1',
+    ]),
   ),
 };
 

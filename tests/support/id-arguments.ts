@@ -36,8 +36,15 @@ export const OBJECT_KINDS = [
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
-/** `<input type>.<field>` ids that name nothing stored: the caller's own key for a contact, a button's own id. */
-export const FREE_IDS = new Set(['ContactApiInput.externalId', 'MessageButtonInput.id']);
+/**
+ * `<input type>.<field>` ids that name nothing stored: the caller's own key for a contact, a button's own id, the
+ * Google OAuth client id a web integration accepts as audience.
+ */
+export const FREE_IDS = new Set([
+  'ContactApiInput.externalId',
+  'MessageButtonInput.id',
+  'WebSecurityInput.googleClientId',
+]);
 
 const ID_NAME = /^_?id$|[a-z0-9](Id|Ids|_id|_ids)$/;
 /**

@@ -1,3 +1,4 @@
+import { channelsRoutes } from './channels';
 import { contactsRoutes } from './contacts';
 import { flowRoutes } from './flows';
 import { identityRoutes } from './identity';
@@ -22,4 +23,5 @@ export const ROUTES: Record<string, Route> = {
   ...contactsRoutes,
   ...webhookRoutes,
   ...flowRoutes,
+  ...channelsRoutes,
 };

@@ -1,4 +1,7 @@
 import { createHmac } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { expect } from 'chai';
 import { status, type Metadata } from '@grpc/grpc-js';
 import { SignJWT, UnsecuredJWT, exportSPKI, generateKeyPair } from 'jose';
@@ -24,7 +27,7 @@ import {
   type WebIntegrationInput,
 } from '@svc/proto/channels/v1';
 import { Envelope } from '@svc/proto/events/v1';
-import { ChannelsApp, CHANNELS_TOPIC, channelsConfig } from '../src';
+import { ChannelsApp, CHANNELS_TOPIC, channelsConfig, channelsKeyring } from '../src';
 import { WebIntegrationRow } from '../src/entities';
 
 describe('ChannelsService', () => {
@@ -67,6 +70,35 @@ describe('ChannelsService', () => {
     if (app) await dropTestDatabase(app.config.DB_URL);
   });
 
+  describe('configuration', () => {
+    it('refuses to serve in production without CHANNELS_SECRETS_KEYS; the migration Job needs none', () => {
+      const production = { ...testEnv('channels'), NODE_ENV: 'production' };
+      expect(() => channelsConfig(production)).to.throw(/CHANNELS_SECRETS_KEYS/);
+      expect(channelsConfig(production, { migrating: true }).CHANNELS_SECRETS_KEYS).to.equal(undefined);
+      expect(() => channelsConfig({ ...production, CHANNELS_SECRETS_KEYS: 'k1:short' })).to.throw(/32 random bytes/);
+    });
+
+    it('keeps a development key in a file next to the SQLite database, the same on every start', () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-channels-'));
+      try {
+        const config = channelsConfig({
+          ...testEnv('channels'),
+          NODE_ENV: 'development',
+          DB_URL: `sqlite:${dir}/c.sqlite`,
+        });
+        const first = channelsKeyring(config);
+        expect(first.source).to.equal(path.join(dir, 'channels-secrets.key'));
+        const sealed = first.keyring.seal('wis_x', { orgId, id: 'a' });
+        expect(channelsKeyring(config).keyring.open(sealed, { orgId, id: 'a' })).to.equal('wis_x');
+        expect(() => channelsKeyring(config).keyring.open(sealed, { orgId, id: 'b' })).to.throw(
+          /identity secret of web integration b/,
+        );
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
   describe('CreateWebIntegration', () => {
     it('fills the documented defaults and answers the identity secret once, stored only sealed', async () => {
       const created = await create();
@@ -105,7 +137,16 @@ describe('ChannelsService', () => {
       const { integration } = await create({
         name: '  Main site ',
         status: ChannelStatus.DISABLED,
-        allowedOrigins: { origins: ['HTTPS://Example.COM:443', 'http://localhost:3000', 'https://example.com/'] },
+        allowedOrigins: {
+          origins: [
+            'HTTPS://Example.COM:443',
+            'http://localhost:3000',
+            'https://example.com/',
+            'http://127.0.0.1:8080',
+            'https://shop.example.com:8443',
+            'https://bücher.example',
+          ],
+        },
         branding: { primaryColor: '#AABBCC', teamAvatarUrl: 'https://cdn.example.com/a.png', hidden: true },
         defaultLocale: 'pt-br',
         availability: {
@@ -132,7 +173,13 @@ describe('ChannelsService', () => {
       });
       expect(integration?.name).to.equal('Main site');
       expect(integration?.status).to.equal(ChannelStatus.DISABLED);
-      expect(integration?.allowedOrigins).to.deep.equal(['https://example.com', 'http://localhost:3000']);
+      expect(integration?.allowedOrigins).to.deep.equal([
+        'https://example.com',
+        'http://localhost:3000',
+        'http://127.0.0.1:8080',
+        'https://shop.example.com:8443',
+        'https://xn--bcher-kva.example',
+      ]);
       expect(integration?.branding?.primaryColor).to.equal('#aabbcc');
       expect(integration?.defaultLocale).to.equal('pt-BR');
       expect(integration?.availability?.businessHours).to.deep.equal([
@@ -474,6 +521,15 @@ describe('ChannelsService', () => {
       expect((await verify(rotatingId, { jwt: await jwt(rotated.identitySecret) })).userId).to.equal('user-42');
       const fresh = { userId: 'user-42', userHash: userHash(rotated.identitySecret) };
       expect((await verify(rotatingId, { userHash: fresh })).userId).to.equal('user-42');
+    });
+
+    it('checks proofs of a DISABLED integration (widget-api decides) and none of a deleted one', async () => {
+      const created = await create({ status: ChannelStatus.DISABLED });
+      const disabledId = created.integration?.id ?? '';
+      const proof = { userHash: { userId: 'user-42', userHash: userHash(created.identitySecret) } };
+      expect((await verify(disabledId, proof)).userId).to.equal('user-42');
+      await unary(client.deleteWebIntegration.bind(client), { id: disabledId }, await manager());
+      expect((await refusal(verify(disabledId, proof))).code).to.equal(status.NOT_FOUND);
     });
 
     it('answers only SYSTEM of the integration org', async () => {

@@ -37,6 +37,8 @@ export const stackConfigSchema = z.object({
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(11),
   /** Keys sealing provider signing secrets (docs/decisions/0014); unset: one generated into SVC_DATA_DIR. */
   WEBHOOK_SECRETS_KEYS: z.string().optional(),
+  /** Keys sealing web integrations' identity secrets (docs/decisions/0075); unset: one generated into SVC_DATA_DIR. */
+  CHANNELS_SECRETS_KEYS: z.string().optional(),
   /**
    * Benchmarks only (`tests/bench/stack-process.ts`): `ipc` lets the parent process pause and resume flows' webhook
    * consumer over its IPC channel (src/bench-control.ts). Never set in production.

@@ -9,7 +9,9 @@ import {
   newId,
   systemPrincipal,
   unary,
+  type Principal,
 } from '@svc/kit';
+import { ChannelsServiceClient } from '@svc/proto/channels/v1';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import type { Stack } from './stack';
@@ -20,6 +22,10 @@ export interface DemoCredentials {
   SVC_DEMO_PASSWORD: string;
   SVC_DEMO_API_KEY: string;
   SVC_DEMO_CHAT_ID: string;
+  /** The demo web integration's `<PUBLIC_KEY>` (the widget's `data-public-key`). */
+  SVC_DEMO_WEB_PUBLIC_KEY: string;
+  /** Its identity secret (signs visitor `jwt`s and `userHash`es): the API answers it only once, so it is kept here. */
+  SVC_DEMO_WEB_IDENTITY_SECRET: string;
 }
 
 const DEMO_SCOPES = ALL_SCOPES.filter((s) => s !== ApiScope.PARTNER_ADMIN);
@@ -41,9 +47,41 @@ function readDemoEnv(file: string): DemoCredentials | undefined {
   return values.SVC_DEMO_EMAIL && values.SVC_DEMO_API_KEY ? (values as unknown as DemoCredentials) : undefined;
 }
 
+function writeDemoEnv(file: string, credentials: DemoCredentials): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(
+    file,
+    Object.entries(credentials)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n') + '\n',
+    { mode: 0o600 },
+  );
+}
+
+/** The origins the demo widget may be embedded in: the stack's own URL and http://localhost:<port>. */
+function demoOrigins(stack: Stack): string[] {
+  const own = new URL(stack.url);
+  const local = own.protocol === 'https:' || ['localhost', '127.0.0.1'].includes(own.hostname);
+  return [...new Set([...(local ? [own.origin] : []), `http://localhost:${stack.port}`])];
+}
+
+/** A web integration for the demo org (decision 0075), created as the gateway would for `principal`. */
+async function seedWebIntegration(stack: Stack, principal: Principal) {
+  const channels = grpcClient(ChannelsServiceClient, `127.0.0.1:${stack.channels.grpcPort}`);
+  try {
+    return await unary(
+      channels.createWebIntegration.bind(channels),
+      { input: { name: 'Demo website', allowedOrigins: { origins: demoOrigins(stack) } } },
+      stack.gatewaySigner.metadata(principal, 'channels'),
+    );
+  } finally {
+    channels.close();
+  }
+}
+
 /**
- * Seeds the demo org once (owner, an API key with every scope but PARTNER_ADMIN, a channel, a contact and a chat with
- * a few messages) and writes its credentials to `<data dir>/demo.env`. Later starts reuse it: data survives restarts.
+ * Seeds the demo org once (owner, an API key with every scope but PARTNER_ADMIN, a web integration, a contact and a
+ * chat of that channel with a few messages) and writes its credentials to `<data dir>/demo.env`. Later starts reuse it: data survives restarts.
  */
 export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
   const file = demoEnvPath(stack.config.SVC_DATA_DIR);
@@ -53,15 +91,27 @@ export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
   try {
     const existing = readDemoEnv(file);
     if (existing) {
-      const stillValid = await unary(
+      const keyPrincipal = await unary(
         identity.authenticate.bind(identity),
         { credential: existing.SVC_DEMO_API_KEY, actAsOrgId: '' },
         system,
       ).then(
-        () => true,
-        () => false,
+        (principal) => principal,
+        () => undefined,
       );
-      if (stillValid) return { ...existing, SVC_URL: stack.url };
+      if (keyPrincipal && existing.SVC_DEMO_WEB_PUBLIC_KEY) return { ...existing, SVC_URL: stack.url };
+      if (keyPrincipal) {
+        // A demo seeded before web integrations existed: add one to it.
+        const web = await seedWebIntegration(stack, keyPrincipal);
+        const updated = {
+          ...existing,
+          SVC_URL: stack.url,
+          SVC_DEMO_WEB_PUBLIC_KEY: web.integration?.publicKey ?? '',
+          SVC_DEMO_WEB_IDENTITY_SECRET: web.identitySecret,
+        };
+        writeDemoEnv(file, updated);
+        return updated;
+      }
     }
     let email = 'demo@svc-inbox.local';
     let created;
@@ -89,11 +139,12 @@ export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
       { name: 'demo', scopes: DEMO_SCOPES },
       asOwner('identity'),
     );
+    const web = await seedWebIntegration(stack, owner);
     const asService = stack.signer.metadata(systemPrincipal(created.org.id), 'inbox');
     const chat = await unary(
       inbox.openChat.bind(inbox),
       {
-        channelId: newId(),
+        channelId: web.integration?.id ?? newId(),
         contact: { _id: newId(), name: 'Ada Lovelace', email: 'ada@example.com', phone: '+15550100100' },
       },
       asService,
@@ -120,15 +171,10 @@ export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
       SVC_DEMO_PASSWORD: password,
       SVC_DEMO_API_KEY: key.key ?? '',
       SVC_DEMO_CHAT_ID: chat._id,
+      SVC_DEMO_WEB_PUBLIC_KEY: web.integration?.publicKey ?? '',
+      SVC_DEMO_WEB_IDENTITY_SECRET: web.identitySecret,
     };
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(
-      file,
-      Object.entries(credentials)
-        .map(([k, v]) => `${k}=${v}`)
-        .join('\n') + '\n',
-      { mode: 0o600 },
-    );
+    writeDemoEnv(file, credentials);
     return credentials;
   } finally {
     identity.close();

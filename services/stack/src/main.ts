@@ -24,6 +24,7 @@ async function main(): Promise<void> {
       `  dashboard login  ${demo.SVC_DEMO_EMAIL} / ${demo.SVC_DEMO_PASSWORD}`,
       `  API key          ${demo.SVC_DEMO_API_KEY}`,
       `  demo chat        ${demo.SVC_DEMO_CHAT_ID}`,
+      `  web widget key   ${demo.SVC_DEMO_WEB_PUBLIC_KEY}   (identity secret: SVC_DEMO_WEB_IDENTITY_SECRET in the file)`,
       '',
       'Try it:',
       `  curl -s ${stack.url}/graphql -H 'content-type: application/json' -H "authorization: Bearer ${demo.SVC_DEMO_API_KEY}" \\`,

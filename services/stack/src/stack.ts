@@ -166,7 +166,8 @@ export class Stack {
       channelsConfigSchema.parse({
         ...base,
         DB_URL: dbUrl('channels'),
-        // The key that seals identity secrets: generated once into the data dir (as webhook-ingress's).
+        // The key that seals identity secrets (docs/decisions/0075): generated once into the data dir.
+        CHANNELS_SECRETS_KEYS: config.CHANNELS_SECRETS_KEYS,
         CHANNELS_SECRETS_KEY_FILE: path.join(config.SVC_DATA_DIR, 'channels-secrets.key'),
       }),
       { ...deps, logger: createLogger('channels', config.LOG_LEVEL) },

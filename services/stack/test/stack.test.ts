@@ -29,7 +29,14 @@ describe('Stack (embedded default)', () => {
     await first.start();
     const demo = await seedDemo(first);
     const env = fs.readFileSync(path.join(dataDir, 'demo.env'), 'utf8');
-    for (const name of ['SVC_URL', 'SVC_DEMO_EMAIL', 'SVC_DEMO_PASSWORD', 'SVC_DEMO_API_KEY'])
+    for (const name of [
+      'SVC_URL',
+      'SVC_DEMO_EMAIL',
+      'SVC_DEMO_PASSWORD',
+      'SVC_DEMO_API_KEY',
+      'SVC_DEMO_WEB_PUBLIC_KEY',
+      'SVC_DEMO_WEB_IDENTITY_SECRET',
+    ])
       expect(env).to.match(new RegExp(`^${name}=.+$`, 'm'));
     const url = `http://127.0.0.1:${first.port}`;
     expect(await (await fetch(`${url}/`)).text(), 'the landing page points at demo.env').to.contain(
@@ -38,6 +45,11 @@ describe('Stack (embedded default)', () => {
     const query = `{ getMessages(chatId: "${demo.SVC_DEMO_CHAT_ID}") { data { text } } }`;
     const before = await graphql(url, demo.SVC_DEMO_API_KEY, query);
     expect(before.errors).to.equal(undefined);
+    const web = await graphql(url, demo.SVC_DEMO_API_KEY, '{ webIntegration { id publicKey allowedOrigins } }');
+    expect(web.data?.webIntegration).to.deep.include({
+      publicKey: demo.SVC_DEMO_WEB_PUBLIC_KEY,
+      allowedOrigins: [`http://localhost:${first.port}`],
+    });
     await first.stop();
 
     const second = new Stack(config());
@@ -45,6 +57,7 @@ describe('Stack (embedded default)', () => {
     try {
       const again = await seedDemo(second);
       expect(again.SVC_DEMO_API_KEY).to.equal(demo.SVC_DEMO_API_KEY);
+      expect(again.SVC_DEMO_WEB_PUBLIC_KEY).to.equal(demo.SVC_DEMO_WEB_PUBLIC_KEY);
       const after = await graphql(`http://127.0.0.1:${second.port}`, demo.SVC_DEMO_API_KEY, query);
       expect(after.data).to.deep.equal(before.data);
     } finally {
@@ -63,7 +76,12 @@ describe('Stack (embedded default)', () => {
         checks: Record<string, boolean>;
       };
       expect(ready.status).to.equal('ready');
-      expect(Object.keys(ready.checks)).to.include.members(['identity.database', 'inbox.database', 'inbox.bus']);
+      expect(Object.keys(ready.checks)).to.include.members([
+        'identity.database',
+        'inbox.database',
+        'inbox.bus',
+        'channels.database',
+      ]);
       expect(await (await fetch(`${base}/metrics`)).text()).to.contain('svc_grpc_server_handling_seconds');
     } finally {
       await stack.stop();
