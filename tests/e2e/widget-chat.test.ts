@@ -380,5 +380,14 @@ describe('widget-api visitor chat and SSE (whole stack over HTTP)', function () 
       for (const reader of [onFirst, onSecond])
         await eventually(async () => messageEvents(reader).some((e) => e.message._id === replyId), 15_000, 'reply');
     });
+
+    it('ends its streams cleanly when it stops (SIGTERM), so clients reconnect elsewhere', async () => {
+      const { integration } = await fixtures.integration();
+      const session = await visitor(integration.publicKey);
+      const onSecond = await stream(session, undefined, `http://127.0.0.1:${second.httpPort}`);
+      expect(second.streamCount).to.equal(1);
+      await second.stop();
+      await eventually(async () => onSecond.ended, 10_000, 'stream ended');
+    });
   });
 });
