@@ -71,6 +71,11 @@ interface SessionContext {
 export function widgetRouter(deps: RouteDeps): Router {
   const router = new Router({ prefix: API_PREFIX });
   router.use(answerErrors(deps.logger));
+  // Sessions, tokens and messages are never stored by a browser or proxy cache; the config routes say otherwise.
+  router.use(async (ctx, next) => {
+    ctx.set('cache-control', 'no-store');
+    await next();
+  });
   router.options('/{*path}', (ctx) => {
     const origin = ctx.get('origin');
     if (origin) ctx.set(preflightHeaders(origin));
