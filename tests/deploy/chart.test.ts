@@ -53,13 +53,14 @@ const TRUST_BLOCKS = [
   {
     block: 'trustJwks',
     env: 'SVC_TRUST_JWKS',
-    readers: ['identity', 'inbox', 'contacts', 'webhook-ingress', 'flows', 'channels'],
+    readers: ['identity', 'inbox', 'contacts', 'webhook-ingress', 'flows', 'channels', 'widget-api'],
   },
   { block: 'gatewaySigningKey', env: 'SVC_SIGNING_KEY', readers: ['gateway'] },
   { block: 'inboxSigningKey', env: 'SVC_SIGNING_KEY', readers: ['inbox'] },
   { block: 'contactsSigningKey', env: 'SVC_SIGNING_KEY', readers: ['contacts'] },
   { block: 'flowsSigningKey', env: 'SVC_SIGNING_KEY', readers: ['flows'] },
   { block: 'webhookIngressSigningKey', env: 'SVC_SIGNING_KEY', readers: ['webhook-ingress'] },
+  { block: 'widgetApiSigningKey', env: 'SVC_SIGNING_KEY', readers: ['widget-api'] },
   { block: 'mediaUrlSecret', env: 'MEDIA_URL_SECRET', readers: ['inbox'] },
 ];
 /** The Secret a values block names when it sets no existingSecret: <release>-svc-<block in kebab case>. */
@@ -69,11 +70,10 @@ const defaults = parse(fs.readFileSync(path.join(chartDir, 'values.yaml'), 'utf8
 const productionValues = path.join(chartDir, 'ci', 'production-values.yaml');
 const devValues = path.join(chartDir, 'values-dev.yaml');
 const PLANNED_PUBLIC: Record<string, string> = {
-  'widget-api': '/api/web',
   widget: '/widget',
 };
 /** Enabled services with public paths (in render order): the ingress controller may reach only these. */
-const PUBLIC_SERVICES = ['gateway', 'inbox', 'webhook-ingress'];
+const PUBLIC_SERVICES = ['gateway', 'inbox', 'webhook-ingress', 'widget-api'];
 /** Where the inbox keeps its media files (services.inbox.persistence.mountPath), exported as MEDIA_DIR. */
 const MEDIA_MOUNT = '/var/lib/svc/media';
 const BODY_SIZE = 'nginx.ingress.kubernetes.io/proxy-body-size';
@@ -480,10 +480,10 @@ describe('deploy: charts/svc', function () {
     it('admit gRPC only from the services that name the target in their upstreams', () => {
       const objects = helmTemplate(REQUIRED_ARGS);
       expect(grpcCallers(objects, 'identity')).to.deep.equal(['flows', 'gateway', 'inbox']);
-      expect(grpcCallers(objects, 'inbox')).to.deep.equal(['contacts', 'flows', 'gateway']);
-      expect(grpcCallers(objects, 'contacts')).to.deep.equal(['flows', 'gateway', 'webhook-ingress']);
+      expect(grpcCallers(objects, 'inbox')).to.deep.equal(['contacts', 'flows', 'gateway', 'widget-api']);
+      expect(grpcCallers(objects, 'contacts')).to.deep.equal(['flows', 'gateway', 'webhook-ingress', 'widget-api']);
       expect(grpcCallers(objects, 'flows')).to.deep.equal(['gateway', 'webhook-ingress']);
-      expect(grpcCallers(objects, 'channels')).to.deep.equal(['gateway']);
+      expect(grpcCallers(objects, 'channels')).to.deep.equal(['gateway', 'widget-api']);
     });
     it('derive callers from upstreams when planned services are enabled', () => {
       const objects = helmTemplate([
@@ -559,7 +559,7 @@ describe('deploy: charts/svc', function () {
       ]);
     });
 
-    it('routes /api/web, /webhooks/in and /widget only once their services are enabled', () => {
+    it('routes /widget only once its service is enabled', () => {
       const off = helmTemplate([...REQUIRED_ARGS, '--set', 'ingress.enabled=true']);
       const offPaths = JSON.stringify(off.filter((o) => o.kind === 'Ingress').map((o) => o.spec));
       for (const p of Object.values(PLANNED_PUBLIC)) expect(offPaths).not.to.include(p);

@@ -29,6 +29,7 @@ import { InboxApp, inboxConfigSchema } from '@svc/inbox';
 import { ContactsApp, contactsConfigSchema } from '@svc/contacts';
 import { FlowsApp, flowsConfigSchema } from '@svc/flows';
 import { WebhookIngressApp, ingressConfigSchema } from '@svc/webhook-ingress';
+import { WidgetApiApp, widgetConfigSchema } from '@svc/widget-api';
 import { ChannelsApp, channelsConfigSchema } from '@svc/channels';
 import { embeddedMediaUrlSecret, type StackConfig } from './config';
 import { demoEnvPath } from './demo-seed';
@@ -48,6 +49,7 @@ export class Stack {
   readonly ingress: WebhookIngressApp;
   readonly flows: FlowsApp;
   readonly channels: ChannelsApp;
+  readonly widget: WidgetApiApp;
   /** Every co-located service; a new service is constructed in the constructor and added here. */
   readonly apps: ServiceApp[];
   gateway!: Gateway;
@@ -170,9 +172,19 @@ export class Stack {
       }),
       { ...deps, logger: createLogger('channels', config.LOG_LEVEL) },
     );
+    this.widget = new WidgetApiApp(
+      widgetConfigSchema.parse({ ...base, ...signingKey('widget-api'), DB_URL: dbUrl('widget-api') }),
+      {
+        ...deps,
+        logger: createLogger('widget-api', config.LOG_LEVEL),
+        channelsAddress: address(this.channels),
+        contactsAddress: address(this.contacts),
+        inboxAddress: address(this.inbox),
+      },
+    );
     // Dependency order: each service calls only services before it, except flow authoring, which asks webhook-ingress
     // whether a trigger's connection is the org's (a dashboard request, never one a running flow or webhook waits on).
-    this.apps = [this.identity, this.inbox, this.contacts, this.flows, this.ingress, this.channels];
+    this.apps = [this.identity, this.inbox, this.contacts, this.flows, this.ingress, this.channels, this.widget];
   }
 
   private signerOf(issuer: string): PrincipalSigner {
@@ -227,6 +239,8 @@ export class Stack {
     // webhook-ingress and inbox in Kubernetes.
     app.use(router.routes()).use(gatewayRoutes.routes());
     if (this.inbox.router) app.use(this.inbox.router.routes());
+    // The widget backend under /api/web, as the chart's ingress routes it to widget-api.
+    if (this.widget.router) app.use(this.widget.router.routes()).use(this.widget.router.allowedMethods());
     const rawRoutes = [this.gateway.route(), ...this.apps.flatMap((service) => service.publicRawRoutes)];
     this.server = keepConnectionsAlive(
       createServer(withRawRoutes(rawRoutes, app.callback(), this.logger)),
@@ -258,6 +272,8 @@ export class Stack {
 
   /** Stops taking requests, drains, then stops the gateway and the services (each relays what it committed). */
   async stop(): Promise<void> {
+    // Open SSE streams hold their connections: end them so the port closes (clients reconnect with Last-Event-ID).
+    this.widget.endStreams();
     if (this.server) {
       const server = this.server;
       await new Promise<void>((resolve) => {

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import {
+  LookupCache,
   Peer,
   callPolicyOf,
   ServiceApp,
@@ -20,7 +21,7 @@ import { Connections } from './domain/connections';
 import { RECEIVED_TOPIC } from './domain/events';
 import { subscribeCacheInvalidation } from './domain/cache-invalidation';
 import { GroupCommit } from './domain/group-commit';
-import { LookupCache } from './domain/lookup-cache';
+
 import { InboundPipeline, type Resolvers } from './domain/pipeline';
 import { scheduleRetention } from './domain/retention';
 import { ingressService } from './grpc/ingress-handlers';

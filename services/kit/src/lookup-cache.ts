@@ -17,7 +17,7 @@ interface Entry<V> {
 }
 
 /**
- * A short-lived cache of another service's answers (docs/decisions/0015): an answer is reused for `ttlMs` only when
+ * A short-lived cache of another service's answers (webhook-ingress: docs/decisions/0015; widget-api: 0085): an answer is reused for `ttlMs` only when
  * `keep` accepts it, concurrent misses of one key share one call, the oldest entry goes when full, and a failed call
  * is not cached. The owner evicts on the source's change events, by key or by tag; a call in flight when its key
  * (or any tag) is evicted answers its callers but is not kept, since it may have read the source before the change.

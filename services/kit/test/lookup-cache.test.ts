@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { LookupCache } from '../src/domain/lookup-cache';
+import { LookupCache } from '../src/lookup-cache';
 
-describe('WebhookIngress.LookupCache', () => {
+describe('kit LookupCache', () => {
   let clock = 0;
   const counting = <V>(value: V) => {
     const load = async () => {

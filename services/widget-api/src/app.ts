@@ -1,0 +1,142 @@
+import type Router from '@koa/router';
+import {
+  ServiceApp,
+  callPolicyOf,
+  importSigningKey,
+  type RawRoute,
+  type ServiceAppDeps,
+  type Subscription,
+} from '@svc/kit';
+import type { WidgetConfig } from './config';
+import { widgetData } from './data';
+import { Backends, type BackendAddresses } from './domain/backends';
+import { GoogleIdTokens } from './domain/google-id-token';
+import { Integrations } from './domain/integrations';
+import { SESSION_ISSUER, SessionTokens } from './domain/session-tokens';
+import { Sessions } from './domain/sessions';
+import { Visitors } from './domain/visitors';
+import { widgetRouter } from './http/routes';
+import { subscribeFeed } from './realtime/feed';
+import { RealtimeHub } from './realtime/hub';
+import { realtimeRoute } from './realtime/realtime-route';
+
+export interface WidgetDeps extends ServiceAppDeps {
+  /** Where channels, contacts and inbox listen, read at first use (the embedded stack knows them only after start). */
+  channelsAddress?: () => string;
+  contactsAddress?: () => string;
+  inboxAddress?: () => string;
+}
+
+const PRUNE_INTERVAL_MS = 3_600_000;
+
+/**
+ * widget-api: the HTTP backend of the website widget (docs/widget-api.md). No gRPC service of its own (the server
+ * answers health only); its routes are on HTTP_PORT, in the embedded stack on the shared port under /api/web.
+ */
+export class WidgetApiApp extends ServiceApp<WidgetConfig> {
+  private readonly backends: Backends;
+  private readonly integrations: Integrations;
+  private readonly tokens: SessionTokens;
+  private hub: RealtimeHub | undefined;
+  private feed: Subscription | undefined;
+  private pruning: NodeJS.Timeout | undefined;
+  /** The Koa routes (config, handshakes, visitor chat routes); valid once started. */
+  router: Router | undefined;
+  /** The SSE route, served ahead of Koa (in the embedded stack too). */
+  readonly realtime: RawRoute;
+
+  constructor(config: WidgetConfig, deps: WidgetDeps = {}) {
+    super({ name: 'widget-api', grpcServices: [], data: widgetData, publishes: [] }, config, deps);
+    const addresses: BackendAddresses = {
+      channels: deps.channelsAddress ?? (() => config.CHANNELS_GRPC_URL),
+      contacts: deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL),
+      inbox: deps.inboxAddress ?? (() => config.INBOX_GRPC_URL),
+    };
+    this.backends = new Backends(() => this.signer, addresses, callPolicyOf(config));
+    this.integrations = new Integrations(this.backends, config.WIDGET_CONFIG_CACHE_MS);
+    const signingKey = importSigningKey(SESSION_ISSUER, config.SVC_SIGNING_KEY ?? '', config.SVC_SIGNING_KEY_ID);
+    signingKey.catch(() => undefined);
+    this.tokens = new SessionTokens(signingKey, config.SVC_TRUST_JWKS, config.WIDGET_SESSION_TTL_SECONDS, deps.clock);
+    this.realtime = realtimeRoute({
+      hub: () => {
+        if (!this.hub) throw new Error('widget-api is not started');
+        return this.hub;
+      },
+      tokens: this.tokens,
+      integrations: this.integrations,
+      backends: this.backends,
+      widgetOrigin: config.WIDGET_ORIGIN,
+    });
+  }
+
+  protected register(): void {
+    const clock = this.deps.clock;
+    const sessions = new Sessions(this.dataSource, this.config.WIDGET_REFRESH_TTL_SECONDS * 1000, clock);
+    const visitors = new Visitors(
+      this.backends,
+      new GoogleIdTokens(this.config.WIDGET_GOOGLE_JWKS_URL, clock),
+      sessions,
+      this.tokens,
+      { burst: this.config.WIDGET_ANONYMOUS_BURST, windowSeconds: this.config.WIDGET_ANONYMOUS_WINDOW_SECONDS },
+      this.logger.child({ component: 'visitors' }),
+      clock,
+    );
+    this.hub = new RealtimeHub(
+      this.backends,
+      {
+        heartbeatMs: this.config.WIDGET_SSE_HEARTBEAT_MS,
+        retryMs: this.config.WIDGET_SSE_RETRY_MS,
+        typingTimeoutMs: this.config.WIDGET_TYPING_TIMEOUT_MS,
+      },
+      this.logger.child({ component: 'realtime' }),
+    );
+    this.router = widgetRouter({
+      integrations: this.integrations,
+      visitors,
+      tokens: this.tokens,
+      backends: this.backends,
+      widgetOrigin: this.config.WIDGET_ORIGIN,
+      trustedProxyHops: this.config.WIDGET_TRUSTED_PROXY_HOPS,
+      mediaMaxBytes: this.config.MEDIA_MAX_BYTES,
+      logger: this.logger,
+    });
+    this.pruning = setInterval(() => {
+      sessions.prune().catch((error: unknown) => this.logger.warn({ err: error }, 'session pruning failed'));
+    }, PRUNE_INTERVAL_MS);
+    this.pruning.unref();
+  }
+
+  protected override httpRouters(): Router[] {
+    return this.router ? [this.router] : [];
+  }
+
+  protected override rawRoutes(): RawRoute[] {
+    return [this.realtime];
+  }
+
+  /** Ends every SSE stream (SIGTERM; the embedded stack before it closes its port, which open streams hold). */
+  endStreams(): void {
+    this.hub?.close();
+  }
+
+  /** Open SSE streams on this replica. */
+  get streamCount(): number {
+    return this.hub?.streamCount ?? 0;
+  }
+
+  protected override async startWorkers(): Promise<void> {
+    if (!this.hub) return;
+    this.feed = await subscribeFeed(this.bus, this.config.KAFKA_TOPIC_PREFIX, {
+      hub: this.hub,
+      channelChanged: (channelId) => this.integrations.evict(channelId),
+    });
+  }
+
+  protected override async stopWorkers(): Promise<void> {
+    clearInterval(this.pruning);
+    // Streams end first (clients reconnect elsewhere with their Last-Event-ID), then the feed stops.
+    this.hub?.close();
+    await this.feed?.stop();
+    this.backends.close();
+  }
+}

@@ -1,0 +1,38 @@
+import { hostname } from 'node:os';
+import { newId, type EventBus, type Subscription } from '@svc/kit';
+import { Envelope } from '@svc/proto/events/v1';
+import type { RealtimeHub } from './hub';
+
+export const MESSAGES_TOPIC = 'svc.inbox.messages.v1';
+export const CHATS_TOPIC = 'svc.inbox.chats.v1';
+/** Published by channels when a channel changes (updated, disabled, secret rotated, deleted). */
+export const CHANNELS_TOPIC = 'svc.channels.channels.v1';
+
+export interface FeedTargets {
+  hub: RealtimeHub;
+  /** A channel changed: what is cached about it is dropped. */
+  channelChanged(channelId: string): void;
+}
+
+/**
+ * Every replica must see every chat's changes (its own streams may be any chats), so each subscribes in a consumer
+ * group of its own (unique per process, so two instances in one process are two groups), from the latest offset.
+ * Only the fact that a chat changed is used: the events themselves are read from the inbox (hub.ts).
+ */
+export function subscribeFeed(bus: EventBus, topicPrefix: string, targets: FeedTargets): Promise<Subscription> {
+  return bus.subscribe({
+    groupId: `${topicPrefix}widget-api.realtime.${hostname()}-${process.pid}-${newId()}`,
+    topics: [MESSAGES_TOPIC, CHATS_TOPIC, CHANNELS_TOPIC].map((topic) => topicPrefix + topic),
+    awaitAssignment: true,
+    handle: async (record) => {
+      const envelope = Envelope.decode(record.value);
+      if (envelope.message?.visitorSeq) targets.hub.changed(envelope.message.chatId);
+      else if (envelope.chat?.visitorSeq) targets.hub.changed(envelope.chat.chatId);
+      else if (envelope.typing && envelope.typing.authorType !== 'CONTACT') {
+        const { chatId, typing, displayName, avatarUrl } = envelope.typing;
+        targets.hub.typing(chatId, { typing, displayName, avatarUrl });
+      }
+      if (envelope.channel?.channelId) targets.channelChanged(envelope.channel.channelId);
+    },
+  });
+}
