@@ -20,12 +20,15 @@
  * the one before, as agents do not), each message's text naming its send; the latency of a delivery is from the start of
  * its send call to the moment its `message.created` frame arrives on a stream, over every stream of the chat.
  *
- * The file-descriptor limit of this process and both servers is raised to `BENCH_FILE_LIMIT` (65 536) with prlimit
- * (the hard limit can only be raised by root; otherwise the processes keep node's default of soft = hard).
+ * The file-descriptor limit of this process and both servers is raised to `BENCH_FILE_LIMIT` (65 536) with prlimit;
+ * raising a hard limit needs CAP_SYS_RESOURCE (a container's root may lack it), else each process keeps soft = hard
+ * (node raises its soft limit to the hard one at start), which the report prints: 10 000 streams need ~10 100.
  *
  * BENCH_STREAMS (default 10 000), BENCH_CHATS (default min(1 000, streams / 10)), BENCH_ROUNDS (messages per chat,
  * default 1), BENCH_SEND_RATE (messages per second, default 20), BENCH_OPEN_CONCURRENCY (streams being opened at once,
- * default 100), BENCH_FILE_LIMIT (default 65 536).
+ * default 100), BENCH_WARMUP_STREAMS (opened and closed before the memory is measured, default 100),
+ * BENCH_SETTLE_MS (idle time before the memory is read, default 2 000), BENCH_FILE_LIMIT (default 65 536),
+ * BENCH_CPU_PROF=<dir> (write a V8 CPU profile of the stack process there).
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -50,9 +53,12 @@ const HANDSHAKE_CONCURRENCY = 20;
  */
 const WARMUP_SENDS = 50;
 /** Streams opened and closed before the memory is measured, so the code they run is compiled by then. */
-const WARMUP_STREAMS = Math.min(100, STREAMS);
+const WARMUP_STREAMS = Number(process.env.BENCH_WARMUP_STREAMS ?? Math.min(100, STREAMS));
+/** How long the servers are left idle after the streams opened, before their memory is read. */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 2_000);
 /** How long deliveries may still arrive after the last send answered before the missing ones are counted. */
 const DRAIN_MS = 30_000;
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const TARGET = { streams: 10_000, p99Ms: 200, bytesPerStream: 20 * 1024 };
 
 /** Sockets are never pooled or limited: each stream is its own connection, as each browser tab's is. */
@@ -89,12 +95,21 @@ function vmRssBytes(pid: number): number {
 interface MemorySample {
   vmRss: number;
   heapUsed: number;
+  /** The V8 heap the process holds (used or not: young generation, free space of the old one). */
+  heapTotal: number;
+  /** Memory of Buffers and other objects outside the V8 heap (node's `external`). */
+  external: number;
 }
 
 async function sampleMemory(pid: number, memory: () => Promise<BenchMemory>): Promise<MemorySample> {
   const reported = await memory();
   if (!reported.collected) console.error(`process ${pid} runs without --expose-gc: its heap was not collected first`);
-  return { vmRss: vmRssBytes(pid), heapUsed: reported.heapUsed };
+  return {
+    vmRss: vmRssBytes(pid),
+    heapUsed: reported.heapUsed,
+    heapTotal: reported.heapTotal,
+    external: reported.external,
+  };
 }
 
 /** Open event streams of one server, held until `closeAll`, with what went wrong counted by kind. */
@@ -224,7 +239,7 @@ async function measureBare(): Promise<{ held: number; errors: Record<string, num
     await sleep(1_000);
     const before = await memory();
     await pool(STREAMS, OPEN_CONCURRENCY, () => streams.open(`${bare.url}/`, {}));
-    await sleep(2_000);
+    await sleep(SETTLE_MS);
     const after = await memory();
     const held = streams.held;
     return { held, errors: streams.errors, perStream: perStream(before, after, held) };
@@ -238,6 +253,8 @@ function perStream(before: MemorySample, after: MemorySample, held: number): Mem
   return {
     vmRss: (after.vmRss - before.vmRss) / Math.max(1, held),
     heapUsed: (after.heapUsed - before.heapUsed) / Math.max(1, held),
+    heapTotal: (after.heapTotal - before.heapTotal) / Math.max(1, held),
+    external: (after.external - before.external) / Math.max(1, held),
   };
 }
 
@@ -257,7 +274,7 @@ async function main(): Promise<void> {
       GATEWAY_COST_BUDGET: '1000000000',
       GATEWAY_COST_REFILL_PER_SECOND: '1000000000',
     },
-    { nodeArgs: ['--expose-gc'] },
+    { nodeArgs: ['--expose-gc', ...(PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [])] },
   );
   const streams = new StreamSet();
   const sendErrors: Record<string, number> = {};
@@ -317,7 +334,7 @@ async function main(): Promise<void> {
     });
     const openSeconds = (performance.now() - opening) / 1000;
     console.error(`${streams.held} streams open in ${openSeconds.toFixed(1)} s`);
-    await sleep(2_000);
+    await sleep(SETTLE_MS);
     const after = await memory();
     const widget = perStream(before, after, streams.held);
 
@@ -384,15 +401,18 @@ async function main(): Promise<void> {
       `bare node:http: ${bare.held} idle streams held; errors ${Object.keys(bare.errors).length ? JSON.stringify(bare.errors) : 'none'}`,
     );
     console.log('\nmemory per idle stream (after - before, after a full GC, / streams held):');
-    console.log('| server | VmRSS / stream | heap used / stream |');
-    console.log('| --- | ---: | ---: |');
-    console.log(`| widget-api (stack process) | ${kb(widget.vmRss)} | ${kb(widget.heapUsed)} |`);
-    console.log(`| bare node:http | ${kb(bare.perStream.vmRss)} | ${kb(bare.perStream.heapUsed)} |`);
+    const row = (name: string, m: MemorySample) =>
+      `| ${name} | ${kb(m.vmRss)} | ${kb(m.heapUsed)} | ${kb(m.heapTotal)} | ${kb(m.external)} |`;
+    const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}×`;
+    console.log('| server | VmRSS / stream | heap used / stream | heap total / stream | external / stream |');
+    console.log('| --- | ---: | ---: | ---: | ---: |');
+    console.log(row('widget-api (stack process)', widget));
+    console.log(row('bare node:http', bare.perStream));
     console.log(
-      `| widget-api / bare | ${(widget.vmRss / bare.perStream.vmRss).toFixed(1)}× | ${(widget.heapUsed / bare.perStream.heapUsed).toFixed(1)}× |`,
+      `| widget-api / bare | ${ratio(widget.vmRss, bare.perStream.vmRss)} | ${ratio(widget.heapUsed, bare.perStream.heapUsed)} | ${ratio(widget.heapTotal, bare.perStream.heapTotal)} | |`,
     );
     console.log(
-      `stack process VmRSS ${kb(before.vmRss)} → ${kb(after.vmRss)}, heap used ${kb(before.heapUsed)} → ${kb(after.heapUsed)}`,
+      `stack process VmRSS ${kb(before.vmRss)} → ${kb(after.vmRss)}, heap used ${kb(before.heapUsed)} → ${kb(after.heapUsed)}, heap total ${kb(before.heapTotal)} → ${kb(after.heapTotal)}`,
     );
     console.log(
       `\nfan-out: ${sends} sendMessage calls (${ROUNDS} per chat) at ${SEND_RATE}/s over ${fanOutSeconds.toFixed(1)} s; ` +
