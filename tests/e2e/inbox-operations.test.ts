@@ -212,6 +212,12 @@ const CASES: OperationCase[] = [
     isolation: 'not-found',
   },
   {
+    op: 'setChatTyping',
+    query: 'mutation($chatId: ID!) { setChatTyping(chatId: $chatId, typing: true) { _id } }',
+    vars: (w) => ({ chatId: w.chatId }),
+    isolation: 'not-found',
+  },
+  {
     op: 'setMessageLabels',
     query:
       'mutation($messageId: String!, $labelIds: [String!]!) { setMessageLabels(messageId: $messageId, labelIds: $labelIds) { _id } }',
@@ -401,6 +407,18 @@ describe('Inbox operations: org isolation, bad input (whole stack over HTTP)', f
   });
 
   after(async () => harness.stop());
+
+  it('setChatTyping answers the chat to a key of its own org', async () => {
+    const { key } = await orgA.mintKey(ALL_SCOPES_BUT_PARTNER);
+    const typing = dataOf(
+      await harness.graphql(
+        'mutation($chatId: ID!, $typing: Boolean!) { setChatTyping(chatId: $chatId, typing: $typing) { _id } }',
+        { chatId: world.chatId, typing: false },
+        key,
+      ),
+    );
+    expect(typing).to.deep.equal({ setChatTyping: { _id: world.chatId } });
+  });
 
   for (const c of CASES) {
     describe(`Inbox.${c.op}`, () => {

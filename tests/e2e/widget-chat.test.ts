@@ -4,19 +4,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   ApiScope,
-  apiKeyPrincipal,
   createBus,
   createLogger,
   dropTestDatabase,
   eventually,
-  grpcClient,
   testDbUrl,
   testRunId,
-  unary,
   baseConfigSchema,
   type EventBus,
 } from '@svc/kit';
-import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import { WidgetApiApp, widgetConfigSchema } from '@svc/widget-api';
 import { SAMPLES } from '../support/media-samples';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
@@ -104,6 +100,13 @@ describe('widget-api visitor chat and SSE (whole stack over HTTP)', function () 
       origin: SITE,
     });
 
+  /** The stream's logged ids run from `first` without a gap or a repeat. */
+  const expectGapless = (reader: SseReader, first: number) => {
+    const ids = reader.logged.map(([id]) => id);
+    expect(ids[0]).to.equal(first);
+    expect(ids).to.deep.equal(ids.map((_id, index) => first + index));
+  };
+
   const messageEvents = (reader: SseReader) =>
     reader.events
       .filter((e) => e.event.startsWith('message.'))
@@ -158,8 +161,7 @@ describe('widget-api visitor chat and SSE (whole stack over HTTP)', function () 
       'READ on SSE',
     );
     // Every logged event has the next id: nothing lost, nothing twice.
-    const ids = sse.logged.map(([id]) => id);
-    expect(ids).to.deep.equal(ids.map((_id, index) => index + 1));
+    expectGapless(sse, 1);
   });
 
   it('never shows an internal note to the visitor, in the stream or the history', async () => {
@@ -194,9 +196,7 @@ describe('widget-api visitor chat and SSE (whole stack over HTTP)', function () 
       .filter((e) => e.type === 'message.created')
       .map((e) => e.message.text);
     expect(created).to.deep.equal(['missed 1', 'missed 2']);
-    const ids = reconnected.logged.map(([id]) => id);
-    expect(ids[0]).to.equal(lastId + 1);
-    expect(ids).to.deep.equal(ids.map((_id, index) => lastId + 1 + index));
+    expectGapless(reconnected, lastId + 1);
   });
 
   it('streams edits, deletions, and the conversation closing and reopening, each with the next id', async () => {
@@ -220,28 +220,24 @@ describe('widget-api visitor chat and SSE (whole stack over HTTP)', function () 
     expect((updated?.data.message as AgentMessage).text).to.equal('final words');
     const closed = sse.events.find((e) => e.event === 'chat.closed');
     expect(closed?.data.status).to.equal('CLOSED');
-    const ids = sse.logged.map(([id]) => id);
-    expect(ids).to.deep.equal(ids.map((_id, index) => index + 1));
+    expectGapless(sse, 1);
   });
 
   it('relays agent typing without an id', async () => {
     const { integration } = await fixtures.integration();
     const session = await visitor(integration.publicKey);
     const sse = await stream(session);
-    const inbox = grpcClient(InboxServiceClient, `127.0.0.1:${harness.stack.inbox.grpcPort}`);
-    try {
-      await unary(
-        inbox.setChatTyping.bind(inbox),
-        { chatId: session.chat._id, typing: true },
-        harness.stack.gatewaySigner.metadata(apiKeyPrincipal(org.id, AGENT_SCOPES), 'inbox'),
-      );
-    } finally {
-      inbox.close();
-    }
+    await gql('mutation($c: ID!) { setChatTyping(chatId: $c, typing: true) { _id } }', { c: session.chat._id });
     await eventually(async () => sse.events.some((e) => e.event === 'typing'));
     const typing = sse.events.find((e) => e.event === 'typing');
     expect(typing?.id).to.equal(undefined);
     expect(typing?.data.typing).to.equal(true);
+    // The visitor's own typing goes to the dashboard, not back to its stream.
+    const own = await web(url, `/chats/${session.chat._id}/typing`, {
+      body: { typing: true },
+      token: session.sessionToken,
+    });
+    expect(own.status).to.equal(204);
   });
 
   it('uploads an attachment and sends it', async () => {
@@ -383,6 +379,15 @@ describe('widget-api visitor chat and SSE (whole stack over HTTP)', function () 
       const replyId = await agentSends(session.chat._id, `to both ${testRunId}`);
       for (const reader of [onFirst, onSecond])
         await eventually(async () => messageEvents(reader).some((e) => e.message._id === replyId), 15_000, 'reply');
+    });
+
+    it('ends its streams cleanly when it stops (SIGTERM), so clients reconnect elsewhere', async () => {
+      const { integration } = await fixtures.integration();
+      const session = await visitor(integration.publicKey);
+      const onSecond = await stream(session, undefined, `http://127.0.0.1:${second.httpPort}`);
+      expect(second.streamCount).to.equal(1);
+      await second.stop();
+      await eventually(async () => onSecond.ended, 10_000, 'stream ended');
     });
   });
 });

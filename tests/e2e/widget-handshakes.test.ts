@@ -151,6 +151,7 @@ describe('widget-api config and handshakes (whole stack over HTTP)', function ()
       expect(first.body.sessionToken).to.be.a('string');
       expect(first.body.chat._id).to.match(/^[0-9a-f]{24}$/);
       expect(first.body.messages.data).to.deep.equal([]);
+      expect(first.headers.get('cache-control')).to.equal('no-store');
       const back = await start('anonymous', {
         publicKey: integration.publicKey,
         refreshToken: first.body.refreshToken,

@@ -32,6 +32,7 @@ export const inboxRoutes: Record<string, Route> = {
   },
   closeChat: { service: 'inbox', method: 'CloseChat' },
   reopenChat: { service: 'inbox', method: 'ReopenChat' },
+  setChatTyping: { service: 'inbox', method: 'SetChatTyping' },
   updateMessage: { service: 'inbox', method: 'UpdateMessage' },
   deleteMessage: { service: 'inbox', method: 'DeleteMessage' },
   addMessageReaction: { service: 'inbox', method: 'AddMessageReaction' },

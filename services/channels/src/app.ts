@@ -3,6 +3,7 @@ import { ChannelsServiceService } from '@svc/proto/channels/v1';
 import type { ChannelsConfig } from './config';
 import { channelsData } from './data';
 import { CHANNELS_TOPIC } from './domain/events';
+import { resealIdentitySecrets } from './domain/reseal';
 import { IdentitySecrets } from './domain/secrets';
 import { WebIntegrations } from './domain/web-integrations';
 import { channelsService } from './grpc/channels-handlers';
@@ -23,6 +24,8 @@ export function channelsKeyring(config: ChannelsConfig): LoadedKeyring {
 
 /** The channels of an org (docs/decisions/0075): web integrations today, the messaging platforms next. */
 export class ChannelsApp extends ServiceApp<ChannelsConfig> {
+  private keys: LoadedKeyring | undefined;
+
   constructor(config: ChannelsConfig, deps: ServiceAppDeps = {}) {
     super(
       {
@@ -37,9 +40,9 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   }
 
   protected register(): void {
-    const { keyring, source } = channelsKeyring(this.config);
-    this.logger.info({ keys: keyring.keyIds, source }, 'identity secrets keyring loaded');
-    const secrets = new IdentitySecrets(keyring);
+    // Loaded when serving, not at construction: the migration Job runs without keys.
+    this.keys = channelsKeyring(this.config);
+    const secrets = new IdentitySecrets(this.keys.keyring);
     const webIntegrations = new WebIntegrations(this.dataSource, () => this.relay, secrets);
     this.grpc.add(
       ChannelsServiceService,
@@ -49,5 +52,17 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       ),
       'svc.channels.v1.ChannelsService',
     );
+  }
+
+  /** Moves identity secrets sealed under an older key to the active one (key rotation), then serves. */
+  protected override async startWorkers(): Promise<void> {
+    if (!this.keys) return;
+    const { keyring, source } = this.keys;
+    this.logger.info({ keys: keyring.keyIds, source }, 'identity secrets keyring loaded');
+    const report = await resealIdentitySecrets(this.dataSource, keyring);
+    if (report.rewrapped)
+      this.logger.info({ rewrapped: report.rewrapped, activeKey: keyring.activeKeyId }, 'identity secrets re-sealed');
+    for (const { integrationId, error } of report.unreadable)
+      this.logger.error({ integrationId }, `identity secret cannot be opened: ${error}`);
   }
 }

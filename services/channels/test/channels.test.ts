@@ -12,6 +12,11 @@ import {
   dropTestDatabase,
   eventually,
   grpcClient,
+  keyIdOf,
+  newKeyEntry,
+  parseKeys,
+  SecretKeyring,
+  testDbUrl,
   newId,
   rejection,
   systemPrincipal,
@@ -28,6 +33,7 @@ import {
 } from '@svc/proto/channels/v1';
 import { Envelope } from '@svc/proto/events/v1';
 import { ChannelsApp, CHANNELS_TOPIC, channelsConfig, channelsKeyring } from '../src';
+import { resealIdentitySecrets } from '../src/domain/reseal';
 import { WebIntegrationRow } from '../src/entities';
 
 describe('ChannelsService', () => {
@@ -94,6 +100,44 @@ describe('ChannelsService', () => {
           /identity secret of web integration b/,
         );
       } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
+  describe('key rotation (CHANNELS_SECRETS_KEYS)', () => {
+    it('re-seals every identity secret under the new first key at start-up; the old key can then go', async () => {
+      const [a, b] = [newKeyEntry('a'), newKeyEntry('b')];
+      // A file (on the embedded default): the data outlives the first process.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-channels-keys-'));
+      const dbUrl = testDbUrl('channels_keys', path.join(dir, 'channels.sqlite'));
+      const env = testEnv('channels_keys', { CHANNELS_SECRETS_KEYS: a, DB_URL: dbUrl });
+      const before = new ChannelsApp(channelsConfig(env));
+      await before.start();
+      let beforeRunning = true;
+      let after: ChannelsApp | undefined;
+      try {
+        const rotating = grpcClient(ChannelsServiceClient, `127.0.0.1:${before.grpcPort}`);
+        const created = await unary(rotating.createWebIntegration.bind(rotating), { input: {} }, await manager());
+        rotating.close();
+        const id = created.integration?.id ?? '';
+        const sealedOf = async (app: ChannelsApp) =>
+          (await app.dataSource.manager.findOneByOrFail(WebIntegrationRow, { id })).identitySecretSealed;
+        expect(keyIdOf(await sealedOf(before))).to.equal('a');
+        await before.stop();
+        beforeRunning = false;
+
+        after = new ChannelsApp(channelsConfig({ ...env, CHANNELS_SECRETS_KEYS: `${b},${a}` }));
+        await after.start();
+        const resealed = await sealedOf(after);
+        expect(keyIdOf(resealed)).to.equal('b');
+        const onlyB = new SecretKeyring(parseKeys(b));
+        expect(onlyB.open(resealed, { orgId, id })).to.equal(created.identitySecret);
+        expect(await resealIdentitySecrets(after.dataSource, onlyB)).to.deep.equal({ rewrapped: 0, unreadable: [] });
+      } finally {
+        await after?.stop();
+        if (beforeRunning) await before.stop();
+        await dropTestDatabase(dbUrl);
         fs.rmSync(dir, { recursive: true, force: true });
       }
     });
@@ -289,13 +333,13 @@ describe('ChannelsService', () => {
       const id = integration?.id ?? '';
       const mine = await manager();
       for (const call of [
-        unary(client.getWebIntegrationById.bind(client), { id }, mine),
-        unary(client.updateWebIntegration.bind(client), { id, input: { name: 'Mine now' } }, mine),
-        unary(client.rotateWebIntegrationSecret.bind(client), { id }, mine),
-        unary(client.deleteWebIntegration.bind(client), { id }, mine),
-        verify(id, { userHash: { userId: 'u', userHash: '00' } }),
+        () => unary(client.getWebIntegrationById.bind(client), { id }, mine),
+        () => unary(client.updateWebIntegration.bind(client), { id, input: { name: 'Mine now' } }, mine),
+        () => unary(client.rotateWebIntegrationSecret.bind(client), { id }, mine),
+        () => unary(client.deleteWebIntegration.bind(client), { id }, mine),
+        () => verify(id, { userHash: { userId: 'u', userHash: '00' } }),
       ])
-        expect((await refusal(call)).code).to.equal(status.NOT_FOUND);
+        expect((await refusal(call())).code).to.equal(status.NOT_FOUND);
       const still = await unary(client.getWebIntegrationById.bind(client), { id }, await manager(otherOrgId));
       expect(still.name).to.equal('Website');
     });

@@ -78,7 +78,7 @@ export class InboxApp extends ServiceApp<InboxConfig> {
       deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL),
       callPolicyOf(config),
     );
-    this.members = identityMembers(this.identity, () => this.signer);
+    this.members = identityMembers(this.identity, () => this.signer, this.logger.child({ component: 'members' }));
   }
 
   override readinessChecks(): Record<string, ReadinessCheck> {

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { status } from '@grpc/grpc-js';
-import { PrincipalKind, eventually, newId, principalFor, rejection, systemPrincipal, unary } from '@svc/kit';
+import { ApiScope, PrincipalKind, eventually, newId, principalFor, rejection, systemPrincipal, unary } from '@svc/kit';
 import { AuthorType, ChatStatus, DeliveryStatus, MediaType, MessageType } from '@svc/proto/inbox/v1';
+import { VisitorEventRow } from '../src/entities';
 import { AGENT_SCOPES, VisitorStack, type VisitorChatFixture } from './visitor-stack';
 
 const PNG = Buffer.concat([
@@ -101,6 +102,26 @@ describe('inbox: delivery and the rest of the visitor side', () => {
         stack.eventsOf(chat._id).find((e) => e.type === 'message.status_changed'),
       );
       expect(event.message).to.include({ deliveryStatus: DeliveryStatus.FAILED, failureReason: 'bounced' });
+    });
+
+    it('takes edits and delivery reports of the same messages at once, each numbered once', async () => {
+      const { orgId, chat, visitor, agent } = await stack.visitorChat();
+      const sent = [];
+      for (let i = 0; i < 5; i += 1) sent.push(await stack.send(agent, chat._id, `m${i}`));
+      const ids = sent.map((m) => m._id);
+      const edit = (id: string, text: string) =>
+        unary(stack.inbox.updateMessage.bind(stack.inbox), { messageId: id, text }, stack.as(agent));
+      await Promise.all([
+        ...ids.map((id) => edit(id, `edited ${id}`)),
+        report(systemPrincipal(orgId), chat._id, [...ids].reverse(), DeliveryStatus.SENT),
+        report(visitor, chat._id, ids, DeliveryStatus.DELIVERED),
+        ...ids.map((id) => edit(id, `again ${id}`)),
+      ]);
+      const { data } = await stack.visitorEvents(visitor, chat._id);
+      expect(data.map((e) => e.seq)).to.deep.equal(Array.from({ length: data.length }, (_, i) => i + 1));
+      expect(data.filter((e) => e.type === 'message.updated')).to.have.length(10);
+      // DELIVERED first makes a later SENT a step back, which is dropped: 5 or 10 status changes.
+      expect(data.filter((e) => e.type === 'message.status_changed').length).to.be.oneOf([5, 10]);
     });
 
     it('lets a visitor report only DELIVERED and READ, and only in its own chat', async () => {
@@ -229,31 +250,18 @@ describe('inbox: delivery and the rest of the visitor side', () => {
         const seen = stack.eventsOf(chat._id).filter((e) => e.type === 'chat.typing');
         return seen.length === 3 && seen;
       });
+      const shown = (authorType: AuthorType, displayName: string, on: boolean) => ({
+        chatId: chat._id,
+        channelId: chat.channelId,
+        authorType,
+        displayName,
+        avatarUrl: '',
+        typing: on,
+      });
       expect(typing.map((e) => e.typing)).to.deep.equal([
-        {
-          chatId: chat._id,
-          channelId: chat.channelId,
-          authorType: AuthorType.CONTACT,
-          displayName: '',
-          avatarUrl: '',
-          typing: true,
-        },
-        {
-          chatId: chat._id,
-          channelId: chat.channelId,
-          authorType: AuthorType.MEMBER,
-          displayName: 'Olive Owner',
-          avatarUrl: '',
-          typing: true,
-        },
-        {
-          chatId: chat._id,
-          channelId: chat.channelId,
-          authorType: AuthorType.MEMBER,
-          displayName: 'Olive Owner',
-          avatarUrl: '',
-          typing: false,
-        },
+        shown(AuthorType.CONTACT, '', true),
+        shown(AuthorType.MEMBER, 'Olive Owner', true),
+        shown(AuthorType.MEMBER, 'Olive Owner', false),
       ]);
       // Typing is not a visitor event: nothing is numbered.
       expect((await stack.visitorChatOf(visitor, chat._id)).lastEventSeq).to.equal(0);
@@ -322,6 +330,18 @@ describe('inbox: delivery and the rest of the visitor side', () => {
       await unary(stack.inbox.closeChat.bind(stack.inbox), { chatId: chat._id }, stack.as(agent));
       expect((await stack.visitorChatOf(visitor, chat._id)).status).to.equal(ChatStatus.CLOSED);
       expect((await stack.visitorEvents(visitor, chat._id)).data.map((e) => e.type)).to.deep.equal(['chat.closed']);
+    });
+  });
+
+  describe('visitor event retention', () => {
+    it('keeps the log while the chat exists and deletes it with the chat', async () => {
+      const { orgId, chat, visitor } = await stack.visitorChat();
+      await stack.receive(visitor, chat._id, 'hello');
+      const logged = () => stack.app.dataSource.manager.countBy(VisitorEventRow, { chatId: chat._id });
+      expect(await logged()).to.equal(1);
+      const deleter = principalFor(PrincipalKind.API_KEY, orgId, [ApiScope.CONVERSATIONS_DELETE]);
+      await unary(stack.inbox.deleteChat.bind(stack.inbox), { chatId: chat._id }, stack.as(deleter));
+      expect(await logged()).to.equal(0);
     });
   });
 });

@@ -127,6 +127,15 @@ describe('inbox: the visitor side of a chat', () => {
         expect(data.find((d) => d.seq === event.message?.visitorSeq)?.message?._id).to.equal(event.message?.messageId);
     });
 
+    it('records one chat.closed for concurrent closes of one chat', async () => {
+      const { chat, visitor, agent } = await stack.visitorChat();
+      const close = () => unary(stack.inbox.closeChat.bind(stack.inbox), { chatId: chat._id }, stack.as(agent));
+      await Promise.all(Array.from({ length: 6 }, close));
+      expect((await stack.visitorEvents(visitor, chat._id)).data.map((e) => [e.seq, e.type])).to.deep.equal([
+        [1, 'chat.closed'],
+      ]);
+    });
+
     it('replays after n exactly the later events, and pages by limit with hasNext', async () => {
       const { chat, visitor, agent } = await stack.visitorChat();
       await stack.receive(visitor, chat._id, 'one');

@@ -34,7 +34,7 @@ import { applyFilter, validFilter } from './search-filters';
 import { containsPattern } from './search-terms';
 import { findChat, findCollection, requireId } from './lookups';
 import { requireMember, type MemberDirectory } from './members';
-import { recordVisitorEvent } from './visitor-log';
+import { lockChat, recordVisitorEvent } from './visitor-log';
 
 export { findChat } from './lookups';
 
@@ -271,7 +271,8 @@ export class Chats {
     requireScope(principal, ApiScope.CONVERSATIONS_MANAGE);
     const orgId = requireOrg(principal);
     const chat = await this.dataSource.transaction(async (manager) => {
-      const row = await findChat(manager, orgId, chatId);
+      // Locked first: two concurrent closes see each other, so the visitor gets one chat.closed, not two.
+      const row = await lockChat(manager, orgId, chatId);
       const change = await decide(row, manager);
       if (!change) return row;
       const at = now();

@@ -123,25 +123,14 @@ async function removeChats(manager: EntityManager, orgId: string, chats: ChatRow
         chatIds,
       })
       .execute();
-  await manager
-    .createQueryBuilder()
-    .delete()
-    .from(ReadStateRow)
-    .where('org_id = :orgId AND chat_id IN (:...chatIds)', { orgId, chatIds })
-    .execute();
-  for (const perChat of [ChatLabelRow, VisitorEventRow])
+  // Read positions, thread labels and the visitor event log, then the messages (their dependents are gone).
+  for (const perChat of [ReadStateRow, ChatLabelRow, VisitorEventRow, MessageRow])
     await manager
       .createQueryBuilder()
       .delete()
       .from(perChat)
       .where('org_id = :orgId AND chat_id IN (:...chatIds)', { orgId, chatIds })
       .execute();
-  await manager
-    .createQueryBuilder()
-    .delete()
-    .from(MessageRow)
-    .where('org_id = :orgId AND chat_id IN (:...chatIds)', { orgId, chatIds })
-    .execute();
   await manager
     .createQueryBuilder()
     .delete()

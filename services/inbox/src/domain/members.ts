@@ -10,7 +10,7 @@ export interface MemberDirectory {
   membersOf(orgId: string, memberIds: string[]): Promise<string[]>;
   /**
    * What a visitor may see of the org's members: display name and avatar by member id (a removed member is absent).
-   * May be a minute old (cached per org).
+   * May be a minute old (cached per org); empty when identity cannot answer.
    */
   profilesOf(orgId: string): Promise<ReadonlyMap<string, MemberProfile>>;
 }

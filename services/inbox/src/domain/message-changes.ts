@@ -19,12 +19,12 @@ import { MessageEditRow, MessageLabelRow, MessageReactionRow, MessageRow, type C
 import { authorOf } from './actor';
 import { messageEvent } from './events';
 import { requireApplicableLabels } from './label-rules';
-import { findChat, findMessage, requireId } from './lookups';
+import { findMessage, requireId } from './lookups';
 import type { MediaAttachments } from './media-attachments';
 import type { MessageReader } from './message-details';
 import { MAX_TEXT_LENGTH, validText } from './message-input';
 import { searchIndex } from './search-index';
-import { recordVisitorEvent, visibleToVisitor } from './visitor-log';
+import { lockChat, recordVisitorEvent, visibleToVisitor } from './visitor-log';
 
 export const MAX_LABELS_PER_MESSAGE = 20;
 const EMOJI =
@@ -178,9 +178,12 @@ export class MessageChanges {
   ): Promise<Message> {
     const orgId = requireOrg(principal);
     const seesNotes = hasScope(principal, ApiScope.NOTES_WRITE);
+    // A message never changes chat: its chat is locked first, as by every change that numbers a visitor event
+    // (one lock order, chat then messages, so an edit and a delivery report of one message cannot deadlock).
+    const { chatId } = await findMessage(this.dataSource.manager, orgId, messageId, seesNotes);
     const row = await this.dataSource.transaction(async (manager) => {
+      const chat = await lockChat(manager, orgId, chatId);
       const message = await findMessage(manager, orgId, messageId, seesNotes);
-      const chat = await findChat(manager, orgId, message.chatId);
       const at = now();
       await enqueueEvents(manager, await apply(message, manager, at, chat), at);
       return message;

@@ -24,8 +24,8 @@ export const visibleToVisitor = (message: Pick<MessageRow, 'internal'>) => !mess
 
 /**
  * Numbers one visitor-visible change of a chat in the transaction of the change and records it: the returned seq goes
- * into the change's outbox event (`visitor_seq`). Takes the chat's row lock (callers that lock other rows of the chat,
- * e.g. messages, do so first: one lock order, no deadlock).
+ * into the change's outbox event (`visitor_seq`). Takes the chat's row lock if the caller does not hold it yet; callers
+ * that also change existing messages of the chat take it first (`lockChat`): one lock order, chat then messages.
  */
 export async function recordVisitorEvent(
   manager: EntityManager,

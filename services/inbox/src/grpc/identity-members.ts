@@ -1,6 +1,6 @@
 import type { ServiceError } from '@grpc/grpc-js';
 import { LRUCache } from 'lru-cache';
-import { domainErrorOf, unary, type Peer, type PrincipalSigner, systemPrincipal } from '@svc/kit';
+import { domainErrorOf, unary, type Logger, type Peer, type PrincipalSigner, systemPrincipal } from '@svc/kit';
 import type { IdentityServiceClient } from '@svc/proto/identity/v1';
 import type { MemberDirectory, MemberProfile } from '../domain/members';
 
@@ -10,9 +10,14 @@ export const PROFILE_TTL_MS = 60_000;
 /**
  * The org's members as identity knows them (SYSTEM principal of the org): `FindMembers` for an assignee, uncached (an
  * assignment must never go to a removed member); `ListTeamMembers` for display names, cached per org for a minute
- * (lru-cache `ttl`; concurrent misses of one org share one call through `fetchMethod`).
+ * (lru-cache `ttl`; concurrent misses of one org share one call through `fetchMethod`). When identity cannot answer,
+ * names are left empty (logged) rather than failing a visitor's history: widget-api then shows the team name.
  */
-export function identityMembers(identity: Peer<IdentityServiceClient>, signer: () => PrincipalSigner): MemberDirectory {
+export function identityMembers(
+  identity: Peer<IdentityServiceClient>,
+  signer: () => PrincipalSigner,
+  logger?: Logger,
+): MemberDirectory {
   const profiles = new LRUCache<string, ReadonlyMap<string, MemberProfile>>({
     max: 1_000,
     ttl: PROFILE_TTL_MS,
@@ -47,7 +52,12 @@ export function identityMembers(identity: Peer<IdentityServiceClient>, signer: (
       }
     },
     async profilesOf(orgId) {
-      return (await profiles.fetch(orgId)) ?? new Map();
+      try {
+        return (await profiles.fetch(orgId)) ?? new Map();
+      } catch (error) {
+        logger?.warn({ err: error, orgId }, 'member names unavailable; shown without them');
+        return new Map();
+      }
     },
   };
 }

@@ -1,5 +1,5 @@
-import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
-import { Unauthenticated } from '@svc/kit';
+import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { Unauthenticated, Unavailable } from '@svc/kit';
 
 /** Google signs ID tokens with either spelling of its issuer (https://developers.google.com/identity/gsi/web/guides/verify-google-id-token). */
 const GOOGLE_ISSUERS = ['accounts.google.com', 'https://accounts.google.com'];
@@ -44,6 +44,9 @@ export class GoogleIdTokens {
         requiredClaims: ['sub', 'exp', 'iat'],
       }));
     } catch (error) {
+      // Google's keys could not be fetched: not the visitor's fault, and worth a retry (503, not 401).
+      if (!(error instanceof errors.JOSEError) || error instanceof errors.JWKSTimeout)
+        throw new Unavailable('Google sign-in keys are unreachable; try again');
       throw new Unauthenticated(`googleIdToken refused: ${(error as Error).message}`);
     }
     const email = typeof payload.email === 'string' ? payload.email : undefined;

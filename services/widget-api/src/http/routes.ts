@@ -3,7 +3,8 @@ import type { Context, Next } from 'koa';
 import getRawBody from 'raw-body';
 import { z } from 'zod';
 import { Forbidden, InvalidArgument, clientAddress, type Logger } from '@svc/kit';
-import { DeliveryStatus } from '@svc/proto/inbox/v1';
+import { DeliveryStatus, Media } from '@svc/proto/inbox/v1';
+import { VisitorMedia } from '@svc/proto/inbox/v1/visitor';
 import type { Backends, VisitorIdentityOfSession } from '../domain/backends';
 import type { Integration, Integrations } from '../domain/integrations';
 import { visitorIdentitySchema } from '../domain/proofs';
@@ -70,6 +71,11 @@ interface SessionContext {
 export function widgetRouter(deps: RouteDeps): Router {
   const router = new Router({ prefix: API_PREFIX });
   router.use(answerErrors(deps.logger));
+  // Sessions, tokens and messages are never stored by a browser or proxy cache; the config routes say otherwise.
+  router.use(async (ctx, next) => {
+    ctx.set('cache-control', 'no-store');
+    await next();
+  });
   router.options('/{*path}', (ctx) => {
     const origin = ctx.get('origin');
     if (origin) ctx.set(preflightHeaders(origin));
@@ -206,15 +212,8 @@ export function widgetRouter(deps: RouteDeps): Router {
       caption: typeof ctx.query.caption === 'string' ? ctx.query.caption : undefined,
     });
     ctx.status = 201;
-    ctx.body = {
-      _id: media._id,
-      type: media.type,
-      contentType: media.contentType,
-      fileName: media.fileName,
-      sizeBytes: media.sizeBytes,
-      url: media.url,
-      urlExpiresAt: media.urlExpiresAt,
-    };
+    // The visitor's view of a library item (no hash, no uploader): the fields VisitorMedia has.
+    ctx.body = VisitorMedia.toJSON(VisitorMedia.fromJSON(Media.toJSON(media)));
   });
 
   return router;

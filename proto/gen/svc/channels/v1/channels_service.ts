@@ -325,7 +325,10 @@ export interface WebIntegration {
   status: ChannelStatus;
   /** `<PUBLIC_KEY>`: names the integration in the embed code; not a secret. */
   publicKey: string;
-  /** `https://host[:port]` origins allowed to embed the widget and call widget-api. */
+  /**
+   * `https://host[:port]` origins allowed to embed the widget and call widget-api (http only for localhost), as
+   * browsers send `Origin`: lower-case host, no default port, no path. Empty: no page may embed it (decision 0075).
+   */
   allowedOrigins: string[];
   branding:
     | WebBranding
