@@ -4,13 +4,14 @@
  * With `sse: true`, the baseline of `bench:realtime`: it answers every request as an idle event stream (the headers
  * and a `retry:` frame, then nothing) and keeps it open, so its memory per open stream is what node:http itself costs.
  * Run directly (`node tests/dist/bench/bare-server.js`) it prints `{"port":…}` once listening and serves until SIGTERM;
- * over its IPC channel it answers the stack's `memory` bench command (`services/stack/src/bench-control.ts`).
+ * over its IPC channel it answers the stack's `memory` bench command (`memory-probe.ts`, preloaded).
  */
 import { spawn } from 'node:child_process';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
-import type { BenchMemory, BenchReply, BenchRequest } from '@svc/stack';
+import type { BenchMemory } from '@svc/stack';
+import { MEMORY_PROBE, askMemory } from './memory-probe';
 
 const ANSWER = '{"requestId":"000000000000000000000000","outcome":"ACCEPTED","flows":[]}';
 
@@ -28,7 +29,7 @@ export async function startBareServerProcess(
   nodeArgs: string[] = [],
   options: { sse?: boolean } = {},
 ): Promise<BareServerProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, __filename], {
+  const child = spawn(process.execPath, [...nodeArgs, '-r', MEMORY_PROBE, __filename], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     env: { ...process.env, BARE_SERVER_MODE: options.sse ? SSE_MODE : '' },
   });
@@ -40,23 +41,10 @@ export async function startBareServerProcess(
     child.once('exit', (code) => reject(new Error(`the bare server exited (${code}) before listening`)));
   });
   lines.close();
-  let lastId = 0;
   return {
     pid: child.pid ?? 0,
     url: `http://127.0.0.1:${port}`,
-    memory: () =>
-      new Promise<BenchMemory>((resolve, reject) => {
-        lastId += 1;
-        const id = lastId;
-        const onReply = (reply: BenchReply) => {
-          if (reply.id !== id) return;
-          child.off('message', onReply);
-          if (reply.memory) resolve(reply.memory);
-          else reject(new Error('the bare server answered no memory'));
-        };
-        child.on('message', onReply);
-        child.send({ id, command: 'memory' } satisfies BenchRequest);
-      }),
+    memory: () => askMemory(child),
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
@@ -80,14 +68,6 @@ function serve(): void {
   });
   server.listen(0, '127.0.0.1', () => {
     process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
-  });
-  process.on('message', (message: BenchRequest) => {
-    if (message.command !== 'memory') return;
-    const gc = (globalThis as { gc?: () => void }).gc;
-    gc?.();
-    const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
-    const memory = { rss, heapUsed, heapTotal, external, arrayBuffers, collected: gc !== undefined };
-    process.send?.({ id: message.id, ok: true, memory } satisfies BenchReply);
   });
   process.once('SIGTERM', () => {
     server.close(() => process.exit(0));

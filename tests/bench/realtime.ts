@@ -39,6 +39,7 @@ import type { BenchMemory } from '@svc/stack';
 import { startBareServerProcess } from './bare-server';
 import { machineLoad } from './machine-load';
 import { cpuMs, startStackProcess } from './stack-process';
+import { startWidgetApiProcess, type WidgetApiProcess } from './widget-process';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 10_000);
 const CHATS = Number(process.env.BENCH_CHATS ?? Math.min(1_000, Math.ceil(STREAMS / 10)));
@@ -59,6 +60,8 @@ const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 2_000);
 /** How long deliveries may still arrive after the last send answered before the missing ones are counted. */
 const DRAIN_MS = 30_000;
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+/** Set: widget-api runs as its own deployable on these Kafka brokers (tests/infra), the stack beside it on the same. */
+const KAFKA_BROKERS = process.env.BENCH_KAFKA_BROKERS;
 const TARGET = { streams: 10_000, p99Ms: 200, bytesPerStream: 20 * 1024 };
 
 /** Sockets are never pooled or limited: each stream is its own connection, as each browser tab's is. */
@@ -186,6 +189,10 @@ async function pool(count: number, concurrency: number, job: (index: number) => 
   );
 }
 
+function cpuOf(stackPid: number, widgetPid?: number): { stack?: number; widget?: number } {
+  return { stack: cpuMs(stackPid), widget: widgetPid === undefined ? undefined : cpuMs(widgetPid) };
+}
+
 function percentile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
@@ -266,25 +273,36 @@ async function main(): Promise<void> {
   const bare = await measureBare();
   console.error(`bare: ${bare.held} idle streams held, ${kb(bare.perStream.vmRss)} RSS per stream`);
 
+  // Every visitor comes from 127.0.0.1: the per-address limit on new anonymous visitors would refuse most.
+  const widgetEnv = { WIDGET_ANONYMOUS_BURST: '100000' };
+  const measuredNodeArgs = ['--expose-gc', ...(PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [])];
+  const kafka = KAFKA_BROKERS
+    ? { brokers: KAFKA_BROKERS, topicPrefix: `bench-realtime-${process.pid}-${Date.now()}.` }
+    : undefined;
   const stack = await startStackProcess(
     {
-      // Every visitor comes from 127.0.0.1: the per-address limit on new anonymous visitors would refuse most.
-      WIDGET_ANONYMOUS_BURST: '100000',
+      ...widgetEnv,
       // One API key sends every message: the gateway's per-key cost budget would throttle it.
       GATEWAY_COST_BUDGET: '1000000000',
       GATEWAY_COST_REFILL_PER_SECOND: '1000000000',
+      ...(kafka ? { KAFKA_BROKERS: kafka.brokers, KAFKA_TOPIC_PREFIX: kafka.topicPrefix } : {}),
     },
-    { nodeArgs: ['--expose-gc', ...(PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [])] },
+    { nodeArgs: kafka ? [] : measuredNodeArgs },
   );
   const streams = new StreamSet();
   const sendErrors: Record<string, number> = {};
+  let standalone: WidgetApiProcess | undefined;
   try {
-    const stackLimit = raiseFileLimit(stack.pid);
+    if (kafka) standalone = await startWidgetApiProcess(stack, kafka, widgetEnv, measuredNodeArgs);
+    /** The widget-api process measured: its own (on Kafka), else the stack. */
+    const widgetApi = standalone ?? { pid: stack.pid, url: stack.url, memory: () => stack.memory() };
+    const serverLimit = raiseFileLimit(widgetApi.pid);
+    const measured = standalone ? 'widget-api (its own process)' : 'widget-api (stack process)';
     const publicKey = stack.demo.SVC_DEMO_WEB_PUBLIC_KEY ?? '';
     const apiKey = stack.demo.SVC_DEMO_API_KEY ?? '';
     const handshakeErrors: Record<string, number> = {};
     const started = performance.now();
-    const visitors = await handshakes(stack.url, publicKey, handshakeErrors);
+    const visitors = await handshakes(widgetApi.url, publicKey, handshakeErrors);
     console.error(`${visitors.length} visitors in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     // Latency bookkeeping: when each send started, and each delivery's delay.
@@ -307,7 +325,7 @@ async function main(): Promise<void> {
     };
     const openStream = (set: StreamSet, visitor: Visitor, frames?: (frame: string) => void) =>
       set.open(
-        `${stack.url}/api/web/realtime/${visitor.chatId}`,
+        `${widgetApi.url}/api/web/realtime/${visitor.chatId}`,
         {
           authorization: `Bearer ${visitor.sessionToken}`,
           // No Last-Event-ID: the stream starts after the chat's latest event (the warm-up messages are not replayed).
@@ -325,7 +343,7 @@ async function main(): Promise<void> {
     }
     warmup.closeAll();
     await sleep(1_000);
-    const memory = () => sampleMemory(stack.pid, () => stack.memory());
+    const memory = () => sampleMemory(widgetApi.pid, () => widgetApi.memory());
     const before = await memory();
     const opening = performance.now();
     await pool(STREAMS, OPEN_CONCURRENCY, async (i) => {
@@ -341,7 +359,7 @@ async function main(): Promise<void> {
     // Fan-out: every chat gets ROUNDS messages, sent at SEND_RATE per second whatever the answers take.
     const sends = visitors.length * ROUNDS;
     const sendLatencies: number[] = [];
-    const cpuBefore = cpuMs(stack.pid);
+    const cpuBefore = cpuOf(stack.pid, standalone?.pid);
     const inFlight: Promise<void>[] = [];
     const fanOutStart = performance.now();
     for (let send = 0; send < sends; send += 1) {
@@ -366,7 +384,7 @@ async function main(): Promise<void> {
     const expected = visitors.reduce((sum, visitor) => sum + visitor.streams * ROUNDS, 0);
     const deadline = performance.now() + DRAIN_MS;
     while (latencies.length < expected && performance.now() < deadline) await sleep(100);
-    const cpuAfter = cpuMs(stack.pid);
+    const cpuAfter = cpuOf(stack.pid, standalone?.pid);
     const fanOutSeconds = (performance.now() - fanOutStart) / 1000;
     const stillHeld = streams.held;
 
@@ -386,10 +404,12 @@ async function main(): Promise<void> {
 
     console.log('');
     console.log(
-      'topology: the embedded stack (every service + gateway + widget-api in one node process, SQLite, in-process bus) as a child process; this process is the only client',
+      standalone
+        ? `topology: widget-api's own deployable in a child process, on Kafka ${kafka?.brokers ?? ''}, calling the embedded stack (every other service + gateway, SQLite) in another; this process is the only client`
+        : 'topology: the embedded stack (every service + gateway + widget-api in one node process, SQLite, in-process bus) as a child process; this process is the only client',
     );
     console.log(
-      `open-file limits (soft / hard): client ${clientLimit}, stack ${stackLimit} (asked ${FILE_LIMIT} with prlimit)`,
+      `open-file limits (soft / hard): client ${clientLimit}, ${measured} ${serverLimit} (asked ${FILE_LIMIT} with prlimit)`,
     );
     console.log(
       `\nstreams: ${STREAMS} asked over ${visitors.length} chats (${(STREAMS / Math.max(1, visitors.length)).toFixed(1)} tabs each), ` +
@@ -406,13 +426,13 @@ async function main(): Promise<void> {
     const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}×`;
     console.log('| server | VmRSS / stream | heap used / stream | heap total / stream | external / stream |');
     console.log('| --- | ---: | ---: | ---: | ---: |');
-    console.log(row('widget-api (stack process)', widget));
+    console.log(row(measured, widget));
     console.log(row('bare node:http', bare.perStream));
     console.log(
       `| widget-api / bare | ${ratio(widget.vmRss, bare.perStream.vmRss)} | ${ratio(widget.heapUsed, bare.perStream.heapUsed)} | ${ratio(widget.heapTotal, bare.perStream.heapTotal)} | |`,
     );
     console.log(
-      `stack process VmRSS ${kb(before.vmRss)} → ${kb(after.vmRss)}, heap used ${kb(before.heapUsed)} → ${kb(after.heapUsed)}, heap total ${kb(before.heapTotal)} → ${kb(after.heapTotal)}`,
+      `${measured}: VmRSS ${kb(before.vmRss)} → ${kb(after.vmRss)}, heap used ${kb(before.heapUsed)} → ${kb(after.heapUsed)}, heap total ${kb(before.heapTotal)} → ${kb(after.heapTotal)}`,
     );
     console.log(
       `\nfan-out: ${sends} sendMessage calls (${ROUNDS} per chat) at ${SEND_RATE}/s over ${fanOutSeconds.toFixed(1)} s; ` +
@@ -429,10 +449,12 @@ async function main(): Promise<void> {
         Object.keys(sendErrors).length ? JSON.stringify(sendErrors) : 'none'
       }`,
     );
-    if (cpuBefore !== undefined && cpuAfter !== undefined)
-      console.log(
-        `stack CPU during the fan-out: ${((cpuAfter - cpuBefore) / Math.max(1, sends)).toFixed(1)} ms per message`,
-      );
+    const perMessage = (after?: number, before?: number) =>
+      after === undefined || before === undefined ? 'n/a' : `${((after - before) / Math.max(1, sends)).toFixed(1)} ms`;
+    console.log(
+      `CPU per message during the fan-out: stack ${perMessage(cpuAfter.stack, cpuBefore.stack)}` +
+        (standalone ? `, widget-api ${perMessage(cpuAfter.widget, cpuBefore.widget)}` : ''),
+    );
 
     console.log('\n| target | figure | |');
     console.log('| --- | --- | --- |');
@@ -452,6 +474,7 @@ async function main(): Promise<void> {
   } finally {
     streams.closeAll();
     agent.destroy();
+    await standalone?.stop();
     await stack.stop();
   }
 }
