@@ -10,20 +10,13 @@ import { spawn } from 'node:child_process';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
-import type { BenchMemory } from '@svc/stack';
-import { MEMORY_PROBE, askMemory } from './memory-probe';
+import { MEMORY_PROBE, askMemory, type ProbedServerProcess } from './memory-probe';
 
 const ANSWER = '{"requestId":"000000000000000000000000","outcome":"ACCEPTED","flows":[]}';
 
 const SSE_MODE = 'sse';
 
-export interface BareServerProcess {
-  pid: number;
-  url: string;
-  /** Its memory after a full GC when started with `--expose-gc`. */
-  memory(): Promise<BenchMemory>;
-  stop(): Promise<void>;
-}
+export type BareServerProcess = ProbedServerProcess;
 
 export async function startBareServerProcess(
   nodeArgs: string[] = [],

@@ -9,6 +9,15 @@ import type { BenchMemory, BenchReply, BenchRequest } from '@svc/stack';
 
 export const MEMORY_PROBE = __filename;
 
+/** A server process a bench spawned with the probe preloaded. */
+export interface ProbedServerProcess {
+  pid: number;
+  url: string;
+  /** Its memory after a full GC when started with `--expose-gc`. */
+  memory(): Promise<BenchMemory>;
+  stop(): Promise<void>;
+}
+
 if (process.send) {
   process.on('message', (message: BenchRequest) => {
     if (message.command !== 'memory') return;

@@ -3,13 +3,15 @@
  * how long an agent's message takes to reach every open tab of its chat. A benchmark: nothing asserts a figure; the
  * issue's targets (10 000 streams held, fan-out p99 ≤ 200 ms, ≤ 20 KB per idle stream) are printed met / not met.
  *
- * Topology: the embedded stack (`npm start`'s entry point: every service, the gateway and widget-api in ONE process,
- * SQLite, the in-process bus) runs as a child process; it is the widget-api process measured. Its memory is read
- * after a full GC (`--expose-gc`, asked over the stack's bench IPC channel) before and after the streams open; nothing
- * else runs in it meanwhile, so the difference is what the open streams cost widget-api. The fan-out latency is the
- * whole path an agent's message takes in that process: GraphQL `sendMessage` through the gateway, the inbox's write and
- * outbox, the bus, widget-api's `ListVisitorEvents` and the write to each stream. The baseline, measured in the same
- * run before the stack's streams open: the same number of idle event streams held open by a bare `node:http` server
+ * Topology (docs/decisions/0090): by default the embedded stack (`npm start`'s entry point: every service, the gateway
+ * and widget-api in ONE process, SQLite, the in-process bus) runs as a child process; it is the widget-api process
+ * measured, and the fan-out latency is the whole path an agent's message takes in it: GraphQL `sendMessage` through the
+ * gateway, the inbox's write and outbox, the bus, widget-api's `ListVisitorEvents` and the write to each stream. With
+ * `BENCH_KAFKA_BROKERS` (e.g. tests/infra's `127.0.0.1:39092`), widget-api's own deployable runs in a child process of
+ * its own on Kafka, calling the stack (on the same brokers) over gRPC, as a replica runs: only it is measured. Memory is
+ * read after a full GC (`--expose-gc`, asked over an IPC channel) before and after the streams open; nothing else runs
+ * meanwhile, so the difference is what the open streams cost widget-api. The baseline, measured in the same run before
+ * widget-api's streams open: the same number of idle event streams held open by a bare `node:http` server
  * (`bare-server.ts` with `sse`) in its own process. This process is the only client: one `http.Agent` without a socket
  * limit, every stream a plain `http.get`, frames split on blank lines and matched, not parsed.
  *
@@ -28,7 +30,7 @@
  * default 1), BENCH_SEND_RATE (messages per second, default 20), BENCH_OPEN_CONCURRENCY (streams being opened at once,
  * default 100), BENCH_WARMUP_STREAMS (opened and closed before the memory is measured, default 100),
  * BENCH_SETTLE_MS (idle time before the memory is read, default 2 000), BENCH_FILE_LIMIT (default 65 536),
- * BENCH_CPU_PROF=<dir> (write a V8 CPU profile of the stack process there).
+ * BENCH_CPU_PROF=<dir> (write a V8 CPU profile of the measured widget-api process there), BENCH_KAFKA_BROKERS (above).
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';

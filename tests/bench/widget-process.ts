@@ -2,16 +2,10 @@ import { spawn } from 'node:child_process';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { eventually, testTrustEnv } from '@svc/kit';
-import type { BenchMemory } from '@svc/stack';
-import { MEMORY_PROBE, askMemory } from './memory-probe';
+import { MEMORY_PROBE, askMemory, type ProbedServerProcess } from './memory-probe';
 import type { StackProcess } from './stack-process';
 
-export interface WidgetApiProcess {
-  pid: number;
-  url: string;
-  memory(): Promise<BenchMemory>;
-  stop(): Promise<void>;
-}
+export type WidgetApiProcess = ProbedServerProcess;
 
 /**
  * widget-api's own deployable (`services/widget-api/dist/src/main.js`) in a process of its own, as a replica runs in
