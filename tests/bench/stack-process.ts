@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { eventually, testTrustKeys } from '@svc/kit';
-import type { BenchCommand, BenchReply, BenchRequest } from '@svc/stack';
+import type { BenchCommand, BenchMemory, BenchReply, BenchRequest } from '@svc/stack';
 
 export interface StackProcess {
   /** The server's process id (e.g. to read its CPU time). */
@@ -16,7 +16,9 @@ export interface StackProcess {
    * Pauses or resumes flows' consumer of `svc.webhooks.received.v1` in the server (over the IPC channel,
    * `services/stack/src/bench-control.ts`); resolves once done.
    */
-  control(command: BenchCommand): Promise<void>;
+  control(command: BenchCommand): Promise<BenchReply>;
+  /** The server's memory after a full GC (start it with `nodeArgs: ['--expose-gc']`), over the same IPC channel. */
+  memory(): Promise<BenchMemory>;
   /** SIGTERM, then removes the data dir. */
   stop(): Promise<void>;
   /** `kill -9`: no shutdown at all; the data dir stays for a restart on it. */
@@ -63,11 +65,11 @@ export async function startStackProcess(
   });
   if (typeof stdout === 'number') fs.closeSync(stdout);
   let lastId = 0;
-  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  const pending = new Map<number, { resolve: (reply: BenchReply) => void; reject: (error: Error) => void }>();
   child.on('message', (message: BenchReply) => {
     const waiter = pending.get(message.id);
     pending.delete(message.id);
-    if (message.ok) waiter?.resolve();
+    if (message.ok) waiter?.resolve(message);
     else waiter?.reject(new Error(`the stack refused a bench command: ${message.error ?? ''}`));
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -75,6 +77,12 @@ export async function startStackProcess(
     for (const waiter of pending.values()) waiter.reject(new Error('the stack process exited'));
     pending.clear();
   });
+  const control = (command: BenchCommand) =>
+    new Promise<BenchReply>((resolve, reject) => {
+      lastId += 1;
+      pending.set(lastId, { resolve, reject });
+      child.send({ id: lastId, command } satisfies BenchRequest);
+    });
   const read = (name: string) => {
     const file = path.join(dataDir, name);
     return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
@@ -102,12 +110,12 @@ export async function startStackProcess(
     dataDir,
     grpc: runtime.grpc,
     demo,
-    control: (command) =>
-      new Promise<void>((resolve, reject) => {
-        lastId += 1;
-        pending.set(lastId, { resolve, reject });
-        child.send({ id: lastId, command } satisfies BenchRequest);
-      }),
+    control,
+    memory: async () => {
+      const reply = await control('memory');
+      if (!reply.memory) throw new Error('the stack answered no memory');
+      return reply.memory;
+    },
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
