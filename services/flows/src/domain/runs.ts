@@ -58,6 +58,8 @@ function newRun(flow: FlowRow, at: Date, fields: Partial<RunRow>): RunRow {
     stepIndex: 0,
     resumeAt: at,
     error: null,
+    stepAttempts: 0,
+    stepFailingSince: null,
     createdAt: at,
     updatedAt: at,
     finishedAt: null,
