@@ -11,13 +11,16 @@ import {
   newId,
   openDataSource,
   testDbUrl,
+  apiKeyPrincipal,
 } from '@svc/kit';
-import { FlowRunStatus, FlowStepType, FlowTriggerType, type FlowStep } from '@svc/proto/flows/v1';
+import { ApiScope } from '@svc/proto/common/v1';
+import { FlowRunStatus, FlowStatus, FlowStepType, FlowTriggerType, type FlowStep } from '@svc/proto/flows/v1';
 import { flowsData } from '../src';
 import { Runner } from '../src/domain/runner';
 import type { StepActions } from '../src/domain/steps';
 import { stepRetries, type StepRetryPolicy } from '../src/domain/step-retries';
-import { RunRow } from '../src/entities';
+import { Runs } from '../src/domain/runs';
+import { FlowRow, RunRow } from '../src/entities';
 
 /** Actions that record each message sent and otherwise do nothing; `onSend` runs inside the step. */
 function sendingActions(onSend: (chatId: string, text: string) => Promise<void> = async () => undefined) {
@@ -249,6 +252,40 @@ describe('Runner', () => {
       );
       expect(sent).to.have.length(2);
       expect(failed.error).to.match(/retried 1 times over/);
+    });
+
+    it('no longer says it will retry once the run was stopped while it waited', async () => {
+      const run = queuedRun([send('hello')]);
+      const at = new Date();
+      const flow: FlowRow = {
+        id: run.flowId,
+        orgId: run.orgId,
+        name: 'greet',
+        status: FlowStatus.PUBLISHED,
+        triggerType: FlowTriggerType.STARTED_FOR_CHAT,
+        connectionId: null,
+        steps: run.steps,
+        version: 1,
+        createdAt: at,
+        updatedAt: at,
+        publishedAt: at,
+      };
+      await insertRows(dataSource.manager, FlowRow, [flow]);
+      await insertRows(dataSource.manager, RunRow, [run]);
+      const { actions } = sendingActions(async () => {
+        throw new Unavailable('inbox restarting');
+      });
+      const slow: StepRetryPolicy = { attempts: 3, backoffMs: 3_600_000, maxBackoffMs: 3_600_000 };
+      await runUntil(new Runner(dataSource, actions, logger, 50, 60_000, slow), run.id, FlowRunStatus.WAITING);
+      const manage = apiKeyPrincipal(run.orgId, [ApiScope.CONVERSATIONS_MANAGE]);
+      const stopped = await new Runs(dataSource, () => undefined).stopForChat(
+        manage,
+        run.chatId ?? '',
+        run.flowId,
+        async () => run.contactId ?? '',
+      );
+      const after = await runOf(run.id);
+      expect([stopped, after.status, after.error]).to.deep.equal([1, FlowRunStatus.STOPPED, null]);
     });
   });
 });
