@@ -21,7 +21,7 @@ import {
 } from '@svc/proto/inbox/v1';
 import { LabelServiceClient } from '@svc/proto/inbox/v1/labels';
 import { WebhookIngressServiceClient } from '@svc/proto/webhooks/v1';
-import type { FlowsConfig } from './config';
+import { stepRetryPolicyOf, type FlowsConfig } from './config';
 import { flowsData } from './data';
 import { FLOWS_TOPIC } from './domain/events';
 import { Flows } from './domain/flows';
@@ -162,6 +162,7 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
       this.logger,
       this.config.FLOWS_RUNNER_INTERVAL_MS,
       this.config.FLOWS_RUN_LEASE_MS,
+      stepRetryPolicyOf(this.config),
     );
     this.runs = new Runs(this.dataSource, () => this.runner?.wake());
     this.grpc.add(

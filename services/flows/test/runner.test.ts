@@ -1,11 +1,26 @@
 import { expect } from 'chai';
 import type { DataSource } from 'typeorm';
-import { createLogger, dropTestDatabase, eventually, insertRows, newId, openDataSource, testDbUrl } from '@svc/kit';
-import { FlowRunStatus, FlowStepType, FlowTriggerType, type FlowStep } from '@svc/proto/flows/v1';
+import {
+  DeadlineExceeded,
+  NotFound,
+  Unavailable,
+  createLogger,
+  dropTestDatabase,
+  eventually,
+  insertRows,
+  newId,
+  openDataSource,
+  testDbUrl,
+  apiKeyPrincipal,
+} from '@svc/kit';
+import { ApiScope } from '@svc/proto/common/v1';
+import { FlowRunStatus, FlowStatus, FlowStepType, FlowTriggerType, type FlowStep } from '@svc/proto/flows/v1';
 import { flowsData } from '../src';
 import { Runner } from '../src/domain/runner';
 import type { StepActions } from '../src/domain/steps';
-import { RunRow } from '../src/entities';
+import { stepRetries, type StepRetryPolicy } from '../src/domain/step-retries';
+import { Runs } from '../src/domain/runs';
+import { FlowRow, RunRow } from '../src/entities';
 
 /** Actions that record each message sent and otherwise do nothing; `onSend` runs inside the step. */
 function sendingActions(onSend: (chatId: string, text: string) => Promise<void> = async () => undefined) {
@@ -42,6 +57,8 @@ function queuedRun(steps: FlowStep[]): RunRow {
     stepIndex: 0,
     resumeAt: at,
     error: null,
+    stepAttempts: 0,
+    stepFailingSince: null,
     createdAt: at,
     updatedAt: at,
     finishedAt: null,
@@ -116,5 +133,159 @@ describe('Runner', () => {
     expect(sent.map((m) => m.text)).to.deep.equal(['boom']);
     const failed = await dataSource.getRepository(RunRow).findOneByOrFail({ id: run.id });
     expect([failed.stepIndex, failed.error]).to.deep.equal([0, 'a step failed in another service']);
+  });
+
+  describe('a step whose call failed transiently', () => {
+    /** Backoffs of a millisecond: a retried run is due again by the runner's next look (no test waits for it). */
+    const quick = (attempts: number): StepRetryPolicy => ({ attempts, backoffMs: 1, maxBackoffMs: 2 });
+    const runOf = (id: string) => dataSource.getRepository(RunRow).findOneByOrFail({ id });
+    const retriesBy = async (outcome: string) =>
+      (await stepRetries.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+
+    async function runUntil(runner: Runner, id: string, status: FlowRunStatus): Promise<RunRow> {
+      runner.start();
+      try {
+        return await eventually(async () => {
+          const run = await runOf(id);
+          return run.status === status && run;
+        });
+      } finally {
+        await runner.stop();
+      }
+    }
+
+    it('is retried at the same step until it succeeds: the run completes with one effect and its attempts reset', async () => {
+      const run = queuedRun([send('hello'), send('after')]);
+      await insertRows(dataSource.manager, RunRow, [run]);
+      let refusals = 2;
+      const { actions, sent } = sendingActions(async (_chatId, text) => {
+        if (text === 'hello' && refusals-- > 0) throw new Unavailable('inbox restarting');
+      });
+      const [retried, recovered] = [await retriesBy('retry'), await retriesBy('recovered')];
+      const done = await runUntil(
+        new Runner(dataSource, actions, logger, 50, 60_000, quick(5)),
+        run.id,
+        FlowRunStatus.COMPLETED,
+      );
+      // Two refused attempts and the one that took effect, then the next step once.
+      expect(sent.map((m) => m.text)).to.deep.equal(['hello', 'hello', 'hello', 'after']);
+      expect([done.stepIndex, done.stepAttempts, done.stepFailingSince, done.error]).to.deep.equal([2, 0, null, null]);
+      expect([(await retriesBy('retry')) - retried, (await retriesBy('recovered')) - recovered]).to.deep.equal([2, 1]);
+    });
+
+    it('fails the run after the last attempt, saying how often and over how long it was retried', async () => {
+      const run = queuedRun([send('hello'), send('never')]);
+      await insertRows(dataSource.manager, RunRow, [run]);
+      const { actions, sent } = sendingActions(async () => {
+        throw new DeadlineExceeded('deadline exceeded');
+      });
+      const exhausted = await retriesBy('exhausted');
+      const failed = await runUntil(
+        new Runner(dataSource, actions, logger, 50, 60_000, quick(3)),
+        run.id,
+        FlowRunStatus.FAILED,
+      );
+      expect(sent.map((m) => m.text)).to.deep.equal(['hello', 'hello', 'hello']);
+      expect([failed.stepIndex, failed.stepAttempts]).to.deep.equal([0, 3]);
+      expect(failed.error).to.match(
+        /^a step failed in another service \(DEADLINE_EXCEEDED\) on every attempt: retried 2 times over \d+ s$/,
+      );
+      expect((await retriesBy('exhausted')) - exhausted).to.equal(1);
+    });
+
+    it('fails the run at once when the other service refused the step (NOT_FOUND), as before', async () => {
+      const run = queuedRun([send('hello')]);
+      await insertRows(dataSource.manager, RunRow, [run]);
+      const { actions, sent } = sendingActions(async () => {
+        throw new NotFound('chat not found', { field: 'chatId' });
+      });
+      const failed = await runUntil(
+        new Runner(dataSource, actions, logger, 50, 60_000, quick(5)),
+        run.id,
+        FlowRunStatus.FAILED,
+      );
+      expect(sent).to.have.length(1);
+      expect([failed.stepAttempts, failed.error]).to.deep.equal([0, 'a step failed in another service']);
+    });
+
+    it('waits with its last failure visible, and a runner started later (a restart) resumes it at that step', async () => {
+      const run = queuedRun([send('first'), send('hello')]);
+      await insertRows(dataSource.manager, RunRow, [run]);
+      const down = sendingActions(async (_chatId, text) => {
+        if (text === 'hello') throw new Unavailable('inbox restarting');
+      });
+      // A backoff of an hour: the first runner stops (the process ends) while the run waits for it.
+      const slow: StepRetryPolicy = { attempts: 3, backoffMs: 3_600_000, maxBackoffMs: 3_600_000 };
+      const waiting = await runUntil(
+        new Runner(dataSource, down.actions, logger, 50, 60_000, slow),
+        run.id,
+        FlowRunStatus.WAITING,
+      );
+      expect([waiting.stepIndex, waiting.stepAttempts]).to.deep.equal([1, 1]);
+      expect(waiting.error).to.match(/^a step failed in another service \(UNAVAILABLE\); attempt 1 of 3, retrying at /);
+      expect(waiting.resumeAt.getTime()).to.be.greaterThan(Date.now() + 1_000_000);
+      // The hour has passed.
+      await dataSource.getRepository(RunRow).update({ id: run.id }, { resumeAt: new Date() });
+      const up = sendingActions();
+      const done = await runUntil(
+        new Runner(dataSource, up.actions, logger, 50, 60_000, slow),
+        run.id,
+        FlowRunStatus.COMPLETED,
+      );
+      expect([down.sent.map((m) => m.text), up.sent.map((m) => m.text)]).to.deep.equal([['first', 'hello'], ['hello']]);
+      expect([done.stepAttempts, done.error]).to.deep.equal([0, null]);
+    });
+
+    it('counts the attempts made before a restart towards the budget', async () => {
+      const run = queuedRun([send('hello')]);
+      await insertRows(dataSource.manager, RunRow, [run]);
+      const { actions, sent } = sendingActions(async () => {
+        throw new Unavailable('inbox restarting');
+      });
+      const slow: StepRetryPolicy = { attempts: 2, backoffMs: 3_600_000, maxBackoffMs: 3_600_000 };
+      await runUntil(new Runner(dataSource, actions, logger, 50, 60_000, slow), run.id, FlowRunStatus.WAITING);
+      await dataSource.getRepository(RunRow).update({ id: run.id }, { resumeAt: new Date() });
+      const failed = await runUntil(
+        new Runner(dataSource, actions, logger, 50, 60_000, slow),
+        run.id,
+        FlowRunStatus.FAILED,
+      );
+      expect(sent).to.have.length(2);
+      expect(failed.error).to.match(/retried 1 times over/);
+    });
+
+    it('no longer says it will retry once the run was stopped while it waited', async () => {
+      const run = queuedRun([send('hello')]);
+      const at = new Date();
+      const flow: FlowRow = {
+        id: run.flowId,
+        orgId: run.orgId,
+        name: 'greet',
+        status: FlowStatus.PUBLISHED,
+        triggerType: FlowTriggerType.STARTED_FOR_CHAT,
+        connectionId: null,
+        steps: run.steps,
+        version: 1,
+        createdAt: at,
+        updatedAt: at,
+        publishedAt: at,
+      };
+      await insertRows(dataSource.manager, FlowRow, [flow]);
+      await insertRows(dataSource.manager, RunRow, [run]);
+      const { actions } = sendingActions(async () => {
+        throw new Unavailable('inbox restarting');
+      });
+      const slow: StepRetryPolicy = { attempts: 3, backoffMs: 3_600_000, maxBackoffMs: 3_600_000 };
+      await runUntil(new Runner(dataSource, actions, logger, 50, 60_000, slow), run.id, FlowRunStatus.WAITING);
+      const manage = apiKeyPrincipal(run.orgId, [ApiScope.CONVERSATIONS_MANAGE]);
+      const stopped = await new Runs(dataSource, () => undefined).stopForChat(
+        manage,
+        run.chatId ?? '',
+        run.flowId,
+        async () => run.contactId ?? '',
+      );
+      const after = await runOf(run.id);
+      expect([stopped, after.status, after.error]).to.deep.equal([1, FlowRunStatus.STOPPED, null]);
+    });
   });
 });

@@ -3,6 +3,14 @@ import { continueRequests, detached, entitySql, now, type EntitySql, type Logger
 import { FlowRunStatus, type FlowStep } from '@svc/proto/flows/v1';
 import { RunRow } from '../entities';
 import { runStep, StepError, type StepActions } from './steps';
+import {
+  DEFAULT_STEP_RETRY_POLICY,
+  backoffMs,
+  isTransient,
+  spanOf,
+  stepRetries,
+  type StepRetryPolicy,
+} from './step-retries';
 
 const BATCH = 50;
 const CONCURRENCY = 4;
@@ -11,7 +19,8 @@ const DUE = [FlowRunStatus.QUEUED, FlowRunStatus.WAITING, FlowRunStatus.RUNNING]
 /**
  * Executes runs: claims due runs with a conditional update (safe with several replicas), runs their steps in order
  * and records progress after each step, so a crash resumes at the step that was running (that step may repeat:
- * at-least-once towards other services; the run itself is never created twice).
+ * at-least-once towards other services; the run itself is never created twice). A step whose call failed
+ * transiently is retried later by whichever replica claims the run then (`stepFailed`).
  *
  * Per run of a one-step flow that is one read (shared by a batch of due runs), the claim, the step and one update
  * (the last step's progress and the completion together). The claim re-checks the step index it read, and every
@@ -32,6 +41,7 @@ export class Runner {
     private readonly intervalMs: number,
     /** A claimed run is leased: if this replica dies mid-run, another resumes it after the lease. */
     private readonly leaseMs = 60_000,
+    private readonly retry: StepRetryPolicy = DEFAULT_STEP_RETRY_POLICY,
   ) {
     this.runs = entitySql(dataSource, RunRow);
   }
@@ -116,6 +126,14 @@ export class Runner {
       payload = {};
     }
     const context = { orgId: run.orgId, chatId: run.chatId, contactId: run.contactId, payload };
+    // The step the run resumes at may have failed transiently before: its attempts go on from there.
+    let retrying = run.stepAttempts > 0;
+    const recovered = (): Partial<RunRow> => {
+      if (!retrying) return {};
+      retrying = false;
+      stepRetries.inc({ outcome: 'recovered' });
+      return { stepAttempts: 0, stepFailingSince: null, error: null };
+    };
     for (let index = run.stepIndex; index < steps.length; index += 1) {
       const step = steps[index];
       if (!step) break;
@@ -126,21 +144,81 @@ export class Runner {
             status: FlowRunStatus.WAITING,
             stepIndex: index + 1,
             resumeAt: new Date(Date.now() + result.seconds * 1000),
+            ...recovered(),
           });
           return;
         }
-        if (index + 1 === steps.length) break;
+        if (index + 1 === steps.length) {
+          await this.save(run.id, {
+            status: FlowRunStatus.COMPLETED,
+            finishedAt: now(),
+            stepIndex: steps.length,
+            ...recovered(),
+          });
+          return;
+        }
         // false: the run was stopped meanwhile, so no further step.
-        if (!(await this.save(run.id, { stepIndex: index + 1 }))) return;
+        if (!(await this.save(run.id, { stepIndex: index + 1, ...recovered() }))) return;
       } catch (error) {
-        const message = error instanceof StepError ? error.message : 'a step failed in another service';
-        const ids = { runId: run.id, flowId: run.flowId, orgId: run.orgId };
-        this.logger.warn({ ...ids, err: error, step: index }, 'flow run failed');
-        await this.save(run.id, { status: FlowRunStatus.FAILED, error: message, finishedAt: now(), stepIndex: index });
+        const earlier = retrying ? { attempts: run.stepAttempts, since: run.stepFailingSince } : undefined;
+        await this.stepFailed(run, index, error, earlier);
         return;
       }
     }
     await this.save(run.id, { status: FlowRunStatus.COMPLETED, finishedAt: now(), stepIndex: steps.length });
+  }
+
+  /**
+   * A transient failure (the other service unreachable or past its deadline) puts the run back, due at the same step
+   * after a backoff, until the step's attempts are spent; any other failure, or the last attempt's, fails the run.
+   * The retried step may have taken effect already (DEADLINE_EXCEEDED): at-least-once, as after a crash.
+   */
+  private async stepFailed(
+    run: RunRow,
+    index: number,
+    error: unknown,
+    earlier: { attempts: number; since: Date | null } | undefined,
+  ): Promise<void> {
+    const at = now();
+    const where = { runId: run.id, flowId: run.flowId, orgId: run.orgId, step: index };
+    if (!isTransient(error)) {
+      const message = error instanceof StepError ? error.message : 'a step failed in another service';
+      this.logger.warn({ ...where, err: error }, 'flow run failed');
+      await this.save(run.id, { status: FlowRunStatus.FAILED, error: message, finishedAt: at, stepIndex: index });
+      return;
+    }
+    const attempt = (earlier?.attempts ?? 0) + 1;
+    const since = earlier?.since ?? at;
+    const failure = `a step failed in another service (${error.code})`;
+    if (attempt < this.retry.attempts) {
+      const resumeAt = new Date(at.getTime() + backoffMs(attempt, this.retry));
+      stepRetries.inc({ outcome: 'retry' });
+      this.logger.warn(
+        { ...where, err: error, attempt, attempts: this.retry.attempts, resumeAt },
+        'flow step failed transiently; retrying',
+      );
+      await this.save(run.id, {
+        status: FlowRunStatus.WAITING,
+        stepIndex: index,
+        resumeAt,
+        stepAttempts: attempt,
+        stepFailingSince: since,
+        error: `${failure}; attempt ${attempt} of ${this.retry.attempts}, retrying at ${resumeAt.toISOString()}`,
+      });
+      return;
+    }
+    stepRetries.inc({ outcome: 'exhausted' });
+    const span = spanOf(at.getTime() - since.getTime());
+    const message = `${failure} on every attempt: retried ${attempt - 1} times over ${span}`;
+    this.logger.warn({ ...where, err: error, attempt }, 'flow run failed after retrying a step');
+    await this.save(run.id, {
+      status: FlowRunStatus.FAILED,
+      error: message,
+      finishedAt: at,
+      stepIndex: index,
+      stepAttempts: attempt,
+      stepFailingSince: since,
+    });
   }
 
   /** Records progress of a run still ours (not stopped meanwhile); false if it no longer is. */

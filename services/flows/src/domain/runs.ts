@@ -58,6 +58,8 @@ function newRun(flow: FlowRow, at: Date, fields: Partial<RunRow>): RunRow {
     stepIndex: 0,
     resumeAt: at,
     error: null,
+    stepAttempts: 0,
+    stepFailingSince: null,
     createdAt: at,
     updatedAt: at,
     finishedAt: null,
@@ -197,7 +199,8 @@ export class Runs {
     const result = await this.dataSource.manager.update(
       RunRow,
       { orgId, flowId: flow.id, chatId, status: In(ACTIVE) },
-      { status: FlowRunStatus.STOPPED, finishedAt: at, updatedAt: at },
+      // An active run's error is only ever a failure it was about to retry (decision 0070): no longer true.
+      { status: FlowRunStatus.STOPPED, error: null, finishedAt: at, updatedAt: at },
     );
     return result.affected ?? 0;
   }

@@ -42,7 +42,15 @@ export class RunRow {
   @Column({ type: 'int', name: 'step_index' }) stepIndex!: number;
   /** When the run may continue (now for queued runs, the end of a wait, the end of a crashed runner's lease). */
   @DateTimeColumn({ name: 'resume_at' }) resumeAt!: Date;
+  /**
+   * Why the run failed; while it waits to retry a step whose call failed transiently, that last failure
+   * (docs/decisions/0070).
+   */
   @TextColumn(500, { nullable: true }) error!: string | null;
+  /** Attempts at the step `step_index` that failed transiently (UNAVAILABLE, DEADLINE_EXCEEDED); 0 once it succeeds. */
+  @Column({ type: 'int', name: 'step_attempts', default: 0 }) stepAttempts!: number;
+  /** When the first of those attempts failed: how long the step has been retried. */
+  @DateTimeColumn({ name: 'step_failing_since', nullable: true }) stepFailingSince!: Date | null;
   @DateTimeColumn({ name: 'created_at' }) createdAt!: Date;
   @DateTimeColumn({ name: 'updated_at' }) updatedAt!: Date;
   @DateTimeColumn({ name: 'finished_at', nullable: true }) finishedAt!: Date | null;
