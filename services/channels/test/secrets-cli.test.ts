@@ -32,10 +32,15 @@ describe('channels secrets CLI (status, reseal, new-key)', () => {
   async function cli(argv: string[], keys = a) {
     const lines: string[] = [];
     const errors: string[] = [];
-    const code = await runSecretsCli(argv, identitySecretsStore({ ...env, CHANNELS_SECRETS_KEYS: keys }), {
-      log: (line) => lines.push(line),
-      error: (line) => errors.push(line),
-    });
+    const code = await runSecretsCli(
+      argv,
+      identitySecretsStore,
+      { ...env, CHANNELS_SECRETS_KEYS: keys },
+      {
+        log: (line) => lines.push(line),
+        error: (line) => errors.push(line),
+      },
+    );
     return { code, out: lines.join('\n'), err: errors.join('\n') };
   }
 

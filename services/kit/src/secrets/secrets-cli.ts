@@ -1,5 +1,7 @@
 import type { DataSource } from 'typeorm';
-import { newKeyEntry } from './keyring';
+import type { ConfigSource } from '../load-config';
+import { openDataSource, type DataSourceSpec } from '../db/data-source';
+import { newKeyEntry, type SecretKeyring } from './keyring';
 import type { LoadedKeyring } from './key-source';
 
 /** What one service's re-seal pass did (each service's own report, in these terms). */
@@ -18,10 +20,12 @@ export interface SealedSecretsStore {
   what: string;
   /** The setting holding the keys, for the usage text: WEBHOOK_SECRETS_KEYS, CHANNELS_SECRETS_KEYS. */
   setting: string;
-  /** The keyring and the database of the service, from the same environment it serves with. */
-  open(): Promise<{ keys: LoadedKeyring; dataSource: DataSource }>;
+  /** The service's entities and migrations. */
+  data: Omit<DataSourceSpec, 'url'>;
+  /** The keyring and the database URL, from the environment the service serves with. */
+  load(env: ConfigSource): { keys: LoadedKeyring; dbUrl: string };
   /** Re-seals everything not under the active key (what start-up does). */
-  reseal(dataSource: DataSource, keys: LoadedKeyring): Promise<SecretsResealed>;
+  reseal(dataSource: DataSource, keyring: SecretKeyring): Promise<SecretsResealed>;
   /** How many values each key id seals (`legacy`: plain text of earlier versions; `malformed`). */
   countByKey(dataSource: DataSource): Promise<Record<string, number>>;
 }
@@ -39,6 +43,7 @@ export interface CliOutput {
 export async function runSecretsCli(
   argv: string[],
   store: SealedSecretsStore,
+  env: ConfigSource = process.env,
   out: CliOutput = console,
 ): Promise<number> {
   const [command, arg] = argv;
@@ -50,12 +55,13 @@ export async function runSecretsCli(
     out.error(usage(store));
     return 2;
   }
-  const { keys, dataSource } = await store.open();
+  const { keys, dbUrl } = store.load(env);
   const { keyring, source } = keys;
+  const dataSource = await openDataSource({ ...store.data, url: dbUrl }, { migrate: false });
   try {
     out.log(`keys (${source}): ${keyring.keyIds.join(', ')}; active: ${keyring.activeKeyId}`);
     if (command === 'reseal') {
-      const report = await store.reseal(dataSource, keys);
+      const report = await store.reseal(dataSource, keyring);
       const sealed = report.sealed === undefined ? '' : `sealed ${report.sealed} plain-text ${store.what}, `;
       out.log(`${sealed}re-sealed ${report.rewrapped} ${store.what} under ${keyring.activeKeyId}`);
       for (const { id, error } of report.unreadable) out.error(`${id}: ${error}`);
