@@ -21,6 +21,6 @@ export const identitySecretsStore: SealedSecretsStore = {
 };
 
 /** `secrets status|reseal|new-key`, with the service's environment (DB_URL, CHANNELS_SECRETS_KEYS, …). */
-export const secretsCli = (argv: string[]) => runSecretsCli(argv, identitySecretsStore);
+export const secretsCli = (argv: string[]) => runSecretsCli(argv, identitySecretsStore, process.env);
 
 if (require.main === module) exitWith(secretsCli(process.argv.slice(2)));

@@ -43,7 +43,7 @@ export interface CliOutput {
 export async function runSecretsCli(
   argv: string[],
   store: SealedSecretsStore,
-  env: ConfigSource = process.env,
+  env: ConfigSource,
   out: CliOutput = console,
 ): Promise<number> {
   const [command, arg] = argv;

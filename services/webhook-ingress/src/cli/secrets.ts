@@ -21,6 +21,6 @@ export const signingSecretsStore: SealedSecretsStore = {
 };
 
 /** `secrets status|reseal|new-key`, with the service's environment (DB_URL, WEBHOOK_SECRETS_KEYS, …). */
-export const secretsCli = (argv: string[]) => runSecretsCli(argv, signingSecretsStore);
+export const secretsCli = (argv: string[]) => runSecretsCli(argv, signingSecretsStore, process.env);
 
 if (require.main === module) exitWith(secretsCli(process.argv.slice(2)));
