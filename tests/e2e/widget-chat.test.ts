@@ -1,21 +1,9 @@
 import { expect } from 'chai';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import {
-  ApiScope,
-  createBus,
-  createLogger,
-  dropTestDatabase,
-  eventually,
-  testDbUrl,
-  testRunId,
-  baseConfigSchema,
-  type EventBus,
-} from '@svc/kit';
-import { WidgetApiApp, widgetConfigSchema } from '@svc/widget-api';
+import { ApiScope, eventually, testRunId } from '@svc/kit';
+import type { WidgetApiApp } from '@svc/widget-api';
 import { SAMPLES } from '../support/media-samples';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
+import { WidgetReplica } from '../support/widget-replica';
 import { SITE, SseReader, WidgetFixtures, siteJwt, web, type SessionBody } from '../support/widget';
 
 interface AgentMessage {
@@ -315,65 +303,22 @@ describe('widget-api visitor chat and SSE (whole stack over HTTP)', function () 
   });
 
   describe('two widget-api instances', () => {
+    let replica: WidgetReplica;
     let second: WidgetApiApp;
-    let secondBus: EventBus | undefined;
-    let dataDir: string;
 
     before(async function () {
       this.timeout(60_000);
-      const stack = harness.stack;
-      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-widget-2-'));
-      const kafka = process.env.SVC_TEST_KAFKA_BROKERS;
-      const prefix = stack.config.KAFKA_TOPIC_PREFIX;
-      if (kafka) {
-        // Its own Kafka client, as another pod: its own consumer group sees every record.
-        const busConfig = baseConfigSchema
-          .pick({
-            KAFKA_BROKERS: true,
-            KAFKA_CLIENT_ID: true,
-            KAFKA_TOPIC_PREFIX: true,
-            EMBEDDED_BUS_FILE: true,
-            BUS_RETRY_ATTEMPTS: true,
-            BUS_RETRY_BACKOFF_MS: true,
-            KAFKA_SSL: true,
-          })
-          .parse({ KAFKA_BROKERS: kafka, KAFKA_TOPIC_PREFIX: prefix });
-        secondBus = createBus(busConfig, createLogger('widget-2-bus', 'warn'));
-      }
-      second = new WidgetApiApp(
-        widgetConfigSchema.parse({
-          DB_URL: testDbUrl('widget_api_second', path.join(dataDir, 'widget-api.sqlite')),
-          KAFKA_BROKERS: kafka ?? stack.widget.config.KAFKA_BROKERS,
-          KAFKA_TOPIC_PREFIX: prefix,
-          SVC_TRUST_JWKS: stack.trustKeys.jwks,
-          SVC_SIGNING_KEY: JSON.stringify(stack.trustKeys.signing['widget-api']),
-          GRPC_HOST: '127.0.0.1',
-          GRPC_PORT: '0',
-          HTTP_PORT: '0',
-          LOG_LEVEL: 'warn',
-          CHANNELS_GRPC_URL: `127.0.0.1:${stack.channels.grpcPort}`,
-          CONTACTS_GRPC_URL: `127.0.0.1:${stack.contacts.grpcPort}`,
-          INBOX_GRPC_URL: `127.0.0.1:${stack.inbox.grpcPort}`,
-        }),
-        // On the embedded default both share the stack's in-process bus, as co-located processes cannot.
-        { bus: secondBus ?? stack.bus },
-      );
-      if (secondBus) await secondBus.start();
-      await second.start();
+      replica = await WidgetReplica.start(harness, 'widget-api-second');
+      second = replica.app;
     });
 
-    after(async () => {
-      await second.stop();
-      await secondBus?.stop();
-      await dropTestDatabase(second.config.DB_URL);
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    });
+    after(async () => replica.stop());
 
     it('both deliver an agent reply to their own streams', async () => {
       const { integration } = await fixtures.integration();
       const session = await visitor(integration.publicKey);
       const onFirst = await stream(session);
-      const onSecond = await stream(session, undefined, `http://127.0.0.1:${second.httpPort}`);
+      const onSecond = await stream(session, undefined, replica.url);
       expect(onSecond.status).to.equal(200);
       expect(second.streamCount).to.equal(1);
       const replyId = await agentSends(session.chat._id, `to both ${testRunId}`);
@@ -384,7 +329,7 @@ describe('widget-api visitor chat and SSE (whole stack over HTTP)', function () 
     it('ends its streams cleanly when it stops (SIGTERM), so clients reconnect elsewhere', async () => {
       const { integration } = await fixtures.integration();
       const session = await visitor(integration.publicKey);
-      const onSecond = await stream(session, undefined, `http://127.0.0.1:${second.httpPort}`);
+      const onSecond = await stream(session, undefined, replica.url);
       expect(second.streamCount).to.equal(1);
       await second.stop();
       await eventually(async () => onSecond.ended, 10_000, 'stream ended');

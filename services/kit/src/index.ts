@@ -47,3 +47,4 @@ export * from './tracing/config';
 export * from './secrets/keyring';
 export * from './secrets/key-source';
 export * from './secrets/keys-setting';
+export * from './secrets/secrets-cli';

@@ -16,6 +16,7 @@ import { SESSION_ISSUER, SessionTokens } from './domain/session-tokens';
 import { Sessions } from './domain/sessions';
 import { Visitors } from './domain/visitors';
 import { widgetRouter } from './http/routes';
+import { channelChangeHandler } from './realtime/channel-changes';
 import { subscribeFeed } from './realtime/feed';
 import { RealtimeHub } from './realtime/hub';
 import { realtimeRoute } from './realtime/realtime-route';
@@ -128,7 +129,11 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
     if (!this.hub) return;
     this.feed = await subscribeFeed(this.bus, this.config.KAFKA_TOPIC_PREFIX, {
       hub: this.hub,
-      channelChanged: (channelId) => this.integrations.evict(channelId),
+      channelChanged: channelChangeHandler(
+        this.integrations,
+        () => this.hub,
+        this.logger.child({ component: 'realtime' }),
+      ),
     });
   }
 

@@ -1,5 +1,5 @@
 import { MoreThan, Not, type DataSource } from 'typeorm';
-import type { SecretKeyring } from '@svc/kit';
+import { keyIdOf, type SecretKeyring } from '@svc/kit';
 import { WebIntegrationRow } from '../entities';
 
 const BATCH = 500;
@@ -14,7 +14,7 @@ export interface ResealReport {
 /**
  * Re-seals under the active key every identity secret sealed under another one, so an old CHANNELS_SECRETS_KEYS key
  * can be dropped after a key rotation (decision 0014's procedure). Idempotent and safe on several replicas at once:
- * a row is updated only if it still holds the value that was read (a rotation in between wins). Runs at start-up.
+ * a row is updated only if it still holds the value that was read (a rotation in between wins). Runs at start-up and from `main.js secrets reseal`.
  */
 export async function resealIdentitySecrets(dataSource: DataSource, keyring: SecretKeyring): Promise<ResealReport> {
   const report: ResealReport = { rewrapped: 0, unreadable: [] };
@@ -49,4 +49,18 @@ export async function resealIdentitySecrets(dataSource: DataSource, keyring: Sec
     after = last.id;
   }
   return report;
+}
+
+/** How many identity secrets each key id seals (`malformed`: not a sealed value): `secrets status`. */
+export async function identitySecretsByKey(dataSource: DataSource): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  const rows = await dataSource.getRepository(WebIntegrationRow).find({
+    select: { id: true, identitySecretSealed: true },
+    where: { identitySecretSealed: Not('') },
+  });
+  for (const row of rows) {
+    const id = keyIdOf(row.identitySecretSealed) ?? 'malformed';
+    counts[id] = (counts[id] ?? 0) + 1;
+  }
+  return counts;
 }

@@ -40,8 +40,23 @@ export class Integrations {
     return found;
   }
 
-  /** A channel changed (updated, disabled, rotated, deleted): the next request asks channels again. */
-  evict(channelId: string): void {
+  /**
+   * A channel changed (updated, disabled, rotated, deleted): the next request asks channels again. Evicting the
+   * public key as well drops a call in flight, so `stillActive` reads the change rather than joining an older read.
+   */
+  evict(channelId: string, publicKey = ''): void {
     this.cache.evictTag(channelId);
+    if (publicKey) this.cache.evict(publicKey);
+  }
+
+  /** Whether the integration of a public key is active now (false for a disabled, deleted or unknown key). */
+  async stillActive(publicKey: string): Promise<boolean> {
+    try {
+      await this.active(publicKey);
+      return true;
+    } catch (error) {
+      if (error instanceof NotFound) return false;
+      throw error;
+    }
   }
 }

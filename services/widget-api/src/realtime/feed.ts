@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { newId, type EventBus, type Subscription } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
+import type { ChannelChange } from './channel-changes';
 import type { RealtimeHub } from './hub';
 
 export const MESSAGES_TOPIC = 'svc.inbox.messages.v1';
@@ -10,8 +11,8 @@ export const CHANNELS_TOPIC = 'svc.channels.channels.v1';
 
 export interface FeedTargets {
   hub: RealtimeHub;
-  /** A channel changed: what is cached about it is dropped. */
-  channelChanged(channelId: string): void;
+  /** A channel changed: what is cached about it is dropped, the streams of an inactive one end. */
+  channelChanged(change: ChannelChange): void;
 }
 
 /**
@@ -32,7 +33,10 @@ export function subscribeFeed(bus: EventBus, topicPrefix: string, targets: FeedT
         const { chatId, typing, displayName, avatarUrl } = envelope.typing;
         targets.hub.typing(chatId, { typing, displayName, avatarUrl });
       }
-      if (envelope.channel?.channelId) targets.channelChanged(envelope.channel.channelId);
+      if (envelope.channel?.channelId) {
+        const { channelId, publicKey } = envelope.channel;
+        targets.channelChanged({ type: envelope.type, channelId, publicKey });
+      }
     },
   });
 }

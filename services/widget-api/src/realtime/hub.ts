@@ -114,6 +114,26 @@ export class RealtimeHub {
     }
   }
 
+  /** Whether this replica has a stream of the integration. */
+  hasChannel(channelId: string): boolean {
+    for (const chat of this.chats.values()) if (this.channelOf(chat) === channelId) return true;
+    return false;
+  }
+
+  /**
+   * Ends every stream of an integration (disabled or deleted): a reconnect is then refused like any request of it.
+   * A scan of this replica's chats: channel changes are rare, and a per-channel index would cost every stream.
+   */
+  endChannel(channelId: string): number {
+    let ended = 0;
+    for (const chat of this.chats.values()) {
+      if (this.channelOf(chat) !== channelId) continue;
+      for (const stream of chat.streams) stream.response.end();
+      ended += chat.streams.size;
+    }
+    return ended;
+  }
+
   /** Ends every stream (SIGTERM): clients reconnect to another replica with their Last-Event-ID. */
   close(): void {
     this.closed = true;
@@ -123,6 +143,12 @@ export class RealtimeHub {
       for (const stream of chat.streams) stream.response.end();
     }
     this.chats.clear();
+  }
+
+  /** A chat belongs to one integration: the one its streams' visitors came through. */
+  private channelOf(chat: ChatStreams): string | undefined {
+    const [first] = chat.streams;
+    return first?.visitor.channelId;
   }
 
   private remove(chatId: string, stream: Stream): void {
