@@ -103,12 +103,12 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
   }
 
   private readonly actions: StepActions = {
-    sendMessage: async (orgId, chatId, text, internal) => {
+    sendMessage: async (orgId, chatId, text, internal, idempotencyKey) => {
       const inbox = this.inbox.get();
       await call(
         unary(
           inbox.sendMessage.bind(inbox),
-          { chatId, input: CreateCombinedMessageInput.fromPartial({ text, internal }) },
+          { chatId, input: CreateCombinedMessageInput.fromPartial({ text, internal }), idempotencyKey },
           this.as(orgId, 'inbox'),
         ),
       );

@@ -27,13 +27,17 @@ type Callback = (error: Partial<ServiceError> | null, value?: unknown) => void;
 
 /**
  * A stand-in for the inbox that answers SendMessage with the gRPC status scripted for the message's text (then OK),
- * and records each message it accepted: the effects a run had.
+ * and records each message it accepted: the effects a run had. Like the inbox, a message sent again with the key of
+ * one it accepted is not accepted again (docs/decisions/0083).
  */
 class ScriptedInbox {
   readonly server = new Server();
   readonly accepted: string[] = [];
   readonly attempts = new Map<string, number>();
+  readonly keys = new Map<string, (string | undefined)[]>();
+  private readonly acceptedKeys = new Set<string>();
   private readonly refusals = new Map<string, status[]>();
+  private readonly lostAnswers = new Map<string, status[]>();
   port = 0;
 
   /** SendMessage of `text` answers these statuses in turn, then OK. */
@@ -41,16 +45,34 @@ class ScriptedInbox {
     this.refusals.set(text, statuses);
   }
 
+  /** SendMessage of `text` takes effect, but answers these statuses in turn (a connection lost after the commit). */
+  loseAnswers(text: string, ...statuses: status[]): void {
+    this.lostAnswers.set(text, statuses);
+  }
+
+  private accept(text: string, key: string | undefined): void {
+    if (key !== undefined && this.acceptedKeys.has(key)) return;
+    if (key !== undefined) this.acceptedKeys.add(key);
+    this.accepted.push(text);
+  }
+
   async start(): Promise<void> {
     this.server.addService(InboxServiceService, {
       getChat: (call: { request: { chatId: string } }, callback: Callback) =>
         callback(null, Chat.fromPartial({ _id: call.request.chatId, contact: { _id: newId() } })),
-      sendMessage: (call: { request: { chatId: string; input?: { text?: string } } }, callback: Callback) => {
+      sendMessage: (
+        call: { request: { chatId: string; input?: { text?: string }; idempotencyKey?: string } },
+        callback: Callback,
+      ) => {
         const text = call.request.input?.text ?? '';
+        const key = call.request.idempotencyKey;
         this.attempts.set(text, (this.attempts.get(text) ?? 0) + 1);
+        this.keys.set(text, [...(this.keys.get(text) ?? []), key]);
         const refusal = this.refusals.get(text)?.shift();
         if (refusal !== undefined) return callback({ code: refusal, details: `scripted ${status[refusal]}` });
-        this.accepted.push(text);
+        this.accept(text, key);
+        const lost = this.lostAnswers.get(text)?.shift();
+        if (lost !== undefined) return callback({ code: lost, details: `scripted ${status[lost]}` });
         callback(null, Message.fromPartial({ _id: newId(), chatId: call.request.chatId, text }));
       },
     });
@@ -136,6 +158,15 @@ describe('flow step retries', () => {
       const run = await runToEnd(text);
       expect([run.status, run.error]).to.deep.equal([FlowRunStatus.COMPLETED, undefined]);
       expect([inbox.attempts.get(text), inbox.accepted.filter((t) => t === text).length]).to.deep.equal([3, 1]);
+    });
+
+    it('posts once a message whose first send took effect but answered UNAVAILABLE, retried with the same key', async () => {
+      const text = `hello ${newId()}`;
+      inbox.loseAnswers(text, status.UNAVAILABLE, status.DEADLINE_EXCEEDED);
+      const run = await runToEnd(text);
+      expect([run.status, run.error]).to.deep.equal([FlowRunStatus.COMPLETED, undefined]);
+      expect([inbox.attempts.get(text), inbox.accepted.filter((t) => t === text).length]).to.deep.equal([3, 1]);
+      expect(inbox.keys.get(text)).to.deep.equal(Array(3).fill(`flow-run:${run._id}:0`));
     });
 
     it('fails a run whose inbox stays UNAVAILABLE after the configured attempts, naming them', async () => {

@@ -23,6 +23,8 @@ function recordingActions() {
 
 describe('runStep', () => {
   const context = (chatId: string | null = newId()): RunContext => ({
+    runId: newId(),
+    stepIndex: 0,
     orgId: newId(),
     chatId,
     contactId: newId(),
@@ -122,6 +124,19 @@ describe('runStep', () => {
       actions.assign = () => Promise.reject(refused);
       const error = await failureOf(runStep({ type: FlowStepType.ASSIGN, assigneeId: newId() }, context(), actions));
       expect(error).to.equal(refused);
+    });
+  });
+
+  describe('runStep SEND_MESSAGE and ADD_NOTE', () => {
+    it('name the run and the step as the idempotency key, so a retried step posts once', async () => {
+      const { actions, calls } = recordingActions();
+      const run = { ...context(), stepIndex: 3 };
+      await runStep({ type: FlowStepType.SEND_MESSAGE, text: 'hi' }, run, actions);
+      await runStep({ type: FlowStepType.ADD_NOTE, text: 'note' }, { ...run, stepIndex: 4 }, actions);
+      expect(calls.map((c) => c.args.slice(3))).to.deep.equal([
+        [false, `flow-run:${run.runId}:3`],
+        [true, `flow-run:${run.runId}:4`],
+      ]);
     });
   });
 });

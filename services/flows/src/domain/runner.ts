@@ -125,7 +125,7 @@ export class Runner {
     } catch {
       payload = {};
     }
-    const context = { orgId: run.orgId, chatId: run.chatId, contactId: run.contactId, payload };
+    const base = { runId: run.id, orgId: run.orgId, chatId: run.chatId, contactId: run.contactId, payload };
     // The step the run resumes at may have failed transiently before: its attempts go on from there.
     let retrying = run.stepAttempts > 0;
     const recovered = (): Partial<RunRow> => {
@@ -138,7 +138,7 @@ export class Runner {
       const step = steps[index];
       if (!step) break;
       try {
-        const result = await runStep(step, context, this.actions);
+        const result = await runStep(step, { ...base, stepIndex: index }, this.actions);
         if (result.kind === 'wait') {
           await this.save(run.id, {
             status: FlowRunStatus.WAITING,

@@ -4,7 +4,8 @@ import { renderTemplate } from './template';
 
 /** What steps do in other services (inbox, contacts), always as the run's org with a SYSTEM principal. */
 export interface StepActions {
-  sendMessage(orgId: string, chatId: string, text: string, internal: boolean): Promise<void>;
+  /** `idempotencyKey` names the run's step: a retried or resumed step posts its message once (docs/decisions/0070). */
+  sendMessage(orgId: string, chatId: string, text: string, internal: boolean, idempotencyKey: string): Promise<void>;
   closeChat(orgId: string, chatId: string): Promise<void>;
   /** Fails with NOT_FOUND naming `operatorId` when the operator is not a member of the org (inbox, via identity). */
   assign(orgId: string, chatId: string, operatorId: string): Promise<void>;
@@ -14,6 +15,9 @@ export interface StepActions {
 }
 
 export interface RunContext {
+  runId: string;
+  /** The index of the step being run in the run's steps. */
+  stepIndex: number;
   orgId: string;
   chatId: string | null;
   contactId: string | null;
@@ -23,6 +27,9 @@ export interface RunContext {
 export type StepResult = { kind: 'next' } | { kind: 'wait'; seconds: number };
 
 export class StepError extends Error {}
+
+/** The same for every attempt at one step of one run, and for no other step. */
+export const stepIdempotencyKey = (context: RunContext) => `flow-run:${context.runId}:${context.stepIndex}`;
 
 function needChat(context: RunContext): string {
   if (!context.chatId) throw new StepError('the contact has no chat to act on');
@@ -63,10 +70,16 @@ export async function runStep(step: FlowStep, context: RunContext, actions: Step
   const render = (text: string | undefined) => renderTemplate(text ?? '', context.payload);
   switch (step.type) {
     case FlowStepType.SEND_MESSAGE:
-      await actions.sendMessage(context.orgId, needChat(context), render(step.text), false);
+      await actions.sendMessage(
+        context.orgId,
+        needChat(context),
+        render(step.text),
+        false,
+        stepIdempotencyKey(context),
+      );
       return { kind: 'next' };
     case FlowStepType.ADD_NOTE:
-      await actions.sendMessage(context.orgId, needChat(context), render(step.text), true);
+      await actions.sendMessage(context.orgId, needChat(context), render(step.text), true, stepIdempotencyKey(context));
       return { kind: 'next' };
     case FlowStepType.SET_CONTACT_ATTRIBUTE:
       if (!context.contactId) throw new StepError('the run has no contact');

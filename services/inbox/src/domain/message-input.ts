@@ -88,10 +88,27 @@ export function validInbound(input: { text: string; mediaIds: string[] }): Valid
   return { type: MessageType.MEDIA, text: input.text, content: { mediaIds: [...new Set(input.mediaIds)] } };
 }
 
-/** The channel's own message id (idempotency key within the chat): absent or 1-200 characters. */
+/**
+ * SendMessage's idempotency keys share `messages.external_id` with the channels' message ids, under a prefix no
+ * channel id may carry, so a visitor's client id can never answer for (or block) a flow's message.
+ */
+const IDEMPOTENCY_PREFIX = 'idem:';
+export const MAX_IDEMPOTENCY_KEY_LENGTH = MAX_EXTERNAL_ID_LENGTH - IDEMPOTENCY_PREFIX.length;
+
+/** The channel's own message id (idempotency key within the chat): absent or 1-200 characters, not "idem:…". */
 export function validExternalId(externalId: string | undefined): string | null {
   if (externalId === undefined) return null;
   if (!externalId.trim() || externalId.length > MAX_EXTERNAL_ID_LENGTH)
     bad(`externalId must be 1 to ${MAX_EXTERNAL_ID_LENGTH} characters`, 'externalId');
+  if (externalId.startsWith(IDEMPOTENCY_PREFIX))
+    bad(`externalId must not start with "${IDEMPOTENCY_PREFIX}"`, 'externalId');
   return externalId;
+}
+
+/** SendMessage's `idempotencyKey` as it is stored in `external_id`: absent, or 1-195 characters behind the prefix. */
+export function idempotencyExternalId(key: string | undefined): string | null {
+  if (key === undefined) return null;
+  if (!key.trim() || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)
+    bad(`idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`, 'idempotencyKey');
+  return `${IDEMPOTENCY_PREFIX}${key}`;
 }

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import {
   FailedPrecondition,
+  Forbidden,
   enqueueEvents,
   isDuplicateKeyError,
   entitySql,
@@ -15,7 +16,7 @@ import {
   type PageRequest,
   type Principal,
 } from '@svc/kit';
-import { ApiScope } from '@svc/proto/common/v1';
+import { ApiScope, PrincipalKind } from '@svc/proto/common/v1';
 import {
   AuthorType,
   ChatStatus,
@@ -32,7 +33,14 @@ import { chatEvent, messageEvent } from './events';
 import { findChat, findConversation } from './lookups';
 import type { MediaAttachments } from './media-attachments';
 import type { MessageReader } from './message-details';
-import { validExternalId, validInbound, validMessage, validText, type ValidMessage } from './message-input';
+import {
+  idempotencyExternalId,
+  validExternalId,
+  validInbound,
+  validMessage,
+  validText,
+  type ValidMessage,
+} from './message-input';
 import { requireContactSide, requireReachable, uploadedForContact } from './visitor-access';
 import { lockChat, recordVisitorEvent } from './visitor-log';
 import { messageView } from './views';
@@ -59,20 +67,36 @@ export class Messages {
     private readonly attachments: MediaAttachments,
   ) {}
 
-  /** Sends into a chat; `internal: true` posts an internal note, which needs NOTES_WRITE and is never delivered. */
-  async send(principal: Principal, chatId: string, input: CreateCombinedMessageInput): Promise<Message> {
+  /**
+   * Sends into a chat; `internal: true` posts an internal note, which needs NOTES_WRITE and is never delivered. With an
+   * `idempotencyKey` (SYSTEM callers: flows' retried steps) a repeat in the same chat answers the first message.
+   */
+  async send(
+    principal: Principal,
+    chatId: string,
+    input: CreateCombinedMessageInput,
+    idempotencyKey?: string,
+  ): Promise<Message> {
     requireScope(principal, ApiScope.MESSAGES_SEND);
     if (input.internal) requireScope(principal, ApiScope.NOTES_WRITE);
     const orgId = requireOrg(principal);
+    if (idempotencyKey !== undefined && principal.kind !== PrincipalKind.SYSTEM)
+      throw new Forbidden('only services of this installation may name an idempotencyKey', {
+        field: 'idempotencyKey',
+      });
+    const externalId = idempotencyExternalId(idempotencyKey);
     const valid = validMessage(input);
-    const row = await this.dataSource.transaction(async (manager) => {
-      const chat = await findChat(manager, orgId, chatId);
-      const message = await this.insertOutbound(manager, principal, chat, valid, input.internal);
-      if (valid.content?.mediaIds) await this.attachments.attach(manager, message, valid.content.mediaIds);
-      return message;
-    });
-    this.relay().nudge();
-    return this.createdView(row);
+    return this.insertOnce(
+      orgId,
+      chatId,
+      externalId,
+      (manager) => (externalId ? lockChat(manager, orgId, chatId) : findChat(manager, orgId, chatId)),
+      async (manager, chat) => {
+        const message = await this.insertOutbound(manager, principal, chat, valid, input.internal, externalId);
+        if (valid.content?.mediaIds) await this.attachments.attach(manager, message, valid.content.mediaIds);
+        return message;
+      },
+    );
   }
 
   /** Posts an internal note on a conversation, into its most recent thread. */
@@ -105,25 +129,46 @@ export class Messages {
     const orgId = requireOrg(principal);
     const valid = validInbound(inbound);
     const externalId = validExternalId(inbound.externalId);
-    let received: { row: MessageRow; created: boolean };
+    return this.insertOnce(
+      orgId,
+      inbound.chatId,
+      externalId,
+      async (manager) => requireReachable(principal, await lockChat(manager, orgId, inbound.chatId)),
+      (manager, chat) => this.insertInbound(manager, principal, chat, valid, externalId),
+    );
+  }
+
+  /**
+   * Inserts a message unless the chat already has one with `externalId`, which then answers (nothing recorded, no
+   * event). `lock` finds the chat first in the transaction, with its row lock when there is an id to check, so
+   * concurrent repeats are ordered; a repeat that lost the race on the unique index (chat, external id) regardless
+   * answers the winner's message.
+   */
+  private async insertOnce(
+    orgId: string,
+    chatId: string,
+    externalId: string | null,
+    lock: (manager: EntityManager) => Promise<ChatRow>,
+    insert: (manager: EntityManager, chat: ChatRow) => Promise<MessageRow>,
+  ): Promise<Message> {
+    let recorded: { row: MessageRow; created: boolean };
     try {
-      received = await this.dataSource.transaction(async (manager) => {
-        const chat = requireReachable(principal, await lockChat(manager, orgId, inbound.chatId));
+      recorded = await this.dataSource.transaction(async (manager) => {
+        const chat = await lock(manager);
         const existing = externalId && (await manager.findOneBy(MessageRow, { orgId, chatId: chat.id, externalId }));
         if (existing) return { row: existing, created: false };
-        return { row: await this.insertInbound(manager, principal, chat, valid, externalId), created: true };
+        return { row: await insert(manager, chat), created: true };
       });
     } catch (error) {
-      // A retry that lost the race on a database that did not order it by the lock: answer the winner's message.
       if (!externalId || !isDuplicateKeyError(error)) throw error;
-      const winner = await this.dataSource.manager.findOneBy(MessageRow, { orgId, chatId: inbound.chatId, externalId });
+      const winner = await this.dataSource.manager.findOneBy(MessageRow, { orgId, chatId, externalId });
       if (!winner) throw error;
-      received = { row: winner, created: false };
+      recorded = { row: winner, created: false };
     }
     this.relay().nudge();
-    return received.created
-      ? this.createdView(received.row)
-      : this.reader.viewOf(this.dataSource.manager, received.row);
+    return recorded.created
+      ? this.createdView(recorded.row)
+      : this.reader.viewOf(this.dataSource.manager, recorded.row);
   }
 
   private async insertInbound(
@@ -265,6 +310,7 @@ export class Messages {
     chat: ChatRow,
     valid: ValidMessage,
     internal: boolean,
+    externalId: string | null = null,
   ): Promise<MessageRow> {
     const at = now();
     const message = manager.create(MessageRow, {
@@ -282,7 +328,7 @@ export class Messages {
       createdAt: at,
       editedAt: null,
       deletedAt: null,
-      externalId: null,
+      externalId,
       failureReason: null,
     });
     // Written from the entity metadata (kit `entitySql`): every message a flow sends passes here.

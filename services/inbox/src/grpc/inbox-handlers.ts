@@ -7,7 +7,8 @@ import { pageRequest } from './page-request';
 export function inboxService(domain: InboxDomain, deps: ImplementDeps) {
   const { chats, conversations, messages, messageChanges, reading } = domain;
   const handlers: ServiceHandlers<typeof InboxServiceService> = {
-    sendMessage: (r, { principal }) => messages.send(principal, r.chatId, r.input ?? { text: '', internal: false }),
+    sendMessage: (r, { principal }) =>
+      messages.send(principal, r.chatId, r.input ?? { text: '', internal: false }, r.idempotencyKey),
     getMessages: (r, { principal }) => messages.list(principal, r.chatId, pageRequest(r.input)),
     getChat: (r, { principal }) => chats.get(principal, r.chatId),
     searchChats: (r, { principal }) =>

@@ -801,7 +801,15 @@ export interface SendConversationNoteRequest {
 
 export interface SendMessageRequest {
   chatId: string;
-  input: CreateCombinedMessageInput | undefined;
+  input:
+    | CreateCombinedMessageInput
+    | undefined;
+  /**
+   * SYSTEM callers only (flows: "flow-run:<run id>:<step index>"), 1-195 characters: a second call with the same key
+   * in the same chat answers the first message instead of posting another (docs/decisions/0083). Any other caller
+   * naming one is PERMISSION_DENIED.
+   */
+  idempotencyKey?: string | undefined;
 }
 
 export interface PaginateMessagesInput {
@@ -892,7 +900,8 @@ export interface ReceiveMessageRequest {
   mediaIds: string[];
   /**
    * The channel's id for the message (a platform message id, or the widget's client-generated id): a second call
-   * with the same id in the same chat answers the first message instead of recording another.
+   * with the same id in the same chat answers the first message instead of recording another. Ids starting "idem:"
+   * are reserved (SendMessage's idempotency keys) and refused.
    */
   externalId?: string | undefined;
 }
@@ -4589,7 +4598,7 @@ export const SendConversationNoteRequest: MessageFns<SendConversationNoteRequest
 };
 
 function createBaseSendMessageRequest(): SendMessageRequest {
-  return { chatId: "", input: undefined };
+  return { chatId: "", input: undefined, idempotencyKey: undefined };
 }
 
 export const SendMessageRequest: MessageFns<SendMessageRequest> = {
@@ -4599,6 +4608,9 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
     }
     if (message.input !== undefined) {
       CreateCombinedMessageInput.encode(message.input, writer.uint32(18).fork()).join();
+    }
+    if (message.idempotencyKey !== undefined) {
+      writer.uint32(26).string(message.idempotencyKey);
     }
     return writer;
   },
@@ -4632,6 +4644,14 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
             message.input = CreateCombinedMessageInput.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4652,6 +4672,11 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
         ? globalThis.String(object.chat_id)
         : "",
       input: isSet(object.input) ? CreateCombinedMessageInput.fromJSON(object.input) : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : undefined,
     };
   },
 
@@ -4662,6 +4687,9 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
     }
     if (message.input !== undefined) {
       obj.input = CreateCombinedMessageInput.toJSON(message.input);
+    }
+    if (message.idempotencyKey !== undefined) {
+      obj.idempotencyKey = message.idempotencyKey;
     }
     return obj;
   },
@@ -4675,6 +4703,7 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
     message.input = (object.input !== undefined && object.input !== null)
       ? CreateCombinedMessageInput.fromPartial(object.input)
       : undefined;
+    message.idempotencyKey = object.idempotencyKey ?? undefined;
     return message;
   },
 };
