@@ -71,10 +71,12 @@ function print(results: Result[], baseline: Result): void {
 async function main(): Promise<void> {
   console.log(`load average before: ${machineLoad()}`);
   const profileDir = process.env.BENCH_CPU_PROF;
-  // Production refuses to start without a key for provider secrets at rest (decision 0014): a throwaway one.
-  const secretsKey = `bench:${randomBytes(32).toString('base64')}`;
+  // Production refuses to start without keys for secrets at rest (webhook provider secrets, decision 0014; web
+  // integrations' identity secrets, decision 0075): throwaway ones.
+  const secretsKey = () => `bench:${randomBytes(32).toString('base64')}`;
+  const productionKeys = { WEBHOOK_SECRETS_KEYS: secretsKey(), CHANNELS_SECRETS_KEYS: secretsKey() };
   const stack = await startStackProcess(
-    { NODE_ENV, ...(NODE_ENV === 'production' ? { WEBHOOK_SECRETS_KEYS: secretsKey } : {}) },
+    { NODE_ENV, ...(NODE_ENV === 'production' ? productionKeys : {}) },
     profileDir ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir] } : {},
   );
   try {
