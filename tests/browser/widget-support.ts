@@ -81,3 +81,17 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 export function screenshotDir(fallback: string): string {
   return process.env.SVC_WRITE_SCREENSHOTS === '1' ? path.resolve(__dirname, '../../../docs/widget') : fallback;
 }
+
+/** Retries `check` (an assertion) until it passes or the deadline passes, then throws its last failure. */
+export async function until(check: () => unknown, deadlineMs = 15_000): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
