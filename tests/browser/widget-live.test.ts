@@ -146,6 +146,27 @@ describe('svc-widget live (Chromium, element on the page, stack on another origi
     expect(await log(page).locator('article').count()).to.equal(2);
   });
 
+  it('loads older messages when the visitor scrolls up, keeping what they were reading in place', async () => {
+    const { page, handshakes } = await visit();
+    await (await launcher(page)).click();
+    await send(page, 'The very first message');
+    const chatId = lastChat(handshakes).chat._id;
+    for (let i = 1; i <= 35; i++) await agentSends(chatId, `Agent line ${i}`);
+    await page.reload();
+    await (await launcher(page)).click();
+    await log(page).getByText('Agent line 35').waitFor();
+    expect(await log(page).locator('article').count()).to.equal(30);
+    await page.getByRole('button', { name: 'Load earlier messages' }).waitFor();
+    const reading = log(page).getByText('Agent line 6', { exact: true });
+    await reading.scrollIntoViewIfNeeded();
+    await log(page).evaluate((element) => element.scrollTo(0, 0));
+    await log(page).getByText('The very first message').waitFor();
+    expect(await log(page).locator('article').count()).to.equal(36);
+    expect(await page.getByRole('button', { name: 'Load earlier messages' }).count()).to.equal(0);
+    // Still reading near where they were, not thrown back to the top of the older page.
+    await until(async () => expect(await log(page).evaluate((element) => element.scrollTop)).to.be.greaterThan(0));
+  });
+
   it('shows the reconnect banner while the network is cut and, restored, shows what the agent sent meanwhile once', async () => {
     const { page, handshakes, context: visitor } = await visit();
     await (await launcher(page)).click();

@@ -53,6 +53,8 @@ export class SvcWidget {
   private lastSize = '';
   private lastUnread = 0;
   private focusAfterRender: 'panel' | 'launcher' | null = null;
+  private atEnd = true;
+  private fromBottomBeforeOlder: number | null = null;
   private readonly onViewport = () => this.reportSize();
 
   async componentWillLoad(): Promise<void> {
@@ -84,8 +86,7 @@ export class SvcWidget {
       (panel?.querySelector<HTMLElement>('textarea, .prechat input') ?? panel)?.focus();
     }
     if (this.isOpen) {
-      const log = this.part<HTMLElement>('.log');
-      if (log && this.stickToBottom) log.scrollTop = log.scrollHeight;
+      this.keepScroll();
       this.source?.seen();
     }
   }
@@ -176,8 +177,22 @@ export class SvcWidget {
     return this.el.shadowRoot?.querySelector<T>(selector) ?? null;
   }
 
-  private get stickToBottom(): boolean {
-    return true;
+  // The log follows new messages while the visitor is at its end; older pages loaded above keep what they read in place.
+  private keepScroll() {
+    const log = this.part<HTMLElement>('.log');
+    if (!log) return;
+    if (this.fromBottomBeforeOlder !== null && log.scrollHeight - this.fromBottomBeforeOlder > log.scrollTop) {
+      log.scrollTop = log.scrollHeight - this.fromBottomBeforeOlder;
+      this.fromBottomBeforeOlder = null;
+    } else if (this.atEnd) {
+      log.scrollTop = log.scrollHeight;
+    }
+  }
+
+  private loadOlder(log: HTMLElement | null) {
+    if (!this.view.hasOlder) return;
+    if (log) this.fromBottomBeforeOlder = log.scrollHeight - log.scrollTop;
+    void this.source?.loadOlder();
   }
 
   private prefill(): Profile {
@@ -238,6 +253,7 @@ export class SvcWidget {
     const text = this.draft.trim();
     if (!text) return;
     this.draft = '';
+    this.atEnd = true;
     await this.source?.send(text);
   };
 
@@ -258,7 +274,8 @@ export class SvcWidget {
 
   private onScroll = (event: Event) => {
     const log = event.target as HTMLElement;
-    if (log.scrollTop < 40 && this.view.hasOlder) void this.source?.loadOlder();
+    this.atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 48;
+    if (log.scrollTop < 40) this.loadOlder(log);
   };
 
   render() {
@@ -377,7 +394,7 @@ export class SvcWidget {
     return [
       <div class="log" role="log" aria-live="polite" aria-label={t.conversation} tabindex="0" onScroll={this.onScroll}>
         {hasOlder ? (
-          <button class="older" type="button" onClick={() => void this.source?.loadOlder()}>
+          <button class="older" type="button" onClick={() => this.loadOlder(this.part<HTMLElement>('.log'))}>
             {t.older}
           </button>
         ) : null}
