@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { BrowserContext, Page, Response } from 'playwright-core';
+import { ApiScope } from '@svc/kit';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
 import { FakeGoogle, WidgetFixtures, siteJwt, userHash } from '../support/widget';
 import { BrowserHarness } from './support/chromium';
@@ -131,6 +132,47 @@ describe('svc-widget live (Chromium, element on the page, stack on another origi
     await answer.waitFor();
     expect(await answer.locator('.author').textContent()).to.equal('Olive Owner');
     expect(await log(page).getAttribute('aria-live')).to.equal('polite');
+  });
+
+  it('shows the unread badge, the agent typing, an automated message under the team name, and an attachment sent', async () => {
+    const { page, handshakes } = await visit();
+    await (await launcher(page)).click();
+    await send(page, 'Anyone there?');
+    const chatId = lastChat(handshakes).chat._id;
+    await page.keyboard.press('Escape');
+    await agentSends(chatId, 'Yes, one moment.');
+    await launcher(page, 'Open chat, 1 unread');
+    expect((await recordedEvents(page)).filter((e) => e.type === 'svc:unread').at(-1)?.detail).to.deep.equal({
+      count: 1,
+    });
+    await (await launcher(page)).click();
+    await launcher(page, 'Close chat');
+    await harness.graphql(
+      'mutation($c: ID!) { setChatTyping(chatId: $c, typing: true) { _id } }',
+      { c: chatId },
+      org.sessionToken,
+    );
+    await page.getByRole('status').getByText('Olive Owner is typing…').waitFor();
+
+    const key = (await org.mintKey([ApiScope.MESSAGES_SEND, ApiScope.MESSAGES_READ])).key;
+    await harness.graphql(
+      'mutation($c: String!, $i: CreateCombinedMessageInput!) { sendMessage(chatId: $c, input: $i) { _id } }',
+      { c: chatId, i: { text: 'Your order has shipped.' } },
+      key,
+    );
+    const automated = log(page).locator('article', { hasText: 'Your order has shipped.' });
+    await automated.waitFor();
+    expect(await automated.locator('.author').textContent()).to.equal('Shop team');
+
+    const uploads: string[] = [];
+    page.on('request', (request) => request.url().includes('/api/web/media') && uploads.push(request.method()));
+    await page.getByLabel('Attach a file').setInputFiles({
+      name: 'receipt.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('order 42, paid'),
+    });
+    await log(page).getByRole('link', { name: 'receipt.txt' }).waitFor();
+    expect(uploads).to.deep.equal(['POST']);
   });
 
   it('keeps the conversation over a reload', async () => {
