@@ -298,9 +298,7 @@ export class SvcWidget {
     const label = unread ? `${t.openChat}, ${format(t.unread, { count: unread })}` : t.openChat;
     return (
       <button class="launcher" type="button" aria-label={label} onClick={() => void this.open()}>
-        <svg viewBox="0 0 24 24" aria-hidden="true" width="28" height="28">
-          <path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z" />
-        </svg>
+        {icon('chat', 28)}
         {unread ? (
           <span class="badge" aria-hidden="true">
             {unread > 99 ? '99+' : unread}
@@ -321,12 +319,7 @@ export class SvcWidget {
             <p>{this.settings?.branding.greeting || t.greeting}</p>
           </div>
           <button class="close" type="button" aria-label={t.closeChat} onClick={() => void this.close()}>
-            <svg viewBox="0 0 24 24" aria-hidden="true" width="20" height="20">
-              <path
-                fill="currentColor"
-                d="M6.4 5 5 6.4 10.6 12 5 17.6 6.4 19 12 13.4 17.6 19 19 17.6 13.4 12 19 6.4 17.6 5 12 10.6z"
-              />
-            </svg>
+            {icon('close')}
           </button>
         </header>
         {this.publicKey ? null : (
@@ -421,12 +414,7 @@ export class SvcWidget {
       <form class="composer" onSubmit={this.onSubmit}>
         <label class="attach" title={t.attach}>
           <input type="file" class="file" aria-label={t.attach} onChange={this.onFile} multiple />
-          <svg viewBox="0 0 24 24" aria-hidden="true" width="20" height="20">
-            <path
-              fill="currentColor"
-              d="M16.5 6v11.5a4 4 0 0 1-8 0V5a2.5 2.5 0 0 1 5 0v10.5a1 1 0 0 1-2 0V6H10v9.5a2.5 2.5 0 0 0 5 0V5a4 4 0 0 0-8 0v12.5a5.5 5.5 0 0 0 11 0V6z"
-            />
-          </svg>
+          {icon('attach')}
         </label>
         <textarea
           name="message"
@@ -443,9 +431,7 @@ export class SvcWidget {
           }}
         />
         <button class="send" type="submit" aria-label={t.send}>
-          <svg viewBox="0 0 24 24" aria-hidden="true" width="20" height="20">
-            <path fill="currentColor" d="M3 20.5V14l8-2-8-2V3.5L22 12z" />
-          </svg>
+          {icon('send')}
         </button>
       </form>,
     ];
@@ -504,6 +490,23 @@ export class SvcWidget {
       </span>
     );
   }
+}
+
+const ICONS = {
+  chat: 'M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z',
+  close: 'M6.4 5 5 6.4 10.6 12 5 17.6 6.4 19 12 13.4 17.6 19 19 17.6 13.4 12 19 6.4 17.6 5 12 10.6z',
+  attach:
+    'M16.5 6v11.5a4 4 0 0 1-8 0V5a2.5 2.5 0 0 1 5 0v10.5a1 1 0 0 1-2 0V6H10v9.5a2.5 2.5 0 0 0 5 0V5a4 4 0 0 0-8 0v12.5a5.5 5.5 0 0 0 11 0V6z',
+  send: 'M3 20.5V14l8-2-8-2V3.5L22 12z',
+};
+
+/** A decorative 24-unit icon in the current text colour. */
+function icon(name: keyof typeof ICONS, size = 20) {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" width={size} height={size}>
+      <path fill="currentColor" d={ICONS[name]} />
+    </svg>
+  );
 }
 
 function pageLanguage(): string {
