@@ -394,7 +394,8 @@ export class WidgetClient {
   private adopt(answer: VisitorSession, kind: 'handshake' | 'refresh'): void {
     const sameChat = this.session?.chatId === answer.chat._id;
     const ttl = Math.max(0, Date.parse(answer.sessionExpiresAt) - Date.now());
-    const margin = Math.min(this.options.refreshMarginMs ?? 60_000, ttl / 5);
+    const chosen = this.options.refreshMarginMs;
+    const margin = chosen === undefined ? Math.min(60_000, ttl / 5) : Math.min(chosen, ttl);
     this.session = {
       token: answer.sessionToken,
       renewAt: Date.now() + ttl - margin,
