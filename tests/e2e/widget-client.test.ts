@@ -1,12 +1,7 @@
 import { expect } from 'chai';
 import { ApiScope, eventually } from '@svc/kit';
 import { ChannelStatus } from '@svc/proto/channels/v1';
-import {
-  WidgetClient,
-  memoryStorage,
-  type TokenStorage,
-  type WidgetClientOptions,
-} from '@svc-inbox/widget-client';
+import { WidgetClient, memoryStorage, type TokenStorage, type WidgetClientOptions } from '@svc-inbox/widget-client';
 import { SAMPLES } from '../support/media-samples';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
 import { FakeGoogle, SITE, WidgetFixtures, siteJwt, userHash, web } from '../support/widget';
