@@ -393,7 +393,7 @@ export class WidgetClient {
    */
   private adopt(answer: VisitorSession, kind: 'handshake' | 'refresh'): void {
     const sameChat = this.session?.chatId === answer.chat._id;
-    const ttl = Math.max(0, Date.parse(answer.sessionExpiresAt) - Date.now());
+    const ttl = lifetimeOf(answer);
     const chosen = this.options.refreshMarginMs;
     const margin = chosen === undefined ? Math.min(60_000, ttl / 5) : Math.min(chosen, ttl);
     this.session = {
@@ -729,6 +729,22 @@ interface StreamData {
   typing?: boolean;
   displayName?: string;
   avatarUrl?: string;
+}
+
+/**
+ * The session's lifetime in ms, measured on the server's clock (the token's `exp - iat`), so a browser clock that is
+ * off does not renew too late; `sessionExpiresAt` against the local clock when the token cannot be read.
+ */
+function lifetimeOf(answer: VisitorSession): number {
+  try {
+    const part = answer.sessionToken.split('.')[1] ?? '';
+    const claims = JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as { iat?: unknown; exp?: unknown };
+    if (typeof claims.iat === 'number' && typeof claims.exp === 'number')
+      return Math.max(0, claims.exp - claims.iat) * 1000;
+  } catch {
+    // not a JWT we can read: fall back
+  }
+  return Math.max(0, Date.parse(answer.sessionExpiresAt) - Date.now());
 }
 
 /** Agent messages held that the visitor has not read. */

@@ -224,6 +224,17 @@ describe('WidgetClient', () => {
       await client().open();
       await eventually(() => api.paths().includes('POST /visitor/refresh'), 'a refresh');
     });
+
+    it('measures the session lifetime on the server clock (the token), not against a skewed local clock', async () => {
+      const claims = Buffer.from(JSON.stringify({ iat: 1_000, exp: 1_001 })).toString('base64url');
+      // sessionExpiresAt says 15 minutes (a clock far behind would believe it); the token says one second.
+      api.on('POST /visitor/start-anonymous', () =>
+        json(200, sessionAnswer('chat-1', { sessionToken: `e30.${claims}.sig` })),
+      );
+      api.on('POST /visitor/refresh', () => json(200, sessionAnswer()));
+      await client().open();
+      await eventually(() => api.paths().includes('POST /visitor/refresh'), 'a refresh within the token lifetime');
+    });
   });
 
   describe('sending', () => {
