@@ -115,6 +115,16 @@ describe('WidgetClient', () => {
       expect(api.paths()).to.deep.equal(['POST /visitor/refresh']);
       expect(widget.getState().visitor).to.equal('none');
     });
+
+    it('keeps the stored token when the integration is disabled (404): enabled again, it works again', async () => {
+      storage.values.set(STORED, JSON.stringify({ refreshToken: 'wrt_old', identified: false }));
+      api.on('POST /visitor/refresh', () => json(404, { error: { code: 'NOT_FOUND', message: 'gone' } }));
+      const widget = client();
+      const error = await widget.start().catch((caught: unknown) => caught);
+      expect(error).to.include({ status: 404 });
+      expect(widget.getState().connection).to.equal('ended');
+      expect(storage.values.has(STORED)).to.equal(true);
+    });
   });
 
   describe('identify', () => {
