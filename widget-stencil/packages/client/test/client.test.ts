@@ -331,6 +331,35 @@ describe('WidgetClient', () => {
       expect(widget.getState().error).to.include({ status: 404 });
     });
 
+    it('keeps the session when a 401 on the stream meets a renewal lost to the network', async () => {
+      api.on('POST /visitor/start-anonymous', () => json(200, sessionAnswer()));
+      const widget = client({ random: () => 0 });
+      await widget.open();
+      await eventually(() => streams.length === 1, 'a stream');
+      let renewals = 0;
+      api.on('POST /visitor/refresh', () => {
+        renewals++;
+        if (renewals === 1) throw new TypeError('fetch failed');
+        return json(200, sessionAnswer());
+      });
+      let refusals = 0;
+      api.on('GET /realtime/chat-1', (request) => {
+        if (request.headers.authorization === 'Bearer ' + String(firstToken)) {
+          refusals++;
+          return json(401, { error: { code: 'UNAUTHENTICATED', message: 'expired' } });
+        }
+        const stream = new FakeStream();
+        streams.push(stream);
+        return new Response(stream.body, { status: 200 });
+      });
+      const firstToken = api.requests.find((r) => r.path === '/realtime/chat-1')?.headers.authorization?.slice(7);
+      streams[0]!.close();
+      await eventually(() => streams.length === 2 && widget.getState().connection === 'live', 'live again');
+      expect(refusals).to.equal(2);
+      expect(renewals).to.equal(2);
+      expect(widget.getState().visitor).to.equal('anonymous');
+    });
+
     it('reconnects when no heartbeat arrived for two heartbeat intervals', async () => {
       api.on('POST /visitor/start-anonymous', () => json(200, sessionAnswer()));
       const widget = client({ heartbeatMs: 20 });
