@@ -241,8 +241,11 @@ describe('svc-widget live (Chromium, element on the page, stack on another origi
   for (const proof of proofs) {
     it(`identify() with ${proof.name} starts an identified session; identify(null) then gives a fresh anonymous one`, async () => {
       const { page, handshakes, calls } = await visit();
+      expect(await page.evaluate(() => localStorage.length)).to.equal(0);
       await identify(page, await proof.user());
       await until(async () => expect(handshakes.at(-1)?.identified).to.equal(true));
+      // The page identified the visitor: from now on their session may be kept.
+      await until(async () => expect(await page.evaluate(() => localStorage.length)).to.equal(1));
       await (await launcher(page)).click();
       await send(page, `Hello as ${proof.name}`);
       const identifiedChat = lastChat(handshakes).chat._id;
