@@ -283,6 +283,23 @@ describe('svc-widget live (Chromium, element on the page, stack on another origi
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
   });
 
+  it('shows nothing for a public key the backend does not know', async () => {
+    context = await browser.context();
+    const page = await context.newPage();
+    const config = page.waitForResponse((response) => response.url().includes('/api/web/config/wk_unknown'));
+    await page.goto(
+      widgetPage(host, '/unknown.html', { attributes: { 'public-key': 'wk_unknown', api: harness.url } }),
+    );
+    expect((await config).status()).to.equal(404);
+    await until(async () =>
+      expect((await recordedEvents(page)).filter((e) => e.type === 'svc:resize').at(-1)?.detail).to.deep.equal({
+        width: 0,
+        height: 0,
+      }),
+    );
+    expect(await page.getByRole('button').count()).to.equal(0);
+  });
+
   it('hides itself when the team is offline and the integration hides when offline', async () => {
     const { integration } = await fixtures.integration({
       allowedOrigins: { origins: [host.origin] },

@@ -207,8 +207,12 @@ export class SvcWidget {
     return !this.settings || isOpenNow(this.settings.availability, new Date());
   }
 
+  // Nothing is shown without a config (unknown or disabled key, backend unreachable), when the integration hides the
+  // widget, or outside business hours when it hides when offline.
   private visible(): boolean {
-    return !(this.settings?.branding.hidden || (this.settings?.availability.hideWhenOffline && !this.openNow()));
+    const settings = this.settings;
+    if (!settings || !this.strings) return false;
+    return !(settings.branding.hidden || (settings.availability.hideWhenOffline && !this.openNow()));
   }
 
   private needsPrechat(): boolean {
