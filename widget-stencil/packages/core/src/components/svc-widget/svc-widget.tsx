@@ -334,11 +334,7 @@ export class SvcWidget {
         {this.openNow() ? null : <p class="notice away">{this.settings?.availability.offlineMessage || t.away}</p>}
         {this.banner(t)}
         {this.needsPrechat() ? this.renderPrechat(t) : this.renderConversation(t)}
-        {this.hideAttribution ? null : (
-          <a class="attribution" href="https://github.com/svc-inbox/svc-inbox" target="_blank" rel="noopener">
-            {t.poweredBy}
-          </a>
-        )}
+        {this.hideAttribution ? null : <p class="attribution">{t.poweredBy}</p>}
       </section>
     );
   }
