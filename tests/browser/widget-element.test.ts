@@ -81,6 +81,9 @@ describe('svc-widget element (Chromium, demo mode)', function () {
     const page = await open(widgetPage(host, '/events.html'), { viewport: { width: 1280, height: 800 } });
     await (await launcher(page)).click();
     await page.getByRole('dialog').waitFor();
+    // White on the default blue brand colour (the readable choice).
+    const header = page.getByRole('dialog').locator('header');
+    expect(await header.evaluate((element) => getComputedStyle(element).color)).to.equal('rgb(255, 255, 255)');
     await page.getByRole('button', { name: 'Close chat' }).click();
     await launcher(page);
     const events = await recordedEvents(page);

@@ -132,6 +132,9 @@ describe('svc-widget live (Chromium, element on the page, stack on another origi
     await answer.waitFor();
     expect(await answer.locator('.author').textContent()).to.equal('Olive Owner');
     expect(await log(page).getAttribute('aria-live')).to.equal('polite');
+    // The brand colour is a light yellow: the header's text is near-black, not white (contrast ≥ 4.5:1).
+    const header = page.getByRole('dialog').locator('header');
+    expect(await header.evaluate((element) => getComputedStyle(element).color)).to.equal('rgb(17, 17, 17)');
   });
 
   it('shows the unread badge, the agent typing, an automated message under the team name, and an attachment sent', async () => {
