@@ -98,6 +98,16 @@ describe('svc-widget element (Chromium, demo mode)', function () {
     expect((await eventsOf(page, 'svc:unread'))[0]).to.deep.include({ detail: { count: 1 } });
   });
 
+  it('keeps working after it is moved elsewhere in the page', async () => {
+    const page = await open(widgetPage(host, '/moved.html'));
+    await launcher(page);
+    await page.evaluate(() => document.querySelector('main')?.append(document.querySelector('svc-widget') as Node));
+    await (await launcher(page)).click();
+    await page.getByRole('textbox', { name: 'Message' }).fill('Still here?');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText('Demo team is typing…').waitFor();
+  });
+
   it('asks for the whole viewport when opened on a small screen, and the panel fills it', async () => {
     const page = await open(widgetPage(host, '/mobile.html'), {
       viewport: { width: 390, height: 700 },

@@ -65,6 +65,8 @@ export class SvcWidget {
 
   connectedCallback(): void {
     window.addEventListener('resize', this.onViewport);
+    // Moved in the DOM (a framework re-parenting it): disconnecting stopped the conversation, start it again.
+    if (this.ready && !this.source) void this.restart();
   }
 
   disconnectedCallback(): void {
