@@ -188,6 +188,7 @@ describe('@svc-inbox/widget-client against the stack (Node fetch, real widget-ap
     const sent = await client.send('Hello, is anyone there?');
     expect(sent).to.include({ sendState: 'sent', direction: 'INBOUND' });
     const chatId = chatOf(client);
+    expect(client.getState().chat?.status).to.equal('OPEN');
     expect((await agentReads(chatId)).map((message) => message.text)).to.include('Hello, is anyone there?');
 
     await live(client);
