@@ -188,12 +188,14 @@ describe('@svc-inbox/widget-client against the stack (Node fetch, real widget-ap
     const sent = await client.send('Hello, is anyone there?');
     expect(sent).to.include({ sendState: 'sent', direction: 'INBOUND' });
     const chatId = chatOf(client);
+    expect(client.getState().chat?.status).to.equal('OPEN');
     expect((await agentReads(chatId)).map((message) => message.text)).to.include('Hello, is anyone there?');
 
     await live(client);
     const answerId = await agentSends(chatId, 'Hi! How can I help?');
     const answer = await sees(client, 'Hi! How can I help?');
-    expect(answer).to.include({ _id: answerId, direction: 'OUTBOUND' });
+    expect(answer).to.include({ _id: answerId, direction: 'OUTBOUND', deleted: false });
+    expect(answer.media).to.deep.equal([]); // left out of the JSON by widget-api, filled in by the client
     expect(client.getState().unreadCount).to.equal(1);
 
     await client.markDelivered([answerId]);
