@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import getRawBody from 'raw-body';
+import { bodyErrorAnswer } from './body-errors';
 import { z } from 'zod';
 import { Forbidden, InvalidArgument, clientAddress, type Logger } from '@svc/kit';
 import { DeliveryStatus, Media } from '@svc/proto/inbox/v1';
@@ -270,14 +271,16 @@ function answerErrors(logger: Logger) {
     try {
       await next();
     } catch (error) {
-      const status = (error as { status?: unknown }).status;
-      const answer =
-        status === 413
-          ? { status: 413, headers: {}, body: { error: { code: 'PAYLOAD_TOO_LARGE', message: 'body too large' } } }
-          : typeof status === 'number' && status === 400
-            ? { status: 400, headers: {}, body: { error: { code: 'BAD_USER_INPUT', message: 'malformed body' } } }
-            : errorAnswer(error);
-      if (answer.status >= 500) logger.error({ err: error, path: ctx.path }, 'widget-api request failed');
+      const bodyError = bodyErrorAnswer(error, ctx.req);
+      const answer = bodyError
+        ? {
+            status: bodyError.status,
+            headers: {},
+            body: { error: { code: bodyError.code, message: bodyError.message } },
+          }
+        : errorAnswer(error);
+      if (bodyError?.clientGone) logger.debug({ path: ctx.path }, 'client went away before its body was read');
+      else if (answer.status >= 500) logger.error({ err: error, path: ctx.path }, 'widget-api request failed');
       const origin = ctx.get('origin');
       // An error says nothing about the integration: readable by the page, except the refusal of its origin.
       if (origin && !ctx.state.originRefused) ctx.set(corsHeaders(origin));
