@@ -18,6 +18,8 @@ await build({
   target: 'es2020',
   minify: true,
   legalComments: 'none',
+  // Stencil's runtime names its internal fields `$name$` so that minifiers may shorten them (its own build does).
+  mangleProps: /^\$.+\$$/,
   chunkNames: 'chunk.[hash]',
   entryNames: '[name]',
   logLevel: 'warning',

@@ -1,3 +1,5 @@
+import { type VisitorIdentity } from '@svc-inbox/widget-protocol';
+
 /**
  * What the element shows, whoever feeds it: the demo (local, no network) or the live conversation
  * (@svc-inbox/widget-client). The element renders `view` and calls the actions; it holds no protocol logic.
@@ -55,6 +57,10 @@ export interface ChatSource {
   subscribe(listener: () => void): () => void;
   /** Begins (or resumes) the conversation; `profile` is what the prechat form collected. */
   start(profile?: Profile): Promise<void>;
+  /** The page identified the visitor, or logged them out (`null`: a fresh anonymous visitor follows). */
+  identify(user: VisitorIdentity | null): Promise<void>;
+  /** Ends the session; a fresh anonymous visitor follows. */
+  shutdown(): Promise<void>;
   send(text: string): Promise<void>;
   retry(messageId: string): Promise<void>;
   upload(file: File): Promise<void>;

@@ -38,6 +38,10 @@ export class DemoSource implements ChatSource {
 
   async start(): Promise<void> {}
 
+  async identify(): Promise<void> {}
+
+  async shutdown(): Promise<void> {}
+
   async send(text: string): Promise<void> {
     const mine = this.message(true, text, Date.now(), 'sent');
     this.update({ messages: [...this.view.messages, mine] });

@@ -6,7 +6,7 @@ import { type ChatSource, type ChatView, type Profile, type ViewMessage, emptyVi
 import { brandColor, readableOn } from '../../color';
 import { DemoSource } from '../../demo-source';
 import { direction, format, loadStrings, type ShippedLocale, type Strings } from '../../i18n/strings';
-import { chooseLocale, isOpenNow, type WidgetConfig, startLive } from '../../live';
+import { LiveSource, chooseLocale, isOpenNow, type WidgetConfig } from '../../live';
 import { focusables, wantedSize, type WidgetSize } from '../../layout';
 
 /**
@@ -49,6 +49,7 @@ export class SvcWidget {
   private unsubscribe?: () => void;
   private identity: VisitorIdentity | null | undefined;
   private booted?: Promise<void>;
+  private ready = false;
   private lastSize = '';
   private lastUnread = 0;
   private focusAfterRender: 'panel' | 'launcher' | null = null;
@@ -80,7 +81,7 @@ export class SvcWidget {
     if (target === 'launcher') this.part<HTMLButtonElement>('.launcher')?.focus();
     if (target === 'panel') {
       const panel = this.part<HTMLElement>('.panel');
-      (panel?.querySelector<HTMLElement>('input, textarea') ?? panel)?.focus();
+      (panel?.querySelector<HTMLElement>('textarea, .prechat input') ?? panel)?.focus();
     }
     if (this.isOpen) {
       const log = this.part<HTMLElement>('.log');
@@ -92,26 +93,35 @@ export class SvcWidget {
   @Watch('publicKey')
   @Watch('api')
   @Watch('config')
-  @Watch('locale')
   async restart(): Promise<void> {
     this.teardown();
     this.booted = this.boot();
     await this.booted;
   }
 
+  @Watch('locale')
+  async relocalise(): Promise<void> {
+    if (!this.settings) return;
+    this.lang = chooseLocale(this.locale, pageLanguage(), this.settings);
+    this.strings = await loadStrings(this.lang);
+  }
+
   /** Logs a known visitor in (one proof of spec 2.4), or out with `null` (a fresh anonymous session follows). */
   @Method()
   async identify(user: VisitorIdentity | null): Promise<void> {
     this.identity = user;
-    await this.booted;
-    if (this.publicKey) await this.restartSource(user === null);
+    // Before the element is ready, boot() applies it; afterwards the source does.
+    if (!this.ready) return this.booted;
+    await this.source?.identify(user);
   }
 
   /** Like `identify(null)`, and closes the panel. */
   @Method()
   async shutdown(): Promise<void> {
     await this.close();
-    await this.identify(null);
+    this.identity = null;
+    if (!this.ready) return this.booted;
+    await this.source?.shutdown();
   }
 
   @Method()
@@ -133,28 +143,19 @@ export class SvcWidget {
   }
 
   private async boot(): Promise<void> {
-    const live = this.publicKey ? await startLive(this.liveOptions(false)) : undefined;
-    this.settings = live?.config ?? this.config ?? demoConfig();
-    this.lang = chooseLocale(this.locale, document.documentElement.lang || navigator.language, this.settings);
+    this.ready = false;
+    const live = this.publicKey
+      ? new LiveSource({ publicKey: this.publicKey, api: this.api ?? defaultApi(), config: this.config })
+      : undefined;
+    // An unknown or disabled key (404) or an unreachable backend: nothing is shown.
+    const settings = live ? await live.load().catch(() => undefined) : (this.config ?? demoConfig());
+    if (!settings) return;
+    this.settings = settings;
+    this.lang = chooseLocale(this.locale, pageLanguage(), settings);
     this.strings = await loadStrings(this.lang);
-    this.attach(live?.source ?? new DemoSource(this.strings, this.teamName()));
-  }
-
-  private liveOptions(fresh: boolean) {
-    return {
-      publicKey: this.publicKey ?? '',
-      api: this.api ?? new URL(import.meta.url).origin,
-      config: this.config,
-      identity: this.identity ?? undefined,
-      fresh,
-    };
-  }
-
-  private async restartSource(fresh: boolean): Promise<void> {
-    this.teardown();
-    const live = await startLive(this.liveOptions(fresh));
-    this.attach(live.source);
-    if (this.isOpen || this.identity) await live.source.start(this.prefill());
+    this.attach(live ?? new DemoSource(this.strings, this.teamName()));
+    this.ready = true;
+    if (live) void live.resume(this.identity);
   }
 
   private attach(source: ChatSource) {
@@ -479,13 +480,22 @@ export class SvcWidget {
 
   private avatar(name: string, url: string | undefined, kind: 'team' | 'author') {
     return url ? (
-      <img class={`avatar ${kind}`} src={url} alt="" width="32" height="32" />
+      <img class={`avatar avatar-${kind}`} src={url} alt="" width="32" height="32" />
     ) : (
-      <span class={`avatar ${kind}`} aria-hidden="true">
+      <span class={`avatar avatar-${kind}`} aria-hidden="true">
         {name.trim().charAt(0).toUpperCase()}
       </span>
     );
   }
+}
+
+function pageLanguage(): string {
+  return document.documentElement.lang || navigator.language;
+}
+
+// The backend defaults to the origin this script came from (the CDN and the API share one origin by default).
+function defaultApi(): string {
+  return new URL(import.meta.url).origin;
 }
 
 function demoConfig(): WidgetConfig {
