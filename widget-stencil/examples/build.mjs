@@ -133,11 +133,22 @@ export function buildApp(app) {
 
 /** `--lock`: after a dependency change, `npm install` an app and drop the local tarballs' integrity from its lock. */
 function relock(dir) {
-  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], dir);
   const file = join(dir, 'package-lock.json');
-  const lock = JSON.parse(readFileSync(file, 'utf8'));
-  for (const entry of Object.values(lock.packages)) if (entry.resolved?.startsWith('file:')) delete entry.integrity;
-  writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
+  const local = (entry) => entry.resolved?.startsWith('file:');
+  const edit = (change) => {
+    if (!existsSync(file)) return;
+    const lock = JSON.parse(readFileSync(file, 'utf8'));
+    change(lock.packages);
+    writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
+  };
+  // npm keeps a tarball's recorded manifest while name and version match: forget them so it reads the new ones.
+  edit((packages) => {
+    for (const [path, entry] of Object.entries(packages)) if (local(entry)) delete packages[path];
+  });
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], dir);
+  edit((packages) => {
+    for (const entry of Object.values(packages)) if (local(entry)) delete entry.integrity;
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -162,6 +162,11 @@ export function describeWrapperApp({ app, version }: WrapperSuite): void {
       try {
         expect(await example.page.locator('#framework-version').textContent()).to.match(version);
         await example.page.locator('svc-widget').waitFor({ state: 'attached' });
+        // The app's class reaches the element (React's className, Vue's fall-through) or the wrapper around it.
+        const classed = await example.page
+          .locator('.support-widget')
+          .evaluate((node) => node.localName === 'svc-widget' || node.querySelector('svc-widget') !== null);
+        expect(classed).to.equal(true);
         const launcher = await example.waitForEvent(/^resize \d+x\d+$/);
         await example.click('open-chat');
         const opened = (await example.events()).length;

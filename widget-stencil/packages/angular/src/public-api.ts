@@ -1,3 +1,2 @@
 export { SvcWidgetComponent, type SvcWidgetElement, type WidgetPrefill } from './svc-widget.component';
-export { identityKey } from './identity-key';
 export type { InjectableWidgetConfig, VisitorIdentity, WidgetSize } from '@svc-inbox/widget-core';

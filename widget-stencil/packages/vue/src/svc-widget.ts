@@ -5,7 +5,7 @@ import {
   type VisitorIdentity,
   type WidgetSize,
 } from '@svc-inbox/widget-core';
-import { identityKey } from './identity-key.js';
+import { identityKey } from '@svc-inbox/widget-protocol';
 
 /** `<svc-widget>` (core's element type; the global `HTMLSvcWidgetElement`). */
 export type SvcWidgetElement = HTMLSvcWidgetElement;

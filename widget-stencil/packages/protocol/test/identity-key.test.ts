@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { identityKey } from '../src/identity-key.js';
+import { identityKey } from '../src/identity.js';
 
-describe('widget-react identityKey (user compared by value)', () => {
+describe('identityKey (wrappers compare user by value)', () => {
   it('is equal for identities equal by value, whatever the key order, at every level', () => {
     const first = { userId: 'u-1', userHash: 'h', attributes: { plan: 'pro', seats: 3 } };
     const rebuilt = { attributes: { seats: 3, plan: 'pro' }, userHash: 'h', userId: 'u-1' };
