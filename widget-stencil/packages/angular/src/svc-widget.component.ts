@@ -18,16 +18,10 @@ import {
   type VisitorIdentity,
   type WidgetSize,
 } from '@svc-inbox/widget-core';
-import { identityKey } from '@svc-inbox/widget-protocol';
+import { identityKey, type Prefill } from '@svc-inbox/widget-protocol';
 
 /** `<svc-widget>` (core's element type; the global `HTMLSvcWidgetElement`). */
 export type SvcWidgetElement = HTMLSvcWidgetElement;
-
-export interface WidgetPrefill {
-  name?: string;
-  email?: string;
-  phone?: string;
-}
 
 /**
  * `<svc-inbox-widget>`: the `svc-widget` element with Angular inputs and outputs. Hand-written: Angular templates
@@ -62,7 +56,7 @@ export class SvcWidgetComponent {
   readonly locale = input<string>();
   /** Widget backend base URL; default: the origin the widget script came from. */
   readonly api = input<string>();
-  readonly prefill = input<WidgetPrefill>();
+  readonly prefill = input<Prefill>();
   readonly hideAttribution = input(false);
 
   readonly resize = output<WidgetSize>();

@@ -13,7 +13,7 @@ import {
   type VisitorIdentity,
   type WidgetSize,
 } from '@svc-inbox/widget-core';
-import { identityKey } from '@svc-inbox/widget-protocol';
+import { identityKey, type Prefill } from '@svc-inbox/widget-protocol';
 
 /** `<svc-widget>` (core's element type; the global `HTMLSvcWidgetElement`). */
 export type SvcWidgetElement = HTMLSvcWidgetElement;
@@ -35,7 +35,7 @@ export interface SvcWidgetProps {
   locale?: string;
   /** Widget backend base URL; default: the origin the widget script came from. */
   api?: string;
-  prefill?: { name?: string; email?: string; phone?: string };
+  prefill?: Prefill;
   hideAttribution?: boolean;
 }
 

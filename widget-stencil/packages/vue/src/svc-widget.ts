@@ -5,16 +5,10 @@ import {
   type VisitorIdentity,
   type WidgetSize,
 } from '@svc-inbox/widget-core';
-import { identityKey } from '@svc-inbox/widget-protocol';
+import { identityKey, type Prefill } from '@svc-inbox/widget-protocol';
 
 /** `<svc-widget>` (core's element type; the global `HTMLSvcWidgetElement`). */
 export type SvcWidgetElement = HTMLSvcWidgetElement;
-
-export interface WidgetPrefill {
-  name?: string;
-  email?: string;
-  phone?: string;
-}
 
 /**
  * `<SvcWidget>`: the `svc-widget` element with Vue props and events (`@resize`, `@open`, `@close`). The element works
@@ -33,7 +27,7 @@ export const SvcWidget = defineComponent({
     locale: String,
     /** Widget backend base URL; default: the origin the widget script came from. */
     api: String,
-    prefill: { type: Object as PropType<WidgetPrefill>, default: undefined },
+    prefill: { type: Object as PropType<Prefill>, default: undefined },
     hideAttribution: Boolean,
   },
   emits: {
