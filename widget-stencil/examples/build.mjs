@@ -40,8 +40,13 @@ const SKIP = new Set(['node_modules', 'dist', '.angular', 'tmp', '.packs']);
 const INSTALL = ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 
 function run(command, args, cwd) {
-  // The tools' output goes to stderr: stdout says only where the sites are.
-  execFileSync(command, args, { cwd, stdio: ['ignore', 2, 2] });
+  // Quiet unless it fails: then the tool's whole output goes to stderr (stdout says only where the sites are).
+  try {
+    execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 << 20 });
+  } catch (error) {
+    process.stderr.write(`${error.stdout ?? ''}${error.stderr ?? ''}`);
+    throw new Error(`${command} ${args.join(' ')} failed in ${relative(ROOT, cwd) || '.'}`);
+  }
 }
 
 /** A hash of files and directories (directories recursively, without installs and outputs). */
