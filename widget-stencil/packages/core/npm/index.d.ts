@@ -1,12 +1,12 @@
 // Types of @svc-inbox/widget-core. Importing them also declares, globally, `HTMLSvcWidgetElement`, its event map
 // (`svc:resize` → `{ width, height }`, `svc:open`, `svc:close`, `svc:unread` → `{ count }`) and the
 // `'svc-widget'` entry of `HTMLElementTagNameMap` (from Stencil's generated components.d.ts).
-import type { Components, JSX, SvcWidgetCustomEvent } from '../dist/types/components';
+import type { Components, JSX, SvcWidgetCustomEvent } from '../dist/types/components.js';
 
 export type { Components, JSX, SvcWidgetCustomEvent };
 export type { VisitorIdentity } from '@svc-inbox/widget-protocol';
-export type { WidgetSize } from '../dist/types/layout';
-export type { WidgetConfig as InjectableWidgetConfig } from '../dist/types/live';
+export type { WidgetSize } from '../dist/types/layout.js';
+export type { WidgetConfig as InjectableWidgetConfig } from '../dist/types/live.js';
 
 /** The element class (the one `defineSvcWidget()` registers). */
 export declare const SvcWidget: {

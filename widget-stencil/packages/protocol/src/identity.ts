@@ -56,3 +56,16 @@ export function isPrefill(value: unknown): value is Prefill {
     PREFILL_FIELDS.every((field) => isOptionalText(value, field))
   );
 }
+
+/**
+ * An identity as a string that is equal exactly when two identities are equal by value (object keys sorted at every
+ * level); `null` and `undefined` (anonymous) give the same key. The framework wrappers call `identify()` only when it
+ * changes, so a `user` object rebuilt on every render does not start a new session (decision 0117).
+ */
+export function identityKey(identity: VisitorIdentity | null | undefined): string {
+  return JSON.stringify(identity ?? null, (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
+}

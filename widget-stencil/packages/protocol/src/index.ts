@@ -1,5 +1,6 @@
 export {
   decidingProof,
+  identityKey,
   isPrefill,
   isVisitorIdentity,
   type Prefill,

@@ -1,0 +1,3 @@
+export { SvcWidgetComponent, type SvcWidgetElement } from './svc-widget.component';
+export type { InjectableWidgetConfig, VisitorIdentity, WidgetSize } from '@svc-inbox/widget-core';
+export type { Prefill } from '@svc-inbox/widget-protocol';
