@@ -67,11 +67,13 @@ export class SqliteLog {
     joinGroup: Statement;
     commit: Statement;
     trimTopic: Statement;
+    ends: Statement;
     expireGroups: Statement;
     expireUnconsumed: Statement;
     deleteRecord: Statement;
   };
-  readonly append: (records: BusRecord[]) => void;
+  /** Appends the records in one transaction; returns the next offset of each topic appended to. */
+  readonly append: (records: BusRecord[]) => Map<string, number>;
 
   constructor(file: string) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -94,13 +96,17 @@ export class SqliteLog {
       joinGroup: s(
         'INSERT OR IGNORE INTO bus_group_offsets (group_id, topic, next_offset, committed_at) VALUES (?, ?, ?, ?)',
       ),
+      // An upsert: a group forgotten meanwhile (expire) is recorded again where it committed, not lost.
       commit: s(
-        'UPDATE bus_group_offsets SET next_offset = MAX(next_offset, ?), committed_at = ? WHERE group_id = ? AND topic = ?',
+        `INSERT INTO bus_group_offsets (group_id, topic, next_offset, committed_at) VALUES (?, ?, ?, ?)
+           ON CONFLICT (group_id, topic)
+           DO UPDATE SET next_offset = MAX(next_offset, excluded.next_offset), committed_at = excluded.committed_at`,
       ),
       trimTopic: s(
         `DELETE FROM bus_records WHERE topic = @topic
            AND seq < (SELECT MIN(next_offset) FROM bus_group_offsets WHERE topic = @topic)`,
       ),
+      ends: s('SELECT topic, next_offset AS next FROM bus_topics'),
       expireGroups: s(
         'DELETE FROM bus_group_offsets WHERE committed_at < ? AND group_id NOT IN (SELECT value FROM json_each(?))',
       ),
@@ -127,6 +133,7 @@ export class SqliteLog {
         next.set(record.topic, offset + 1);
       }
       for (const [topic, offset] of next) this.statements.advanceTopic.run(offset, topic);
+      return next;
     });
   }
 
@@ -161,10 +168,26 @@ export class SqliteLog {
     }));
   }
 
-  /** Commits the group's position and drops the records every group of the topic has committed past. */
+  /** Commits the group's position (never backwards). The records it passed stay until `trim`. */
   commit(groupId: string, topic: string, nextOffset: number): void {
-    this.statements.commit.run(nextOffset, Date.now(), groupId, topic);
-    this.statements.trimTopic.run({ topic });
+    this.statements.commit.run(groupId, topic, nextOffset, Date.now());
+  }
+
+  /**
+   * Deletes the records of each topic that every group of the topic has committed past, in one transaction. Only
+   * records below the lowest committed offset go, so whenever it runs it never takes one a group has still to handle.
+   */
+  trim(topics: Iterable<string>): void {
+    this.db.transaction(() => {
+      for (const topic of topics) this.statements.trimTopic.run({ topic });
+    })();
+  }
+
+  /** The next offset of every topic the log has held a record of (appends of other processes included). */
+  ends(): Map<string, number> {
+    return new Map(
+      (this.statements.ends.all() as { topic: string; next: number }[]).map((row) => [row.topic, row.next]),
+    );
   }
 
   /**
