@@ -15,6 +15,7 @@ describe('kit.KafkaBus client use', () => {
   let adminsOpened: number;
   let existing: Set<string>;
   let sent: number;
+  let failSends: boolean;
   let consumers: ConsumerConfig[];
   const idle = async () => undefined;
 
@@ -22,6 +23,7 @@ describe('kit.KafkaBus client use', () => {
     adminsOpened = 0;
     existing = new Set(['already-there']);
     sent = 0;
+    failSends = false;
     consumers = [];
     Kafka.prototype.admin = function () {
       adminsOpened += 1;
@@ -39,7 +41,10 @@ describe('kit.KafkaBus client use', () => {
       return {
         connect: idle,
         disconnect: idle,
-        sendBatch: async () => void (sent += 1),
+        sendBatch: async () => {
+          if (failSends) throw new Error('This server does not host this topic-partition');
+          sent += 1;
+        },
       } as unknown as ReturnType<Kafka['producer']>;
     };
     Kafka.prototype.consumer = function (config: ConsumerConfig) {
@@ -70,6 +75,24 @@ describe('kit.KafkaBus client use', () => {
     expect(adminsOpened).to.equal(1);
     await kafka.subscribe({ groupId: 'g', topics: ['new-topic'], handle: idle });
     expect(adminsOpened, 'a topic it published to is known to its consumers too').to.equal(1);
+    await kafka.stop();
+  });
+
+  it('asks again after a failed publish, so a topic deleted meanwhile is created again', async () => {
+    const kafka = bus();
+    await kafka.start();
+    const records = [{ topic: 'new-topic', key: 'k', value: Buffer.from('v') }];
+    await kafka.publish(records);
+    existing.delete('new-topic');
+    failSends = true;
+    await kafka.publish(records).then(
+      () => expect.fail('the publish should have failed'),
+      () => undefined,
+    );
+    failSends = false;
+    await kafka.publish(records);
+    expect(existing.has('new-topic')).to.equal(true);
+    expect(adminsOpened).to.equal(2);
     await kafka.stop();
   });
 

@@ -141,16 +141,23 @@ export class KafkaBus implements EventBus {
 
   async publish(records: BusRecord[]): Promise<void> {
     if (!records.length) return;
-    await this.ensureTopics([...new Set(records.map((r) => r.topic))]);
+    const topics = [...new Set(records.map((r) => r.topic))];
+    await this.ensureTopics(topics);
     const byTopic = new Map<string, BusRecord[]>();
     for (const record of records) byTopic.set(record.topic, [...(byTopic.get(record.topic) ?? []), record]);
-    await this.producer.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic].map(([topic, list]) => ({
-        topic,
-        messages: list.map((r) => ({ key: r.key, value: r.value, headers: r.headers ?? {} })),
-      })),
-    });
+    try {
+      await this.producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, list]) => ({
+          topic,
+          messages: list.map((r) => ({ key: r.key, value: r.value, headers: r.headers ?? {} })),
+        })),
+      });
+    } catch (error) {
+      // A topic deleted meanwhile is created again by the retry (the outbox relay's next pass).
+      for (const topic of topics) this.knownTopics.delete(topic);
+      throw error;
+    }
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
