@@ -96,11 +96,8 @@ export class SqliteLog {
       joinGroup: s(
         'INSERT OR IGNORE INTO bus_group_offsets (group_id, topic, next_offset, committed_at) VALUES (?, ?, ?, ?)',
       ),
-      // An upsert: a group forgotten meanwhile (expire) is recorded again where it committed, not lost.
       commit: s(
-        `INSERT INTO bus_group_offsets (group_id, topic, next_offset, committed_at) VALUES (?, ?, ?, ?)
-           ON CONFLICT (group_id, topic)
-           DO UPDATE SET next_offset = MAX(next_offset, excluded.next_offset), committed_at = excluded.committed_at`,
+        'UPDATE bus_group_offsets SET next_offset = MAX(next_offset, ?), committed_at = ? WHERE group_id = ? AND topic = ?',
       ),
       trimTopic: s(
         `DELETE FROM bus_records WHERE topic = @topic
@@ -168,9 +165,14 @@ export class SqliteLog {
     }));
   }
 
-  /** Commits the group's position (never backwards). The records it passed stay until `trim`. */
+  /**
+   * Commits the group's position (never backwards). The records it passed stay until `trim`. A group forgotten
+   * meanwhile (`expire`) is recorded again where it committed, not lost.
+   */
   commit(groupId: string, topic: string, nextOffset: number): void {
-    this.statements.commit.run(groupId, topic, nextOffset, Date.now());
+    const now = Date.now();
+    if (this.statements.commit.run(nextOffset, now, groupId, topic).changes === 0)
+      this.statements.joinGroup.run(groupId, topic, nextOffset, now);
   }
 
   /**
@@ -178,9 +180,12 @@ export class SqliteLog {
    * records below the lowest committed offset go, so whenever it runs it never takes one a group has still to handle.
    */
   trim(topics: Iterable<string>): void {
-    this.db.transaction(() => {
-      for (const topic of topics) this.statements.trimTopic.run({ topic });
-    })();
+    const list = [...topics];
+    if (list.length === 1) this.statements.trimTopic.run({ topic: list[0] });
+    else
+      this.db.transaction(() => {
+        for (const topic of list) this.statements.trimTopic.run({ topic });
+      })();
   }
 
   /** The next offset of every topic the log has held a record of (appends of other processes included). */
