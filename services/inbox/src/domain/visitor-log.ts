@@ -44,14 +44,10 @@ export async function recordVisitorEvent(
   const [numbered] = await sql.selectColumns(manager, ['visitorSeq'], `WHERE ${sql.column('id')} = ?`, [chat.id]);
   if (!numbered) throw new NotFound('chat not found', { field: 'chatId' });
   chat.visitorSeq = numbered.visitorSeq;
-  await manager.insert(VisitorEventRow, {
-    id: newId(at),
-    orgId: chat.orgId,
-    chatId: chat.id,
-    seq: chat.visitorSeq,
-    type,
-    messageId,
-    occurredAt: at,
-  });
+  // Written from the metadata (kit entitySql): TypeORM's insert put the seq into the SQL text, so every event was a
+  // statement SQLite had not seen, prepared anew and pushing the hot ones out of the driver's statement cache.
+  await entitySql(manager.connection, VisitorEventRow).insert(manager, [
+    { id: newId(at), orgId: chat.orgId, chatId: chat.id, seq: chat.visitorSeq, type, messageId, occurredAt: at },
+  ]);
   return chat.visitorSeq;
 }

@@ -35,6 +35,11 @@ export interface EmbeddedBusOptions {
   /** How often the retention is applied (hourly). */
   expireEveryMs?: number;
   /**
+   * How often the records every group of a topic has committed are deleted (every second). 0 deletes them at each
+   * commit, one more write per delivered record (the bench's baseline; docs/decisions/0095).
+   */
+  trimEveryMs?: number;
+  /**
    * False for a tool opening the log of a running stack (the dlq CLI): no polling and no expiry, which only the
    * process that knows which groups are live may run.
    */
@@ -47,6 +52,11 @@ interface Group {
   draining: Promise<void> | undefined;
   /** Set when records arrive while a drain is under way, so it looks again before it ends. */
   dirty: boolean;
+  /**
+   * The group's next offset per topic, as committed: this process is the only one that commits (the log's owner), so
+   * the log need not be asked before each delivery.
+   */
+  positions: Map<string, number>;
 }
 
 const HOUR_MS = 3_600_000;
@@ -63,7 +73,15 @@ export class EmbeddedBus implements EventBus {
   private readonly groups = new Map<string, Group>();
   private running = false;
   private timer: NodeJS.Timeout | undefined;
+  private trimTimer: NodeJS.Timeout | undefined;
   private lastExpiry = 0;
+  /** Topics with commits since their last trim. */
+  private readonly untrimmed = new Set<string>();
+  /**
+   * The log's next offset per topic as this process last saw it: a group whose position is there has nothing to read.
+   * Moved by this process's appends at once, by other processes' (the dlq CLI's redrive) at the next poll.
+   */
+  private ends = new Map<string, number>();
 
   constructor(private readonly options: EmbeddedBusOptions = {}) {}
 
@@ -71,20 +89,32 @@ export class EmbeddedBus implements EventBus {
     this.log ??= new SqliteLog(this.options.file ?? ':memory:');
     this.running = true;
     if (this.options.owner === false) return;
+    this.ends = this.log.ends();
     // Not at once: only once this process's consumers have subscribed does it know which groups are live.
     this.lastExpiry = Date.now();
     this.timer = setInterval(() => {
+      if (this.log) this.ends = this.log.ends();
       for (const group of this.groups.values()) this.drain(group);
       if (Date.now() - this.lastExpiry > (this.options.expireEveryMs ?? HOUR_MS)) this.expire();
     }, this.options.pollMs ?? 1_000);
     this.timer.unref();
+    // What a previous process committed but did not live to trim (kill -9) goes at the first trim.
+    for (const topic of this.ends.keys()) this.untrimmed.add(topic);
+    const trimEveryMs = this.options.trimEveryMs ?? 1_000;
+    if (trimEveryMs > 0) {
+      this.trimTimer = setInterval(() => this.trim(), trimEveryMs);
+      this.trimTimer.unref();
+    }
   }
 
   async stop(): Promise<void> {
     this.running = false;
     if (this.timer) clearInterval(this.timer);
+    if (this.trimTimer) clearInterval(this.trimTimer);
     await Promise.all([...this.groups.values()].map((group) => group.draining));
     this.groups.clear();
+    if (this.options.owner !== false) this.trim();
+    this.untrimmed.clear();
     this.log?.close();
     this.log = undefined;
   }
@@ -97,7 +127,7 @@ export class EmbeddedBus implements EventBus {
   async publish(records: BusRecord[]): Promise<void> {
     if (!this.running || !this.log) throw new Error('event bus is not running');
     if (!records.length) return;
-    this.log.append(records);
+    for (const [topic, end] of this.log.append(records)) this.ends.set(topic, end);
     const touched = new Set(records.map((r) => r.topic));
     for (const group of this.groups.values()) {
       if ([...group.members].some((m) => m.topics.some((t) => touched.has(t)))) this.drain(group);
@@ -108,10 +138,11 @@ export class EmbeddedBus implements EventBus {
     const log = this.requireLog();
     let group = this.groups.get(options.groupId);
     if (!group) {
-      group = { id: options.groupId, members: new Set(), draining: undefined, dirty: false };
+      group = { id: options.groupId, members: new Set(), draining: undefined, dirty: false, positions: new Map() };
       this.groups.set(options.groupId, group);
     }
-    for (const topic of options.topics) log.join(options.groupId, topic, options.fromBeginning ?? false);
+    for (const topic of options.topics)
+      group.positions.set(topic, log.join(options.groupId, topic, options.fromBeginning ?? false));
     group.members.add(options);
     this.drain(group);
     const joined = group;
@@ -131,6 +162,21 @@ export class EmbeddedBus implements EventBus {
   private requireLog(): SqliteLog {
     if (!this.running || !this.log) throw new Error('event bus is not running');
     return this.log;
+  }
+
+  /** Deletes what every group has committed on the topics committed to since the last trim. */
+  private trim(): void {
+    if (!this.log || !this.untrimmed.size) return;
+    this.log.trim(this.untrimmed);
+    this.untrimmed.clear();
+  }
+
+  /** `log`: the one the delivery read from, so a record handled while the bus stops is still committed. */
+  private commit(log: SqliteLog, group: Group, topic: string, nextOffset: number): void {
+    log.commit(group.id, topic, nextOffset);
+    group.positions.set(topic, Math.max(group.positions.get(topic) ?? 0, nextOffset));
+    this.untrimmed.add(topic);
+    if (this.options.trimEveryMs === 0) this.trim();
   }
 
   private expire(): void {
@@ -169,8 +215,13 @@ export class EmbeddedBus implements EventBus {
     const log = this.requireLog();
     for (const member of group.members) {
       for (const topic of member.topics) {
-        // Undefined only if another process expired the group meanwhile: it joins again.
-        const from = log.committed(group.id, topic) ?? log.join(group.id, topic, member.fromBeginning ?? false);
+        let from = group.positions.get(topic);
+        if (from === undefined) {
+          from = log.join(group.id, topic, member.fromBeginning ?? false);
+          group.positions.set(topic, from);
+        }
+        const end = this.ends.get(topic);
+        if (end !== undefined && from >= end) continue;
         const count = member.handleBatch ? Math.max(1, member.maxBatch ?? DEFAULT_MAX_BATCH) : 1;
         const records = log.read(topic, from, count);
         if (!records.length) continue;
@@ -181,7 +232,7 @@ export class EmbeddedBus implements EventBus {
           running: () => this.running && group.members.has(member),
           ...(this.options.logger ? { logger: this.options.logger } : {}),
         };
-        const commit = async (record: DeliveredRecord) => log.commit(group.id, topic, Number(record.offset) + 1);
+        const commit = async (record: DeliveredRecord) => this.commit(log, group, topic, Number(record.offset) + 1);
         const handle = member.handle.bind(member);
         const handleBatch = member.handleBatch?.bind(member);
         if (handleBatch) await handleBatchWithRetries(records, handleBatch, handle, context, commit);

@@ -45,6 +45,14 @@ export interface KafkaBusOptions {
   retry?: Partial<RetryPolicy>;
 }
 
+/**
+ * How long the broker holds a consumer's fetch when there is nothing new: Kafka's own consumer's default
+ * (fetch.max.wait.ms), not kafkajs' 5 s. A consumer stops (and notices a rebalance) only once its fetch returns, so
+ * this bounds how long a service's shutdown waits per consumer; records that arrive answer the fetch at once either
+ * way (docs/decisions/0096).
+ */
+export const FETCH_MAX_WAIT_MS = 500;
+
 const LEVEL_NAMES: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.ERROR]: 'error',
   [logLevel.WARN]: 'warn',
@@ -90,6 +98,7 @@ export class KafkaBus implements EventBus {
     this.connected = true;
   }
 
+  /** Creates the topics that do not exist yet; a topic seen once is not asked about again (publish calls this). */
   async ensureTopics(topics: string[]): Promise<void> {
     if (topics.every((t) => this.knownTopics.has(t))) return;
     const admin = this.kafka.admin();
@@ -103,6 +112,7 @@ export class KafkaBus implements EventBus {
           topics: missing.map((topic) => ({ topic, numPartitions: 3 })),
         });
       }
+      for (const topic of topics) this.knownTopics.add(topic);
     } finally {
       await admin.disconnect();
     }
@@ -131,21 +141,32 @@ export class KafkaBus implements EventBus {
 
   async publish(records: BusRecord[]): Promise<void> {
     if (!records.length) return;
-    await this.ensureTopics([...new Set(records.map((r) => r.topic))]);
+    const topics = [...new Set(records.map((r) => r.topic))];
+    await this.ensureTopics(topics);
     const byTopic = new Map<string, BusRecord[]>();
     for (const record of records) byTopic.set(record.topic, [...(byTopic.get(record.topic) ?? []), record]);
-    await this.producer.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic].map(([topic, list]) => ({
-        topic,
-        messages: list.map((r) => ({ key: r.key, value: r.value, headers: r.headers ?? {} })),
-      })),
-    });
+    try {
+      await this.producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, list]) => ({
+          topic,
+          messages: list.map((r) => ({ key: r.key, value: r.value, headers: r.headers ?? {} })),
+        })),
+      });
+    } catch (error) {
+      // A topic deleted meanwhile is created again by the retry (the outbox relay's next pass).
+      for (const topic of topics) this.knownTopics.delete(topic);
+      throw error;
+    }
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     await this.ensureTopics(options.topics);
-    const consumer = this.kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false });
+    const consumer = this.kafka.consumer({
+      groupId: options.groupId,
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+    });
     await consumer.connect();
     await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false });
     const assigned = options.awaitAssignment ? this.firstFetchAfterJoin(consumer, options.groupId) : undefined;
@@ -215,7 +236,11 @@ export class KafkaBus implements EventBus {
       );
       if (!ends.size) return [];
       const records: DeliveredRecord[] = [];
-      const consumer = this.kafka.consumer({ groupId, allowAutoTopicCreation: false });
+      const consumer = this.kafka.consumer({
+        groupId,
+        allowAutoTopicCreation: false,
+        maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+      });
       await consumer.connect();
       try {
         await consumer.subscribe({ topics: [topic], fromBeginning: true });

@@ -67,11 +67,13 @@ export class SqliteLog {
     joinGroup: Statement;
     commit: Statement;
     trimTopic: Statement;
+    ends: Statement;
     expireGroups: Statement;
     expireUnconsumed: Statement;
     deleteRecord: Statement;
   };
-  readonly append: (records: BusRecord[]) => void;
+  /** Appends the records in one transaction; returns the next offset of each topic appended to. */
+  readonly append: (records: BusRecord[]) => Map<string, number>;
 
   constructor(file: string) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -101,6 +103,7 @@ export class SqliteLog {
         `DELETE FROM bus_records WHERE topic = @topic
            AND seq < (SELECT MIN(next_offset) FROM bus_group_offsets WHERE topic = @topic)`,
       ),
+      ends: s('SELECT topic, next_offset AS next FROM bus_topics'),
       expireGroups: s(
         'DELETE FROM bus_group_offsets WHERE committed_at < ? AND group_id NOT IN (SELECT value FROM json_each(?))',
       ),
@@ -127,6 +130,7 @@ export class SqliteLog {
         next.set(record.topic, offset + 1);
       }
       for (const [topic, offset] of next) this.statements.advanceTopic.run(offset, topic);
+      return next;
     });
   }
 
@@ -161,10 +165,34 @@ export class SqliteLog {
     }));
   }
 
-  /** Commits the group's position and drops the records every group of the topic has committed past. */
+  /**
+   * Commits the group's position (never backwards). The records it passed stay until `trim`. A group forgotten
+   * meanwhile (`expire`) is recorded again where it committed, not lost.
+   */
   commit(groupId: string, topic: string, nextOffset: number): void {
-    this.statements.commit.run(nextOffset, Date.now(), groupId, topic);
-    this.statements.trimTopic.run({ topic });
+    const now = Date.now();
+    if (this.statements.commit.run(nextOffset, now, groupId, topic).changes === 0)
+      this.statements.joinGroup.run(groupId, topic, nextOffset, now);
+  }
+
+  /**
+   * Deletes the records of each topic that every group of the topic has committed past, in one transaction. Only
+   * records below the lowest committed offset go, so whenever it runs it never takes one a group has still to handle.
+   */
+  trim(topics: Iterable<string>): void {
+    const list = [...topics];
+    if (list.length === 1) this.statements.trimTopic.run({ topic: list[0] });
+    else
+      this.db.transaction(() => {
+        for (const topic of list) this.statements.trimTopic.run({ topic });
+      })();
+  }
+
+  /** The next offset of every topic the log has held a record of (appends of other processes included). */
+  ends(): Map<string, number> {
+    return new Map(
+      (this.statements.ends.all() as { topic: string; next: number }[]).map((row) => [row.topic, row.next]),
+    );
   }
 
   /**

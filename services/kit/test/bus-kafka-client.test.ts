@@ -1,0 +1,107 @@
+import { expect } from 'chai';
+import { Kafka, type ConsumerConfig } from 'kafkajs';
+import { FETCH_MAX_WAIT_MS, KafkaBus, createLogger } from '../src';
+
+/**
+ * What the Kafka bus asks of its client, with kafkajs' client stubbed (no broker): the real thing runs in every suite
+ * of `npm run test:infra`.
+ */
+describe('kit.KafkaBus client use', () => {
+  const original = {
+    admin: Kafka.prototype.admin,
+    producer: Kafka.prototype.producer,
+    consumer: Kafka.prototype.consumer,
+  };
+  let adminsOpened: number;
+  let existing: Set<string>;
+  let sent: number;
+  let failSends: boolean;
+  let consumers: ConsumerConfig[];
+  const idle = async () => undefined;
+
+  beforeEach(() => {
+    adminsOpened = 0;
+    existing = new Set(['already-there']);
+    sent = 0;
+    failSends = false;
+    consumers = [];
+    Kafka.prototype.admin = function () {
+      adminsOpened += 1;
+      return {
+        connect: idle,
+        disconnect: idle,
+        listTopics: async () => [...existing],
+        createTopics: async ({ topics }: { topics: { topic: string }[] }) => {
+          for (const { topic } of topics) existing.add(topic);
+          return true;
+        },
+      } as unknown as ReturnType<Kafka['admin']>;
+    };
+    Kafka.prototype.producer = function () {
+      return {
+        connect: idle,
+        disconnect: idle,
+        sendBatch: async () => {
+          if (failSends) throw new Error('This server does not host this topic-partition');
+          sent += 1;
+        },
+      } as unknown as ReturnType<Kafka['producer']>;
+    };
+    Kafka.prototype.consumer = function (config: ConsumerConfig) {
+      consumers.push(config);
+      return {
+        connect: idle,
+        disconnect: idle,
+        subscribe: idle,
+        run: idle,
+        on: () => () => undefined,
+        events: {},
+      } as unknown as ReturnType<Kafka['consumer']>;
+    };
+  });
+
+  afterEach(() => Object.assign(Kafka.prototype, original));
+
+  const bus = () =>
+    new KafkaBus({ brokers: ['127.0.0.1:1'], clientId: 'kit-test', logger: createLogger('kit-test', 'error') });
+
+  it('asks the broker about a topic once, not before every publish', async () => {
+    const kafka = bus();
+    await kafka.start();
+    const record = (topic: string) => ({ topic, key: 'k', value: Buffer.from('v') });
+    for (let i = 0; i < 5; i += 1) await kafka.publish([record('new-topic'), record('already-there')]);
+    expect(sent).to.equal(5);
+    expect(existing.has('new-topic')).to.equal(true);
+    expect(adminsOpened).to.equal(1);
+    await kafka.subscribe({ groupId: 'g', topics: ['new-topic'], handle: idle });
+    expect(adminsOpened, 'a topic it published to is known to its consumers too').to.equal(1);
+    await kafka.stop();
+  });
+
+  it('asks again after a failed publish, so a topic deleted meanwhile is created again', async () => {
+    const kafka = bus();
+    await kafka.start();
+    const records = [{ topic: 'new-topic', key: 'k', value: Buffer.from('v') }];
+    await kafka.publish(records);
+    existing.delete('new-topic');
+    failSends = true;
+    await kafka.publish(records).then(
+      () => expect.fail('the publish should have failed'),
+      () => undefined,
+    );
+    failSends = false;
+    await kafka.publish(records);
+    expect(existing.has('new-topic')).to.equal(true);
+    expect(adminsOpened).to.equal(2);
+    await kafka.stop();
+  });
+
+  it('consumers ask the broker to answer a fetch with nothing new within FETCH_MAX_WAIT_MS, not kafkajs’ 5 s', async () => {
+    const kafka = bus();
+    await kafka.start();
+    await kafka.subscribe({ groupId: 'g', topics: ['already-there'], handle: idle });
+    expect(consumers.map((c) => c.maxWaitTimeInMs)).to.deep.equal([FETCH_MAX_WAIT_MS]);
+    expect(FETCH_MAX_WAIT_MS).to.be.below(5_000);
+    await kafka.stop();
+  });
+});
