@@ -7,6 +7,8 @@ export interface LandingFacts {
   demoEnvFile: string | undefined;
   /** GraphiQL is served at /graphql. */
   explorer: boolean;
+  /** /demo embeds the demo org's widget. */
+  widgetDemo: boolean;
 }
 
 const escape = (text: string) =>
@@ -48,7 +50,7 @@ ${demo}
 ${explorer}
 <li>Inbound webhooks: <code>POST /webhooks/in/{connectionId}</code>.</li>
 <li>Health: <a href="/readyz">/readyz</a>, metrics: <a href="/metrics">/metrics</a>.</li>
-<li>Widget demo: not there yet (the embeddable widget is not built).</li>
+${facts.widgetDemo ? '<li><a href="/demo">Widget demo</a>: the website widget embedded by <code>/widget/loader.js</code>, answered over GraphQL.</li>' : ''}
 </ul>
 <h2>Documentation</h2>
 <p>In the repository:</p>
