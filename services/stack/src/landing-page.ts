@@ -7,8 +7,6 @@ export interface LandingFacts {
   demoEnvFile: string | undefined;
   /** GraphiQL is served at /graphql. */
   explorer: boolean;
-  /** /demo embeds the demo org's widget. */
-  widgetDemo: boolean;
 }
 
 const escape = (text: string) =>
@@ -50,7 +48,7 @@ ${demo}
 ${explorer}
 <li>Inbound webhooks: <code>POST /webhooks/in/{connectionId}</code>.</li>
 <li>Health: <a href="/readyz">/readyz</a>, metrics: <a href="/metrics">/metrics</a>.</li>
-${facts.widgetDemo ? '<li><a href="/demo">Widget demo</a>: the website widget embedded by <code>/widget/loader.js</code>, answered over GraphQL.</li>' : ''}
+<li><a href="/demo">Widget demo</a>: the demo org's website widget, embedded by <code>/widget/loader.js</code>.</li>
 </ul>
 <h2>Documentation</h2>
 <p>In the repository:</p>

@@ -235,7 +235,6 @@ export class Stack {
         services: this.apps.map((app) => app.spec.name),
         demoEnvFile: this.config.SVC_SEED_DEMO ? demoEnvPath(this.config.SVC_DATA_DIR) : undefined,
         explorer: this.config.GATEWAY_EXPLORER,
-        widgetDemo: this.config.SVC_SEED_DEMO,
       });
     });
     // The widget demo: the demo org's web integration embedded by loader.js, as a customer's site embeds it.
