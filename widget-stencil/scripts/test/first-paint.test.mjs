@@ -21,6 +21,12 @@ describe('size.mjs: firstPaintFiles (what the widget loads before its first pain
     expect(dynamic).to.deep.equal(['fr-DDDDDDDD.js']);
   });
 
+  it("finds a locale's chunk by the key it is loaded under when chunk names are only hashes", async () => {
+    const walk = (locale) => firstPaintFiles(path.join(fixtures, 'keyed'), 'widget.js', locale);
+    expect((await walk('en')).files).to.deep.equal(['widget.js', 'chunk.AAAAAAAA.js']);
+    expect((await walk('pt-BR')).files).to.deep.equal(['widget.js', 'chunk.BBBBBBBB.js']);
+  });
+
   it('takes the locale it is given', async () => {
     const { files } = await firstPaintFiles(path.join(fixtures, 'widget'), 'widget.js', 'fr');
     expect(files.slice(3)).to.deep.equal(['fr-DDDDDDDD.js', 'chunk-FFFFFFFF.js']);

@@ -1,0 +1,49 @@
+export {
+  WidgetClient,
+  type Attachment,
+  type ClientEnvironment,
+  type EventTargetLike,
+  type SendOptions,
+  type UploadOptions,
+  type WidgetClientOptions,
+} from './client.js';
+export type {
+  AgentTyping,
+  ChatMessage,
+  ConnectionState,
+  SendState,
+  StateListener,
+  UploadState,
+  VisitorKind,
+  WidgetClientState,
+} from './state.js';
+export type {
+  Availability,
+  AuthorType,
+  BusinessHoursInterval,
+  ChatStatus,
+  ChatSummary,
+  DeliveryStatus,
+  GateConfig,
+  IdentityVerification,
+  InjectableWidgetConfig,
+  IntegrationStatus,
+  MessageDirection,
+  MessagePage,
+  PrechatFieldRule,
+  PrechatForm,
+  UploadedMedia,
+  VisitorMedia,
+  VisitorMessage,
+  VisitorProfile,
+  VisitorSession,
+  WidgetBranding,
+  WidgetConfig,
+  WidgetSecurity,
+} from './types.js';
+export { WidgetApiError } from './errors.js';
+export { SseParser, type SseEvent, type SseHandlers } from './sse.js';
+export { localStorageAdapter, memoryStorage, type TokenStorage, type WebStorageLike } from './storage.js';
+export { backoffDelay, type BackoffOptions } from './backoff.js';
+export { isOpenNow, type OpenState } from './hours.js';
+export { FALLBACK_LOCALE, resolveLocale } from './locale.js';
