@@ -14,9 +14,9 @@ export interface DemoPageFacts {
  */
 export function answerCommands(demoEnvFile: string): string {
   return [
-    `set -a; . ${demoEnvFile}; set +a`,
-    `gql() { curl -s "$SVC_URL/graphql" -H 'content-type: application/json' -H "authorization: Bearer $SVC_DEMO_API_KEY" -d "$1"; }`,
-    `CHAT=$(gql '{"query":"{ searchChats(input: {limit: 1}) { data { _id } } }"}' | grep -o '"_id":"[^"]*"' | cut -d'"' -f4)`,
+    `URL=$(grep '^SVC_URL=' ${demoEnvFile} | cut -d= -f2-); KEY=$(grep '^SVC_DEMO_API_KEY=' ${demoEnvFile} | cut -d= -f2-)`,
+    `gql() { curl -s "$URL/graphql" -H 'content-type: application/json' -H "authorization: Bearer $KEY" -d "$1"; }`,
+    `CHAT=$(gql '{"query":"{ searchChats(input: {limit: 1}) { data { _id } } }"}' | grep -o '"_id":"[^"]*"' | head -1 | cut -d'"' -f4)`,
     `gql '{"query":"mutation($c: String!) { sendMessage(chatId: $c, input: {text: \\"Hello from the team!\\"}) { _id } }","variables":{"c":"'"$CHAT"'"}}'`,
   ].join('\n');
 }
