@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { BrowserContext, Page, Response } from 'playwright-core';
+import { ApiScope } from '@svc/kit';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
 import { FakeGoogle, WidgetFixtures, siteJwt, userHash } from '../support/widget';
 import { BrowserHarness } from './support/chromium';
@@ -131,6 +132,50 @@ describe('svc-widget live (Chromium, element on the page, stack on another origi
     await answer.waitFor();
     expect(await answer.locator('.author').textContent()).to.equal('Olive Owner');
     expect(await log(page).getAttribute('aria-live')).to.equal('polite');
+    // The brand colour is a light yellow: the header's text is near-black, not white (contrast ≥ 4.5:1).
+    const header = page.getByRole('dialog').locator('header');
+    expect(await header.evaluate((element) => getComputedStyle(element).color)).to.equal('rgb(17, 17, 17)');
+  });
+
+  it('shows the unread badge, the agent typing, an automated message under the team name, and an attachment sent', async () => {
+    const { page, handshakes } = await visit();
+    await (await launcher(page)).click();
+    await send(page, 'Anyone there?');
+    const chatId = lastChat(handshakes).chat._id;
+    await page.keyboard.press('Escape');
+    await agentSends(chatId, 'Yes, one moment.');
+    await launcher(page, 'Open chat, 1 unread');
+    expect((await recordedEvents(page)).filter((e) => e.type === 'svc:unread').at(-1)?.detail).to.deep.equal({
+      count: 1,
+    });
+    await (await launcher(page)).click();
+    await launcher(page, 'Close chat');
+    await harness.graphql(
+      'mutation($c: ID!) { setChatTyping(chatId: $c, typing: true) { _id } }',
+      { c: chatId },
+      org.sessionToken,
+    );
+    await page.getByRole('status').getByText('Olive Owner is typing…').waitFor();
+
+    const key = (await org.mintKey([ApiScope.MESSAGES_SEND, ApiScope.MESSAGES_READ])).key;
+    await harness.graphql(
+      'mutation($c: String!, $i: CreateCombinedMessageInput!) { sendMessage(chatId: $c, input: $i) { _id } }',
+      { c: chatId, i: { text: 'Your order has shipped.' } },
+      key,
+    );
+    const automated = log(page).locator('article', { hasText: 'Your order has shipped.' });
+    await automated.waitFor();
+    expect(await automated.locator('.author').textContent()).to.equal('Shop team');
+
+    const uploads: string[] = [];
+    page.on('request', (request) => request.url().includes('/api/web/media') && uploads.push(request.method()));
+    await page.getByLabel('Attach a file').setInputFiles({
+      name: 'receipt.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('order 42, paid'),
+    });
+    await log(page).getByRole('link', { name: 'receipt.txt' }).waitFor();
+    expect(uploads).to.deep.equal(['POST']);
   });
 
   it('keeps the conversation over a reload', async () => {
@@ -144,6 +189,26 @@ describe('svc-widget live (Chromium, element on the page, stack on another origi
     await log(page).getByText('Keep this one').waitFor();
     await log(page).getByText('Kept.').waitFor();
     expect(await log(page).locator('article').count()).to.equal(2);
+  });
+
+  it('loads older messages when the visitor scrolls up, keeping what they were reading in place', async () => {
+    const { page, handshakes } = await visit();
+    await (await launcher(page)).click();
+    await send(page, 'The very first message');
+    const chatId = lastChat(handshakes).chat._id;
+    for (let i = 1; i <= 35; i++) await agentSends(chatId, `Agent line ${i}`);
+    await page.reload();
+    await (await launcher(page)).click();
+    await log(page).getByText('Agent line 35').waitFor();
+    expect(await log(page).locator('article').count()).to.equal(30);
+    await page.getByRole('button', { name: 'Load earlier messages' }).waitFor();
+    // One jump to the top (as a fast flick would); the older page loads above what was shown.
+    await log(page).evaluate((element) => element.scrollTo(0, 0));
+    await log(page).getByText('The very first message').waitFor();
+    expect(await log(page).locator('article').count()).to.equal(36);
+    expect(await page.getByRole('button', { name: 'Load earlier messages' }).count()).to.equal(0);
+    // Still reading near where they were, not thrown back to the top of the older page.
+    await until(async () => expect(await log(page).evaluate((element) => element.scrollTop)).to.be.greaterThan(0));
   });
 
   it('shows the reconnect banner while the network is cut and, restored, shows what the agent sent meanwhile once', async () => {
@@ -178,8 +243,11 @@ describe('svc-widget live (Chromium, element on the page, stack on another origi
   for (const proof of proofs) {
     it(`identify() with ${proof.name} starts an identified session; identify(null) then gives a fresh anonymous one`, async () => {
       const { page, handshakes, calls } = await visit();
+      expect(await page.evaluate(() => localStorage.length)).to.equal(0);
       await identify(page, await proof.user());
       await until(async () => expect(handshakes.at(-1)?.identified).to.equal(true));
+      // The page identified the visitor: from now on their session may be kept.
+      await until(async () => expect(await page.evaluate(() => localStorage.length)).to.equal(1));
       await (await launcher(page)).click();
       await send(page, `Hello as ${proof.name}`);
       const identifiedChat = lastChat(handshakes).chat._id;
@@ -215,6 +283,23 @@ describe('svc-widget live (Chromium, element on the page, stack on another origi
     await page.getByRole('button', { name: 'Start the conversation' }).click();
     expect((await started).postDataJSON()).to.include({ name: 'Ada', email: 'ada@example.com' });
     await page.getByRole('textbox', { name: 'Message' }).waitFor();
+  });
+
+  it('shows nothing for a public key the backend does not know', async () => {
+    context = await browser.context();
+    const page = await context.newPage();
+    const config = page.waitForResponse((response) => response.url().includes('/api/web/config/wk_unknown'));
+    await page.goto(
+      widgetPage(host, '/unknown.html', { attributes: { 'public-key': 'wk_unknown', api: harness.url } }),
+    );
+    expect((await config).status()).to.equal(404);
+    await until(async () =>
+      expect((await recordedEvents(page)).filter((e) => e.type === 'svc:resize').at(-1)?.detail).to.deep.equal({
+        width: 0,
+        height: 0,
+      }),
+    );
+    expect(await page.getByRole('button').count()).to.equal(0);
   });
 
   it('hides itself when the team is offline and the integration hides when offline', async () => {

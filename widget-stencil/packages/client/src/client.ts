@@ -3,7 +3,7 @@ import { WidgetApiError } from './errors.js';
 import { apiBase, call, networkError, type CallOptions, type Fetch } from './http.js';
 import { addPending, confirmSent, updateUnsent, upsertMessages } from './message-store.js';
 import type { Attachment, ClientEnvironment, SendOptions, UploadOptions, WidgetClientOptions } from './options.js';
-import { SessionCalls, forgetStored, readStored, writeStored, type StoredSession } from './sessions.js';
+import { SessionCalls, forgetStored, readStored, writeStored } from './sessions.js';
 import type { SseEvent } from './sse.js';
 import type { ChatMessage, StateListener, UploadState, WidgetClientState } from './state.js';
 import { localStorageAdapter, type TokenStorage } from './storage.js';
@@ -166,7 +166,7 @@ export class WidgetClient {
     if (user === null) return this.shutdown();
     return this.serially(async () => {
       this.update({ consented: true });
-      const previous = this.session ?? this.storedAsLive();
+      const previous = this.session ?? readStored(this.storage, this.options.publicKey);
       // Only an anonymous session moves to the identified visitor; another identified visitor's session is ended.
       const moving = previous && !previous.identified ? previous.refreshToken : undefined;
       const session = await this.handshake(() => this.calls.startIdentified(user, moving));
@@ -360,24 +360,21 @@ export class WidgetClient {
       await this.handshake(() => this.calls.refresh(stored.refreshToken));
       return true;
     } catch (error) {
-      if (error instanceof WidgetApiError && (error.status === 401 || error.status === 404)) {
+      // Refused: a new visitor is due. A 404 (integration disabled) keeps the token: enabled again, it works again.
+      if (error instanceof WidgetApiError && error.status === 401) {
         forgetStored(this.storage, this.options.publicKey);
-        if (error.status === 401) this.update({ error: null });
+        this.update({ error: null });
         return false;
       }
       throw error;
     }
   }
 
-  private storedAsLive(): StoredSession | null {
-    return readStored(this.storage, this.options.publicKey);
-  }
-
   /** Run a handshake and take its session; a refusal is kept in `state.error` and rethrown. */
   private async handshake(request: () => Promise<VisitorSession>): Promise<VisitorSession> {
     try {
       const session = await request();
-      if (!this.destroyed) this.adopt(session, 'handshake');
+      this.adopt(session, 'handshake');
       return session;
     } catch (error) {
       const failure = networkError(error);
@@ -392,9 +389,11 @@ export class WidgetClient {
    * handshake on the chat already shown (anonymous → identified keeps it) reconnects the stream as the new visitor.
    */
   private adopt(answer: VisitorSession, kind: 'handshake' | 'refresh'): void {
+    if (this.destroyed) return;
     const sameChat = this.session?.chatId === answer.chat._id;
-    const ttl = Math.max(0, Date.parse(answer.sessionExpiresAt) - Date.now());
-    const margin = Math.min(this.options.refreshMarginMs ?? 60_000, ttl / 5);
+    const ttl = lifetimeOf(answer);
+    const chosen = this.options.refreshMarginMs;
+    const margin = chosen === undefined ? Math.min(60_000, ttl / 5) : Math.min(chosen, ttl);
     this.session = {
       token: answer.sessionToken,
       renewAt: Date.now() + ttl - margin,
@@ -461,10 +460,13 @@ export class WidgetClient {
     );
   }
 
-  /** `/visitor/refresh`, one at a time. False when there is no new session (the old one may still work). */
+  /**
+   * `/visitor/refresh`, one at a time and never during a handshake (both would present the same refresh token). False
+   * when there is no new session (the old one may still work).
+   */
   private renew(): Promise<boolean> {
     if (!this.renewing) {
-      this.renewing = this.refreshOnce().finally(() => {
+      this.renewing = this.serially(() => this.refreshOnce()).finally(() => {
         this.renewing = undefined;
       });
     }
@@ -475,7 +477,9 @@ export class WidgetClient {
     const session = this.session;
     if (!session) return false;
     try {
-      this.adopt(await this.calls.refresh(session.refreshToken), 'refresh');
+      const renewed = await this.calls.refresh(session.refreshToken);
+      if (this.session !== session) return this.session !== null;
+      this.adopt(renewed, 'refresh');
       return true;
     } catch (error) {
       const failure = networkError(error);
@@ -728,6 +732,22 @@ interface StreamData {
   typing?: boolean;
   displayName?: string;
   avatarUrl?: string;
+}
+
+/**
+ * The session's lifetime in ms, measured on the server's clock (the token's `exp - iat`), so a browser clock that is
+ * off does not renew too late; `sessionExpiresAt` against the local clock when the token cannot be read.
+ */
+function lifetimeOf(answer: VisitorSession): number {
+  try {
+    const part = answer.sessionToken.split('.')[1] ?? '';
+    const claims = JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as { iat?: unknown; exp?: unknown };
+    if (typeof claims.iat === 'number' && typeof claims.exp === 'number')
+      return Math.max(0, claims.exp - claims.iat) * 1000;
+  } catch {
+    // not a JWT we can read: fall back
+  }
+  return Math.max(0, Date.parse(answer.sessionExpiresAt) - Date.now());
 }
 
 /** Agent messages held that the visitor has not read. */

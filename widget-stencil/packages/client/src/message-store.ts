@@ -13,7 +13,22 @@ export function upsertMessages(list: readonly ChatMessage[], incoming: readonly 
   return next;
 }
 
-function upsertOne(list: ChatMessage[], message: VisitorMessage): ChatMessage[] {
+/**
+ * widget-api writes messages with protobuf's JSON mapping, which leaves out default values: an empty `text`, `media`
+ * or `buttons` and `deleted: false` are absent. The UI gets them filled in.
+ */
+export function completeMessage(message: VisitorMessage): VisitorMessage {
+  return {
+    ...message,
+    text: message.text ?? '',
+    media: message.media ?? [],
+    buttons: message.buttons ?? [],
+    deleted: message.deleted === true,
+  };
+}
+
+function upsertOne(list: ChatMessage[], received: VisitorMessage): ChatMessage[] {
+  const message = completeMessage(received);
   const at = list.findIndex((held) => held._id === message._id && held.sendState === 'sent');
   if (at !== -1) {
     const held = list[at]!;

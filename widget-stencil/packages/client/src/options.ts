@@ -29,7 +29,10 @@ export interface WidgetClientOptions {
   environment?: ClientEnvironment | null;
   /** Use `XMLHttpRequest` for uploads when it exists (upload progress); `true` by default. */
   useXhrUploads?: boolean;
-  /** Renew the session this long before it expires (ms); default 60 000. */
+  /**
+   * Renew the session this long before it expires (ms). Default: 60 000 or a fifth of the session's lifetime,
+   * whichever is shorter; a margin given here is used as given (at most the lifetime).
+   */
   refreshMarginMs?: number;
   /** The server's heartbeat interval (ms; `WIDGET_SSE_HEARTBEAT_MS`); no byte for ~2 of them resyncs. Default 15 000. */
   heartbeatMs?: number;

@@ -124,8 +124,14 @@ export class ChatStream {
       if (!current()) return;
       if (response.status === 401 && !this.renewedOnce) {
         this.renewedOnce = true;
-        if ((await this.hooks.renew()) && current()) return this.connect('reconnecting');
+        const renewed = await this.hooks.renew();
         if (!current()) return;
+        if (renewed) return this.connect('reconnecting');
+        // The renewal did not get through (network) but the session stands: try again later, renewing again.
+        if (this.hooks.token()) {
+          this.renewedOnce = false;
+          return this.scheduleReconnect();
+        }
       }
       this.stopped = true;
       this.hooks.onEnded(error);

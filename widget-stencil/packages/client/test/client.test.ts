@@ -115,6 +115,16 @@ describe('WidgetClient', () => {
       expect(api.paths()).to.deep.equal(['POST /visitor/refresh']);
       expect(widget.getState().visitor).to.equal('none');
     });
+
+    it('keeps the stored token when the integration is disabled (404): enabled again, it works again', async () => {
+      storage.values.set(STORED, JSON.stringify({ refreshToken: 'wrt_old', identified: false }));
+      api.on('POST /visitor/refresh', () => json(404, { error: { code: 'NOT_FOUND', message: 'gone' } }));
+      const widget = client();
+      const error = await widget.start().catch((caught: unknown) => caught);
+      expect(error).to.include({ status: 404 });
+      expect(widget.getState().connection).to.equal('ended');
+      expect(storage.values.has(STORED)).to.equal(true);
+    });
   });
 
   describe('identify', () => {
@@ -224,6 +234,17 @@ describe('WidgetClient', () => {
       await client().open();
       await eventually(() => api.paths().includes('POST /visitor/refresh'), 'a refresh');
     });
+
+    it('measures the session lifetime on the server clock (the token), not against a skewed local clock', async () => {
+      const claims = Buffer.from(JSON.stringify({ iat: 1_000, exp: 1_001 })).toString('base64url');
+      // sessionExpiresAt says 15 minutes (a clock far behind would believe it); the token says one second.
+      api.on('POST /visitor/start-anonymous', () =>
+        json(200, sessionAnswer('chat-1', { sessionToken: `e30.${claims}.sig` })),
+      );
+      api.on('POST /visitor/refresh', () => json(200, sessionAnswer()));
+      await client().open();
+      await eventually(() => api.paths().includes('POST /visitor/refresh'), 'a refresh within the token lifetime');
+    });
   });
 
   describe('sending', () => {
@@ -308,6 +329,35 @@ describe('WidgetClient', () => {
       const attempts = api.paths().filter((path) => path.startsWith('GET /realtime')).length;
       expect(attempts).to.equal(2);
       expect(widget.getState().error).to.include({ status: 404 });
+    });
+
+    it('keeps the session when a 401 on the stream meets a renewal lost to the network', async () => {
+      api.on('POST /visitor/start-anonymous', () => json(200, sessionAnswer()));
+      const widget = client({ random: () => 0 });
+      await widget.open();
+      await eventually(() => streams.length === 1, 'a stream');
+      let renewals = 0;
+      api.on('POST /visitor/refresh', () => {
+        renewals++;
+        if (renewals === 1) throw new TypeError('fetch failed');
+        return json(200, sessionAnswer());
+      });
+      let refusals = 0;
+      api.on('GET /realtime/chat-1', (request) => {
+        if (request.headers.authorization === 'Bearer ' + String(firstToken)) {
+          refusals++;
+          return json(401, { error: { code: 'UNAUTHENTICATED', message: 'expired' } });
+        }
+        const stream = new FakeStream();
+        streams.push(stream);
+        return new Response(stream.body, { status: 200 });
+      });
+      const firstToken = api.requests.find((r) => r.path === '/realtime/chat-1')?.headers.authorization?.slice(7);
+      streams[0]!.close();
+      await eventually(() => streams.length === 2 && widget.getState().connection === 'live', 'live again');
+      expect(refusals).to.equal(2);
+      expect(renewals).to.equal(2);
+      expect(widget.getState().visitor).to.equal('anonymous');
     });
 
     it('reconnects when no heartbeat arrived for two heartbeat intervals', async () => {

@@ -45,6 +45,24 @@ describe('message store', () => {
     expect(ids(upsertMessages(upsertMessages([], [c]), [b, a]))).to.deep.equal(['a1', 'b2', 'c3']);
   });
 
+  it('fills in the fields protobuf JSON leaves out (empty text, media, buttons; deleted false)', () => {
+    const sparse = {
+      _id: 'd4',
+      chatId: 'c1',
+      direction: 'OUTBOUND',
+      author: { type: 'MEMBER' },
+      type: 'TEXT',
+      deliveryStatus: 'SENT',
+      createdAt: c.createdAt,
+    } as unknown as VisitorMessage;
+    expect(upsertMessages([], [sparse])[0])
+      .to.include({ text: '', deleted: false })
+      .and.to.deep.include({
+        media: [],
+        buttons: [],
+      });
+  });
+
   it('orders messages of the same instant by _id', () => {
     const same = message('a0', b.createdAt);
     expect(ids(upsertMessages([], [b, same]))).to.deep.equal(['a0', 'b2']);

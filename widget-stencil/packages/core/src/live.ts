@@ -167,8 +167,7 @@ export class LiveSource implements ChatSource {
       authorName: (byTeam ? this.teamName : message.author.displayName) || this.teamName,
       avatarUrl: (byTeam ? this.teamAvatarUrl : message.author.avatarUrl) || undefined,
       delivery: mine ? delivery(message) : undefined,
-      // `?? []`: a stream event may leave out an empty list (reported to the client's owner).
-      attachments: (message.media ?? []).map((media) => ({
+      attachments: message.media.map((media) => ({
         name: media.fileName,
         url: media.url,
         contentType: media.contentType,

@@ -53,6 +53,8 @@ export class SvcWidget {
   private lastSize = '';
   private lastUnread = 0;
   private focusAfterRender: 'panel' | 'launcher' | null = null;
+  private atEnd = true;
+  private fromBottomBeforeOlder: number | null = null;
   private readonly onViewport = () => this.reportSize();
 
   async componentWillLoad(): Promise<void> {
@@ -63,6 +65,8 @@ export class SvcWidget {
 
   connectedCallback(): void {
     window.addEventListener('resize', this.onViewport);
+    // Moved in the DOM (a framework re-parenting it): disconnecting stopped the conversation, start it again.
+    if (this.ready && !this.source) void this.restart();
   }
 
   disconnectedCallback(): void {
@@ -84,8 +88,7 @@ export class SvcWidget {
       (panel?.querySelector<HTMLElement>('textarea, .prechat input') ?? panel)?.focus();
     }
     if (this.isOpen) {
-      const log = this.part<HTMLElement>('.log');
-      if (log && this.stickToBottom) log.scrollTop = log.scrollHeight;
+      this.keepScroll();
       this.source?.seen();
     }
   }
@@ -176,8 +179,22 @@ export class SvcWidget {
     return this.el.shadowRoot?.querySelector<T>(selector) ?? null;
   }
 
-  private get stickToBottom(): boolean {
-    return true;
+  // The log follows new messages while the visitor is at its end; older pages loaded above keep what they read in place.
+  private keepScroll() {
+    const log = this.part<HTMLElement>('.log');
+    if (!log) return;
+    if (this.fromBottomBeforeOlder !== null && log.scrollHeight - this.fromBottomBeforeOlder > log.scrollTop) {
+      log.scrollTop = log.scrollHeight - this.fromBottomBeforeOlder;
+      this.fromBottomBeforeOlder = null;
+    } else if (this.atEnd) {
+      log.scrollTop = log.scrollHeight;
+    }
+  }
+
+  private loadOlder(log: HTMLElement | null) {
+    if (!this.view.hasOlder) return;
+    if (log) this.fromBottomBeforeOlder = log.scrollHeight - log.scrollTop;
+    void this.source?.loadOlder();
   }
 
   private prefill(): Profile {
@@ -192,8 +209,12 @@ export class SvcWidget {
     return !this.settings || isOpenNow(this.settings.availability, new Date());
   }
 
+  // Nothing is shown without a config (unknown or disabled key, backend unreachable), when the integration hides the
+  // widget, or outside business hours when it hides when offline.
   private visible(): boolean {
-    return !(this.settings?.branding.hidden || (this.settings?.availability.hideWhenOffline && !this.openNow()));
+    const settings = this.settings;
+    if (!settings || !this.strings) return false;
+    return !(settings.branding.hidden || (settings.availability.hideWhenOffline && !this.openNow()));
   }
 
   private needsPrechat(): boolean {
@@ -238,6 +259,7 @@ export class SvcWidget {
     const text = this.draft.trim();
     if (!text) return;
     this.draft = '';
+    this.atEnd = true;
     await this.source?.send(text);
   };
 
@@ -258,7 +280,8 @@ export class SvcWidget {
 
   private onScroll = (event: Event) => {
     const log = event.target as HTMLElement;
-    if (log.scrollTop < 40 && this.view.hasOlder) void this.source?.loadOlder();
+    this.atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 48;
+    if (log.scrollTop < 40) this.loadOlder(log);
   };
 
   render() {
@@ -281,9 +304,7 @@ export class SvcWidget {
     const label = unread ? `${t.openChat}, ${format(t.unread, { count: unread })}` : t.openChat;
     return (
       <button class="launcher" type="button" aria-label={label} onClick={() => void this.open()}>
-        <svg viewBox="0 0 24 24" aria-hidden="true" width="28" height="28">
-          <path fill="currentColor" d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z" />
-        </svg>
+        {icon('chat', 28)}
         {unread ? (
           <span class="badge" aria-hidden="true">
             {unread > 99 ? '99+' : unread}
@@ -304,12 +325,7 @@ export class SvcWidget {
             <p>{this.settings?.branding.greeting || t.greeting}</p>
           </div>
           <button class="close" type="button" aria-label={t.closeChat} onClick={() => void this.close()}>
-            <svg viewBox="0 0 24 24" aria-hidden="true" width="20" height="20">
-              <path
-                fill="currentColor"
-                d="M6.4 5 5 6.4 10.6 12 5 17.6 6.4 19 12 13.4 17.6 19 19 17.6 13.4 12 19 6.4 17.6 5 12 10.6z"
-              />
-            </svg>
+            {icon('close')}
           </button>
         </header>
         {this.publicKey ? null : (
@@ -320,11 +336,7 @@ export class SvcWidget {
         {this.openNow() ? null : <p class="notice away">{this.settings?.availability.offlineMessage || t.away}</p>}
         {this.banner(t)}
         {this.needsPrechat() ? this.renderPrechat(t) : this.renderConversation(t)}
-        {this.hideAttribution ? null : (
-          <a class="attribution" href="https://github.com/svc-inbox/svc-inbox" target="_blank" rel="noopener">
-            {t.poweredBy}
-          </a>
-        )}
+        {this.hideAttribution ? null : <p class="attribution">{t.poweredBy}</p>}
       </section>
     );
   }
@@ -377,7 +389,7 @@ export class SvcWidget {
     return [
       <div class="log" role="log" aria-live="polite" aria-label={t.conversation} tabindex="0" onScroll={this.onScroll}>
         {hasOlder ? (
-          <button class="older" type="button" onClick={() => void this.source?.loadOlder()}>
+          <button class="older" type="button" onClick={() => this.loadOlder(this.part<HTMLElement>('.log'))}>
             {t.older}
           </button>
         ) : null}
@@ -404,12 +416,7 @@ export class SvcWidget {
       <form class="composer" onSubmit={this.onSubmit}>
         <label class="attach" title={t.attach}>
           <input type="file" class="file" aria-label={t.attach} onChange={this.onFile} multiple />
-          <svg viewBox="0 0 24 24" aria-hidden="true" width="20" height="20">
-            <path
-              fill="currentColor"
-              d="M16.5 6v11.5a4 4 0 0 1-8 0V5a2.5 2.5 0 0 1 5 0v10.5a1 1 0 0 1-2 0V6H10v9.5a2.5 2.5 0 0 0 5 0V5a4 4 0 0 0-8 0v12.5a5.5 5.5 0 0 0 11 0V6z"
-            />
-          </svg>
+          {icon('attach')}
         </label>
         <textarea
           name="message"
@@ -426,9 +433,7 @@ export class SvcWidget {
           }}
         />
         <button class="send" type="submit" aria-label={t.send}>
-          <svg viewBox="0 0 24 24" aria-hidden="true" width="20" height="20">
-            <path fill="currentColor" d="M3 20.5V14l8-2-8-2V3.5L22 12z" />
-          </svg>
+          {icon('send')}
         </button>
       </form>,
     ];
@@ -487,6 +492,23 @@ export class SvcWidget {
       </span>
     );
   }
+}
+
+const ICONS = {
+  chat: 'M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z',
+  close: 'M6.4 5 5 6.4 10.6 12 5 17.6 6.4 19 12 13.4 17.6 19 19 17.6 13.4 12 19 6.4 17.6 5 12 10.6z',
+  attach:
+    'M16.5 6v11.5a4 4 0 0 1-8 0V5a2.5 2.5 0 0 1 5 0v10.5a1 1 0 0 1-2 0V6H10v9.5a2.5 2.5 0 0 0 5 0V5a4 4 0 0 0-8 0v12.5a5.5 5.5 0 0 0 11 0V6z',
+  send: 'M3 20.5V14l8-2-8-2V3.5L22 12z',
+};
+
+/** A decorative 24-unit icon in the current text colour. */
+function icon(name: keyof typeof ICONS, size = 20) {
+  return (
+    <svg viewBox="0 0 24 24" aria-hidden="true" width={size} height={size}>
+      <path fill="currentColor" d={ICONS[name]} />
+    </svg>
+  );
 }
 
 function pageLanguage(): string {
