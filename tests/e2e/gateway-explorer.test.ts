@@ -21,7 +21,7 @@ describe('landing page and GraphQL explorer (embedded stack)', function () {
     for (const service of harness.stack.apps.map((app) => app.spec.name)) expect(page).to.contain(service);
     expect(page).to.contain('href="/graphql"');
     expect(page).to.contain('docs/api.md');
-    expect(page).to.match(/Widget demo: not there yet/);
+    expect(page).to.contain('<a href="/demo">Widget demo</a>');
     expect(page, 'no demo org in this suite').to.contain('SVC_SEED_DEMO=false');
   });
 

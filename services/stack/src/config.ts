@@ -32,6 +32,8 @@ export const stackConfigSchema = z.object({
   SVC_SEED_DEMO: z.stringbool().default(true),
   /** GraphiQL at /graphql for browsers (every operation still needs credentials); on for the embedded stack. */
   GATEWAY_EXPLORER: z.stringbool().default(true),
+  /** The widget's assembled CDN directory served at /widget/ (`npm run build` writes it; decision 0110). */
+  SVC_WIDGET_DIR: z.string().default(path.resolve(__dirname, '../../../../widget-stencil/dist/widget')),
   /** The URL printed for the demo and written to demo.env. */
   SVC_PUBLIC_URL: z.string().optional(),
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(11),

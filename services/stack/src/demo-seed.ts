@@ -34,7 +34,8 @@ export function demoEnvPath(dataDir: string): string {
   return path.join(dataDir, 'demo.env');
 }
 
-function readDemoEnv(file: string): DemoCredentials | undefined {
+/** The credentials a start wrote to demo.env, when it is there and whole. */
+export function readDemoEnv(file: string): DemoCredentials | undefined {
   if (!fs.existsSync(file)) return undefined;
   const values = Object.fromEntries(
     fs

@@ -2,3 +2,4 @@ export { Stack } from './stack';
 export { stackConfig, stackConfigSchema, type StackConfig } from './config';
 export { seedDemo, demoEnvPath, type DemoCredentials } from './demo-seed';
 export type { BenchCommand, BenchMemory, BenchReply, BenchRequest } from './bench-control';
+export { answerCommands } from './demo-page';

@@ -48,7 +48,7 @@ ${demo}
 ${explorer}
 <li>Inbound webhooks: <code>POST /webhooks/in/{connectionId}</code>.</li>
 <li>Health: <a href="/readyz">/readyz</a>, metrics: <a href="/metrics">/metrics</a>.</li>
-<li>Widget demo: not there yet (the embeddable widget is not built).</li>
+<li><a href="/demo">Widget demo</a>: the demo org's website widget, embedded by <code>/widget/loader.js</code>.</li>
 </ul>
 <h2>Documentation</h2>
 <p>In the repository:</p>

@@ -25,6 +25,7 @@ async function main(): Promise<void> {
       `  API key          ${demo.SVC_DEMO_API_KEY}`,
       `  demo chat        ${demo.SVC_DEMO_CHAT_ID}`,
       `  web widget key   ${demo.SVC_DEMO_WEB_PUBLIC_KEY}   (identity secret: SVC_DEMO_WEB_IDENTITY_SECRET in the file)`,
+      `  widget demo      ${stack.url}/demo   (chat as a visitor; the page shows how to answer over GraphQL)`,
       '',
       'Try it:',
       `  curl -s ${stack.url}/graphql -H 'content-type: application/json' -H "authorization: Bearer ${demo.SVC_DEMO_API_KEY}" \\`,

@@ -32,11 +32,13 @@ import { WebhookIngressApp, ingressConfigSchema } from '@svc/webhook-ingress';
 import { WidgetApiApp, widgetConfigSchema } from '@svc/widget-api';
 import { ChannelsApp, channelsConfigSchema } from '@svc/channels';
 import { embeddedMediaUrlSecret, type StackConfig } from './config';
-import { demoEnvPath } from './demo-seed';
+import { demoPage } from './demo-page';
+import { demoEnvPath, readDemoEnv } from './demo-seed';
 import { landingPage } from './landing-page';
+import { widgetAssetRoutes } from './widget-assets';
 
 /**
- * The embedded default: every service, the gateway and (later) the widget in one process, behind one port with the
+ * The embedded default: every service, the gateway and the widget's files in one process, behind one port with the
  * paths an ingress routes in Kubernetes. Each service still runs its own gRPC server on a loopback port and owns its
  * own database (a SQLite file each by default); production runs the same apps as separate deployments.
  */
@@ -235,9 +237,21 @@ export class Stack {
         explorer: this.config.GATEWAY_EXPLORER,
       });
     });
+    // The widget demo: the demo org's web integration embedded by loader.js, as a customer's site embeds it.
+    gatewayRoutes.get('/demo', (ctx) => {
+      const demoEnvFile = demoEnvPath(this.config.SVC_DATA_DIR);
+      ctx.type = 'html';
+      ctx.set('cache-control', 'no-store');
+      ctx.body = demoPage({
+        publicKey: this.config.SVC_SEED_DEMO ? readDemoEnv(demoEnvFile)?.SVC_DEMO_WEB_PUBLIC_KEY : undefined,
+        demoEnvFile,
+      });
+    });
     // The public inbound webhook endpoint and the signed media links, at the paths an ingress routes to
     // webhook-ingress and inbox in Kubernetes.
     app.use(router.routes()).use(gatewayRoutes.routes());
+    // The widget's CDN directory at /widget/, as the chart's ingress routes it to the widget image.
+    app.use(widgetAssetRoutes(this.config.SVC_WIDGET_DIR).routes());
     if (this.inbox.router) app.use(this.inbox.router.routes());
     // The widget backend under /api/web, as the chart's ingress routes it to widget-api.
     if (this.widget.router) app.use(this.widget.router.routes()).use(this.widget.router.allowedMethods());

@@ -258,7 +258,9 @@ async function sessionAnswer(deps: RouteDeps, found: Integration, started: Visit
 /** 403 for a browser origin the integration does not allow; the CORS headers for one it does. */
 function allowOrigin(ctx: Context, { integration }: Integration, widgetOrigin: string): void {
   const origin = ctx.get('origin');
-  if (!origin) return;
+  // The widget's frame document is served from here: its own calls are same-origin, never a CORS question
+  // (Sec-Fetch-Site is set by the browser, a page cannot forge it; decision 0112).
+  if (!origin || ctx.get('sec-fetch-site') === 'same-origin') return;
   if (!originAllowed(origin, integration.allowedOrigins, widgetOrigin)) {
     ctx.state.originRefused = true;
     throw new Forbidden('this origin may not use this integration', { reason: 'ORIGIN_NOT_ALLOWED' });

@@ -27,7 +27,8 @@ export function realtimeRoute(deps: RealtimeRouteDeps): RawRoute {
     method: 'GET',
     path: /^\/api\/web\/realtime\/([^/]+)$/,
     handle: async (request, response, [chatId = '']) => {
-      const origin = header(request, 'origin');
+      // A same-origin request (the frame document's) is not a CORS question (routes.ts allowOrigin).
+      const origin = header(request, 'sec-fetch-site') === 'same-origin' ? undefined : header(request, 'origin');
       let headers: Record<string, string> = {};
       try {
         const claims = await deps.tokens.verify(bearerOf(header(request, 'authorization')));
