@@ -39,6 +39,7 @@ import {
 interface ServiceValues {
   enabled: boolean;
   kind: 'grpc' | 'http';
+  runtime?: 'node' | 'nginx';
   ports: { grpc?: number; http: number };
   database: { enabled: boolean };
   upstreams: Record<string, string>;
@@ -69,11 +70,8 @@ const secretOfBlock = (block: string) => objectName(block.replace(/[A-Z]/g, (c) 
 const defaults = parse(fs.readFileSync(path.join(chartDir, 'values.yaml'), 'utf8')) as ChartValues;
 const productionValues = path.join(chartDir, 'ci', 'production-values.yaml');
 const devValues = path.join(chartDir, 'values-dev.yaml');
-const PLANNED_PUBLIC: Record<string, string> = {
-  widget: '/widget',
-};
 /** Enabled services with public paths (in render order): the ingress controller may reach only these. */
-const PUBLIC_SERVICES = ['gateway', 'inbox', 'webhook-ingress', 'widget-api'];
+const PUBLIC_SERVICES = ['gateway', 'inbox', 'webhook-ingress', 'widget', 'widget-api'];
 /** Where the inbox keeps its media files (services.inbox.persistence.mountPath), exported as MEDIA_DIR. */
 const MEDIA_MOUNT = '/var/lib/svc/media';
 const BODY_SIZE = 'nginx.ingress.kubernetes.io/proxy-body-size';
@@ -103,12 +101,13 @@ function envValue(objects: K8sObject[], workload: Workload, name: string): strin
 }
 
 /** Everything one deployable must have in a render where it is enabled. */
-function assertDeployable(objects: K8sObject[], d: { key: string }, opts: { readOnlyRoot: boolean }): void {
+function assertDeployable(objects: K8sObject[], d: Deployable, opts: { readOnlyRoot: boolean }): void {
   const values = defaults.services[d.key]!;
   const name = objectName(d.key);
   const deployment = getObject<Workload>(objects, 'Deployment', name);
   const c = container(deployment);
   const pod = deployment.spec.template;
+  expect(values.runtime ?? 'node', `services.${d.key}.runtime`).to.equal(d.runtime);
 
   // image, resources, service account
   expect(c.image, `${name} image`).to.match(/^[^\s:]+(:[\w][\w.-]{0,127})?(@sha256:[a-f0-9]{64})?$/);
@@ -142,8 +141,15 @@ function assertDeployable(objects: K8sObject[], d: { key: string }, opts: { read
 
   // config: env from the service's ConfigMap, rolled by checksum/config
   expect(pod.metadata.annotations?.['checksum/config']).to.match(/^[a-f0-9]{64}$/);
-  // A deployable refuses to start without brokers: the in-process bus is the embedded stack's only (decision 0063).
-  expect(envValue(objects, deployment, 'KAFKA_BROKERS'), `${name} KAFKA_BROKERS`).to.match(/^[^,\s]+(,[^,\s]+)*$/);
+  if (d.runtime === 'node') {
+    // A deployable refuses to start without brokers: the in-process bus is the embedded stack's only (decision 0063).
+    expect(envValue(objects, deployment, 'KAFKA_BROKERS'), `${name} KAFKA_BROKERS`).to.match(/^[^,\s]+(,[^,\s]+)*$/);
+  } else {
+    // static files (nginx): no Node command, no broker, no /metrics to scrape
+    expect(c.command, `${name} command`).to.equal(undefined);
+    expect(envValue(objects, deployment, 'KAFKA_BROKERS'), `${name} KAFKA_BROKERS`).to.equal(undefined);
+    expect(pod.metadata.annotations?.['prometheus.io/scrape'], `${name} scrape`).to.equal(undefined);
+  }
   const configMap = c.envFrom?.find((e) => e.configMapRef)?.configMapRef?.name;
   expect(configMap, `${name} envFrom ConfigMap`).to.be.a('string');
   getObject(objects, 'ConfigMap', configMap!);
@@ -417,7 +423,7 @@ describe('deploy: charts/svc', function () {
     });
 
     it('finds the deployables in the source tree', () => {
-      expect(all.map((d) => d.key)).to.include.members(['identity', 'inbox', 'gateway']);
+      expect(all.map((d) => d.key)).to.include.members(['identity', 'inbox', 'gateway', 'widget']);
     });
 
     for (const d of all) {
@@ -559,24 +565,48 @@ describe('deploy: charts/svc', function () {
       ]);
     });
 
-    it('routes /widget only once its service is enabled', () => {
-      const off = helmTemplate([...REQUIRED_ARGS, '--set', 'ingress.enabled=true']);
-      const offPaths = JSON.stringify(off.filter((o) => o.kind === 'Ingress').map((o) => o.spec));
-      for (const p of Object.values(PLANNED_PUBLIC)) expect(offPaths).not.to.include(p);
-      const on = helmTemplate([
-        ...REQUIRED_ARGS,
+    it("production: /widget (Prefix) goes to the widget's http port on the host of /api/web; WIDGET_ORIGIN stays unset", () => {
+      const objects = helmTemplate(['-f', productionValues]);
+      type Rules = { rules: { host: string; http: { paths: unknown[] } }[] };
+      const widget = getObject(objects, 'Ingress', objectName('widget')).spec as Rules;
+      expect(widget.rules[0]!.http.paths).to.deep.equal([
+        {
+          path: '/widget',
+          pathType: 'Prefix',
+          backend: { service: { name: objectName('widget'), port: { name: 'http' } } },
+        },
+      ]);
+      const api = getObject(objects, 'Ingress', objectName('widget-api')).spec as Rules;
+      expect(widget.rules.map((r) => r.host)).to.deep.equal(api.rules.map((r) => r.host));
+      // the frame document (widget-api) loads /widget/widget.js from its own origin: this host
+      const widgetApi = getObject<Workload>(objects, 'Deployment', objectName('widget-api'));
+      expect(envValue(objects, widgetApi, 'WIDGET_ORIGIN')).to.equal(undefined);
+      const policy = getObject(objects, 'NetworkPolicy', objectName('widget')).spec as {
+        ingress: { from: Record<string, unknown>[]; ports: { port: string }[] }[];
+      };
+      expect(policy.ingress.flatMap((r) => r.ports.map((p) => p.port))).to.not.include('grpc');
+      const controllerRule = policy.ingress.find((r) => JSON.stringify(r.from).includes('ingress-nginx'));
+      expect(controllerRule?.ports, 'ingress controller -> widget').to.deep.equal([{ port: 'http', protocol: 'TCP' }]);
+
+      const routed = helmTemplate([
+        '-f',
+        productionValues,
         '--set',
-        'ingress.enabled=true',
+        'ingress.enabled=false',
         '--set',
         'httpRoute.enabled=true',
         '--set',
         'httpRoute.parentRefs[0].name=public',
-        ...Object.keys(PLANNED_PUBLIC).flatMap((key) => ['--set', `services.${key}.enabled=true`]),
       ]);
-      for (const [key, p] of Object.entries(PLANNED_PUBLIC)) {
-        expect(JSON.stringify(getObject(on, 'Ingress', objectName(key)).spec)).to.include(`"path":"${p}"`);
-        expect(JSON.stringify(getObject(on, 'HTTPRoute', objectName(key)).spec)).to.include(`"value":"${p}"`);
-      }
+      const route = getObject(routed, 'HTTPRoute', objectName('widget')).spec as {
+        rules: { matches: unknown[]; backendRefs: unknown[] }[];
+      };
+      expect(route.rules[0]!.matches).to.deep.equal([{ path: { type: 'PathPrefix', value: '/widget' } }]);
+      expect(route.rules[0]!.backendRefs).to.deep.equal([{ name: objectName('widget'), port: 8080 }]);
+
+      const off = helmTemplate(['-f', productionValues, '--set', 'services.widget.enabled=false']);
+      expect(findObject(off, 'Ingress', objectName('widget'))).to.equal(undefined);
+      expect(JSON.stringify(off.filter((o) => o.kind === 'Ingress').map((o) => o.spec))).not.to.include('/widget');
     });
 
     it('dev: bundled MariaDB and Kafka, services migrate at start-up, one replica each', () => {
@@ -935,9 +965,8 @@ describe('deploy: charts/svc', function () {
         'ingress.annotations.acme\\.cert-manager\\.io/http01-edit-in-place=true',
         '--set-string',
         'ingress.annotations.kubernetes\\.io/tls-acme=true',
-        ...Object.keys(PLANNED_PUBLIC).flatMap((key) => ['--set', `services.${key}.enabled=true`]),
       ]);
-      const all = [...PUBLIC_SERVICES, ...Object.keys(PLANNED_PUBLIC)].map(objectName).sort();
+      const all = [...PUBLIC_SERVICES].map(objectName).sort();
       const expected = Object.fromEntries(all.map((name) => [name, {}]));
       expected[objectName('gateway')] = {
         'cert-manager.io/issuer': 'acme',

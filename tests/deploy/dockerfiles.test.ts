@@ -1,11 +1,13 @@
 /**
  * Static checks of each deployable's Dockerfile (no Docker engine needed): pinned base image, non-root final stage,
- * no dev dependencies installed into it, node as the entrypoint, and the shared part identical everywhere.
+ * no dev dependencies installed into it, node as the entrypoint, and the shared part identical everywhere. The
+ * static deployables (the widget's nginx image) get what applies to them: pinned bases, non-root, a build stage that
+ * runs the project's own widget build, and only its output (plus nginx.conf) in the final stage.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expect } from 'chai';
-import { deployables, repoRoot } from './support';
+import { STATIC_DEPLOYABLES, nodeDeployables, repoRoot } from './support';
 
 interface Instruction {
   keyword: string;
@@ -63,7 +65,7 @@ const SHARED_MARKER = '# ---- shared:';
 
 describe('deploy: Dockerfiles', () => {
   // Deployables without a Dockerfile yet are reported by chart.test.ts ("is complete"); the rest are checked here.
-  const all = deployables().filter((d) => fs.existsSync(path.join(repoRoot, d.folder, 'Dockerfile')));
+  const all = nodeDeployables().filter((d) => fs.existsSync(path.join(repoRoot, d.folder, 'Dockerfile')));
 
   it('has a .dockerignore that keeps node_modules and .git out of the build context', () => {
     const ignore = fs
@@ -164,6 +166,99 @@ describe('deploy: Dockerfiles', () => {
           shared(d.folder),
           `${d.folder}/Dockerfile differs from ${all[0]!.folder}/Dockerfile below the marker`,
         ).to.equal(shared(all[0]!.folder));
+      });
+    });
+  }
+  for (const d of STATIC_DEPLOYABLES) {
+    describe(`${d.folder}/Dockerfile (static files, ${d.runtime})`, () => {
+      const text = () => fs.readFileSync(path.join(repoRoot, d.folder, 'Dockerfile'), 'utf8');
+      const resolved = () => {
+        const ins = instructions(text());
+        const args = globalArgs(ins);
+        return stages(ins).map((s) => ({
+          ...s,
+          image: s.from.replace(/\$\{?(\w+)\}?/g, (_, name: string) => args[name] ?? `<unset ${name}>`),
+        }));
+      };
+      const buildStage = () => {
+        const all = resolved();
+        const final = all.at(-1)!;
+        const from = final.body
+          .filter((i) => i.keyword === 'COPY' && /--from=/.test(i.args))
+          .map((i) => /--from=(\S+)/.exec(i.args)![1]);
+        expect(from, 'the final stage copies from one build stage').to.have.length(1);
+        return all.find((s) => s.name === from[0])!;
+      };
+
+      it('pins the Node build stage to node:20.x.y-bookworm-slim and the final stage to an exact unprivileged nginx', () => {
+        const all = resolved();
+        expect(all.length).to.be.greaterThan(1);
+        for (const stage of all.slice(0, -1)) {
+          expect(stage.image, `FROM ${stage.from}`).to.match(
+            /^node:20\.\d+\.\d+-bookworm-slim(@sha256:[a-f0-9]{64})?$/,
+          );
+        }
+        expect(all.at(-1)!.image).to.match(
+          /^nginxinc\/nginx-unprivileged:\d+\.\d+\.\d+-alpine(@sha256:[a-f0-9]{64})?$/,
+        );
+      });
+
+      it('runs the final stage as a non-root user', () => {
+        const final = resolved().at(-1)!;
+        const users = final.body.filter((i) => i.keyword === 'USER').map((i) => i.args.split(':')[0]);
+        expect(users.length, 'the final stage sets USER').to.be.greaterThan(0);
+        expect(['root', '0']).not.to.include(users.at(-1));
+      });
+
+      it("builds with the project's own scripts: each assembled package's build:browser, then the assemble step of build:widget", () => {
+        const scripts = (
+          JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+            scripts: Record<string, string>;
+          }
+        ).scripts;
+        const assemble = /&&\s*(node \S*assemble\.mjs)\s*$/.exec(scripts['build:widget'] ?? '')?.[1];
+        expect(assemble, 'package.json build:widget ends with the assemble step').to.be.a('string');
+        const runs = buildStage()
+          .body.filter((i) => i.keyword === 'RUN')
+          .map((i) => i.args)
+          .join(' && ');
+        // the packages whose www/ assemble.mjs copies into the CDN directory
+        const assembler = fs.readFileSync(path.join(repoRoot, d.folder, 'scripts', 'assemble.mjs'), 'utf8');
+        const sources = [...assembler.matchAll(/packages', '([a-z-]+)', 'www'/g)].map((m) => m[1]!);
+        expect(sources).to.include.members(['core', 'loader']);
+        for (const pkg of sources) {
+          const name = (
+            JSON.parse(fs.readFileSync(path.join(repoRoot, d.folder, 'packages', pkg, 'package.json'), 'utf8')) as {
+              name: string;
+            }
+          ).name;
+          expect(runs, `npm run build:browser of ${name}`).to.match(
+            new RegExp(`npm run build:browser( -w \\S+)* -w ${name.replace(/[/@]/g, '\\$&')}\\b`),
+          );
+        }
+        expect(runs.indexOf(assemble!), `${assemble} after the packages' builds`).to.be.greaterThan(
+          runs.lastIndexOf('npm run build:browser'),
+        );
+      });
+
+      it('copies only the assembled CDN directory from the build, and only nginx.conf from the context', () => {
+        const final = resolved().at(-1)!;
+        const copies = final.body.filter((i) => i.keyword === 'COPY' || i.keyword === 'ADD');
+        const sources = (i: Instruction) =>
+          i.args
+            .split(/\s+/)
+            .filter((tok) => !tok.startsWith('--'))
+            .slice(0, -1);
+        const workdir =
+          buildStage()
+            .body.filter((i) => i.keyword === 'WORKDIR')
+            .at(-1)?.args ?? '/';
+        expect(copies.filter((i) => /--from=/.test(i.args)).flatMap(sources)).to.deep.equal([
+          path.posix.join(workdir, d.folder, 'dist', 'widget'),
+        ]);
+        expect(copies.filter((i) => !/--from=/.test(i.args)).flatMap(sources)).to.deep.equal([
+          `${d.folder}/nginx.conf`,
+        ]);
       });
     });
   }

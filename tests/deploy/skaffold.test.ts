@@ -79,7 +79,7 @@ describe('deploy: skaffold.yaml', function () {
             artifact.docker?.dockerfile,
           );
         }
-        expect(wired(config).map((d) => d.key)).to.include.members(['identity', 'inbox', 'gateway']);
+        expect(wired(config).map((d) => d.key)).to.include.members(['identity', 'inbox', 'gateway', 'widget']);
         for (const d of wired(config)) {
           const artifact = config.build.artifacts.find((a) => a.docker?.dockerfile === `${d.folder}/Dockerfile`);
           expect(path.resolve(repoRoot, artifact!.context ?? '.')).to.equal(repoRoot);
@@ -166,13 +166,24 @@ describe('deploy: skaffold.yaml', function () {
 
       if (profile === 'dev') {
         it('syncs compiled files into writable, watched containers', () => {
-          for (const d of wired(config)) {
+          for (const d of wired(config).filter((w) => w.runtime === 'node')) {
             const artifact = config.build.artifacts.find((a) => a.docker?.dockerfile === `${d.folder}/Dockerfile`)!;
             expect(artifact.docker?.buildArgs?.APP_OWNER).to.equal('node');
             expect(artifact.sync?.manual?.map((s) => s.src)).to.include(`${d.folder}/dist/src/**/*.js`);
             const c = getObject<Workload>(objects, 'Deployment', objectName(d.key)).spec.template.spec.containers[0]!;
             expect(c.securityContext?.readOnlyRootFilesystem).to.equal(false);
             expect(c.command).to.deep.equal(['node', '--watch', 'dist/src/main.js']);
+          }
+        });
+        it('rebuilds the static images (nginx) instead: no sync, no node command', () => {
+          const statics = wired(config).filter((w) => w.runtime !== 'node');
+          expect(statics.map((d) => d.key)).to.deep.equal(['widget']);
+          for (const d of statics) {
+            const artifact = config.build.artifacts.find((a) => a.docker?.dockerfile === `${d.folder}/Dockerfile`)!;
+            expect(artifact.docker?.buildArgs?.APP_OWNER).to.equal(undefined);
+            expect(artifact.sync?.manual ?? []).to.deep.equal([]);
+            const c = getObject<Workload>(objects, 'Deployment', objectName(d.key)).spec.template.spec.containers[0]!;
+            expect(c.command).to.equal(undefined);
           }
         });
       } else {

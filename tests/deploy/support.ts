@@ -38,14 +38,21 @@ const NOT_DEPLOYABLE = new Set(['kit', 'stack']);
 const VALUES_KEY: Record<string, string> = { mesh: 'gateway' };
 
 export interface Deployable {
-  /** Source folder relative to the repository root: services/identity, mesh. */
+  /** Source folder relative to the repository root: services/identity, mesh, widget-stencil. */
   folder: string;
   /** Key under `services:` in the chart values, and the component name of its objects. */
   key: string;
+  /** node: a Node service (the shared Dockerfile, Kafka, node --watch in dev); nginx: static files. */
+  runtime: 'node' | 'nginx';
 }
 
-/** Every deployable: each folder of services/ (but kit and stack) plus mesh, the gateway. */
-export function deployables(): Deployable[] {
+/** The non-Node deployables: their folder, values key and runtime (`runtime` in charts/svc/values.yaml too). */
+export const STATIC_DEPLOYABLES: readonly Deployable[] = [
+  { folder: 'widget-stencil', key: 'widget', runtime: 'nginx' },
+];
+
+/** The Node services: each folder of services/ (but kit and stack) plus mesh, the gateway. */
+export function nodeDeployables(): Deployable[] {
   const servicesDir = path.join(repoRoot, 'services');
   const folders = fs
     .readdirSync(servicesDir, { withFileTypes: true })
@@ -54,8 +61,13 @@ export function deployables(): Deployable[] {
   folders.push('mesh');
   return folders.sort().map((folder) => {
     const base = path.basename(folder);
-    return { folder, key: VALUES_KEY[base] ?? base };
+    return { folder, key: VALUES_KEY[base] ?? base, runtime: 'node' as const };
   });
+}
+
+/** Every deployable: the Node services, then the static ones (the widget's assets). */
+export function deployables(): Deployable[] {
+  return [...nodeDeployables(), ...STATIC_DEPLOYABLES];
 }
 
 // ---------------------------------------------------------------------------------------------------------------

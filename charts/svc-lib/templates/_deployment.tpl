@@ -129,7 +129,7 @@ spec:
       annotations:
         checksum/config: {{ include "svc-lib.envData" . | sha256sum }}
         checksum/secret: {{ include "svc-lib.secretChecksum" . }}
-        {{- if $root.Values.metrics.podAnnotations }}
+        {{- if and $root.Values.metrics.podAnnotations (ne (default "node" $svc.runtime) "nginx") }}
         prometheus.io/scrape: "true"
         prometheus.io/port: {{ $svc.ports.http | quote }}
         prometheus.io/path: /metrics
@@ -178,7 +178,7 @@ spec:
         - name: {{ .name }}
           image: {{ include "svc-lib.image" . | quote }}
           imagePullPolicy: {{ include "svc-lib.imagePullPolicy" . }}
-          {{- if $g.dev.watch }}
+          {{- if and $g.dev.watch (ne (default "node" $svc.runtime) "nginx") }}
           # dev only: restart on the dist files skaffold syncs in (the image's ENTRYPOINT runs the same file)
           command: ["node", "--watch", "dist/src/main.js"]
           {{- end }}
