@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'chai';
 import { parse } from 'yaml';
-import { CACHE_CONTROL } from '@svc/stack/dist/src/widget-assets';
+import { WIDGET_ASSET_CACHE_CONTROL as CACHE_CONTROL } from '@svc/stack';
 import { STATIC_DEPLOYABLES, chartDir, repoRoot } from './support';
 
 interface Directive {
