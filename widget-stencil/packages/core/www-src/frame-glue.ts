@@ -1,5 +1,6 @@
 import { connectToHost, type Channel, type WidgetToHostPayloads } from '@svc-inbox/widget-protocol';
 import { type Components } from '../dist/types/components';
+import { injectedConfig } from './injected-config';
 
 type WidgetElement = Components.SvcWidget & HTMLElement;
 
@@ -9,6 +10,8 @@ export interface FrameOptions {
   api?: string;
   locale?: string;
   hideAttribution: boolean;
+  /** `svcSettings.config` as JSON, unchecked (see `injectedConfig`). */
+  config?: string;
 }
 
 export function readFrameOptions(hash: string): FrameOptions | null {
@@ -20,6 +23,7 @@ export function readFrameOptions(hash: string): FrameOptions | null {
     api: params.get('api') ?? undefined,
     locale: params.get('locale') ?? undefined,
     hideAttribution: params.get('hideAttribution') === '1',
+    config: params.get('config') ?? undefined,
   };
 }
 
@@ -42,11 +46,15 @@ export async function startFrameGlue(window: Window): Promise<Channel<WidgetToHo
   });
   document.addEventListener('svc:open', () => host?.send('svc:widget:open:v1'));
   document.addEventListener('svc:close', () => host?.send('svc:widget:close:v1'));
+  // The options are set before the element is defined (widget.js, a module, runs once the frame document is parsed):
+  // the element takes them when it upgrades, so it boots once, with the page's config and without fetching one.
+  const early = document.readyState === 'loading' ? null : document.querySelector<WidgetElement>('svc-widget[frame]');
+  if (early) configure(early, options);
   await customElements.whenDefined('svc-widget');
   const element = await frameElement(document);
   if (!element) return null;
-  if (options.api && !element.api) element.api = options.api;
-  if (options.locale && !element.locale) element.locale = options.locale;
+  if (element !== early) configure(element, options);
+  // After the upgrade: a property with a default is reset by it, and this one does not restart the element.
   if (options.hideAttribution) element.hideAttribution = true;
 
   host = connectToHost({
@@ -58,11 +66,14 @@ export async function startFrameGlue(window: Window): Promise<Channel<WidgetToHo
         case 'svc:identify:v1':
           void element.identify(message.payload.user);
           break;
-        case 'svc:prefill:v1':
-          element.prefillName = message.payload.prefill.name;
-          element.prefillEmail = message.payload.prefill.email;
-          element.prefillPhone = message.payload.prefill.phone;
+        case 'svc:prefill:v1': {
+          // Each message adds to the prefill (svcSettings.prefill, then Svc('prefill', …)): absent fields are kept.
+          const { name, email, phone } = message.payload.prefill;
+          if (name !== undefined) element.prefillName = name;
+          if (email !== undefined) element.prefillEmail = email;
+          if (phone !== undefined) element.prefillPhone = phone;
           break;
+        }
         case 'svc:shutdown:v1':
           void element.shutdown();
           break;
@@ -72,6 +83,18 @@ export async function startFrameGlue(window: Window): Promise<Channel<WidgetToHo
   // The loader sizes the iframe from resize messages: the size the element reported before ready follows it.
   if (size) host.send('svc:widget:resize:v1', size);
   return host;
+}
+
+/**
+ * The fragment's options fill what the frame document did not set (read from attributes: the element may not be
+ * upgraded yet); the config only when it is one for the element's integration.
+ */
+function configure(element: WidgetElement, options: FrameOptions): void {
+  const unset = (name: string, value: unknown) => value === undefined && !element.hasAttribute(name);
+  if (options.api && unset('api', element.api)) element.api = options.api;
+  if (options.locale && unset('locale', element.locale)) element.locale = options.locale;
+  const config = injectedConfig(options.config ?? null, element.getAttribute('public-key'));
+  if (config && element.config === undefined) element.config = config;
 }
 
 async function frameElement(document: Document): Promise<WidgetElement | null> {
