@@ -302,6 +302,30 @@ describe('svc-widget live (Chromium, element on the page, stack on another origi
     expect(await page.getByRole('button').count()).to.equal(0);
   });
 
+  it("tells the visitor the team is away with the integration's offline message when it does not hide", async () => {
+    const { integration } = await fixtures.integration({
+      allowedOrigins: { origins: [host.origin] },
+      availability: {
+        timeZone: 'UTC',
+        // Open only tomorrow (UTC): closed now, whenever the test runs.
+        businessHours: {
+          intervals: [{ weekday: (new Date().getUTCDay() + 1) % 7 || 7, opens: '09:00', closes: '17:00' }],
+        },
+        offlineMessage: 'Back tomorrow at nine.',
+        hideWhenOffline: false,
+      },
+    });
+    context = await browser.context();
+    const page = await context.newPage();
+    await page.goto(
+      widgetPage(host, '/away.html', { attributes: { 'public-key': integration.publicKey, api: harness.url } }),
+    );
+    await page.getByRole('button', { name: /open chat/i }).click();
+    await page.getByText('Back tomorrow at nine.').waitFor();
+    // Away is not closed: the visitor can still leave a message.
+    expect(await page.getByRole('textbox').count()).to.be.greaterThan(0);
+  });
+
   it('hides itself when the team is offline and the integration hides when offline', async () => {
     const { integration } = await fixtures.integration({
       allowedOrigins: { origins: [host.origin] },
