@@ -302,19 +302,22 @@ describe('svc-widget live (Chromium, element on the page, stack on another origi
     expect(await page.getByRole('button').count()).to.equal(0);
   });
 
-  it("tells the visitor the team is away with the integration's offline message when it does not hide", async () => {
+  /** An integration of the host page whose team is away now (open only tomorrow, UTC), whenever the test runs. */
+  async function closedNow(away: { offlineMessage?: string; hideWhenOffline: boolean }) {
+    const tomorrow = (new Date().getUTCDay() + 1) % 7 || 7;
     const { integration } = await fixtures.integration({
       allowedOrigins: { origins: [host.origin] },
       availability: {
         timeZone: 'UTC',
-        // Open only tomorrow (UTC): closed now, whenever the test runs.
-        businessHours: {
-          intervals: [{ weekday: (new Date().getUTCDay() + 1) % 7 || 7, opens: '09:00', closes: '17:00' }],
-        },
-        offlineMessage: 'Back tomorrow at nine.',
-        hideWhenOffline: false,
+        businessHours: { intervals: [{ weekday: tomorrow, opens: '09:00', closes: '17:00' }] },
+        ...away,
       },
     });
+    return integration;
+  }
+
+  it("tells the visitor the team is away with the integration's offline message when it does not hide", async () => {
+    const integration = await closedNow({ offlineMessage: 'Back tomorrow at nine.', hideWhenOffline: false });
     context = await browser.context();
     const page = await context.newPage();
     await page.goto(
@@ -327,17 +330,7 @@ describe('svc-widget live (Chromium, element on the page, stack on another origi
   });
 
   it('hides itself when the team is offline and the integration hides when offline', async () => {
-    const { integration } = await fixtures.integration({
-      allowedOrigins: { origins: [host.origin] },
-      availability: {
-        timeZone: 'UTC',
-        // Open only tomorrow (UTC): closed now, whenever the test runs.
-        businessHours: {
-          intervals: [{ weekday: (new Date().getUTCDay() + 1) % 7 || 7, opens: '09:00', closes: '17:00' }],
-        },
-        hideWhenOffline: true,
-      },
-    });
+    const integration = await closedNow({ hideWhenOffline: true });
     context = await browser.context();
     const page = await context.newPage();
     await page.goto(
