@@ -14,6 +14,21 @@ export const channelsSettingsSchema = serviceConfigSchema.extend({
    * SQLite file of DB_URL, else `.data/channels-secrets.key`.
    */
   CHANNELS_SECRETS_KEY_FILE: z.string().optional(),
+  /** contacts (platform users' contacts) and inbox (chats, messages, media, delivery status), host:port. */
+  CONTACTS_GRPC_URL: z.string().default(''),
+  INBOX_GRPC_URL: z.string().default(''),
+  /**
+   * The public base URL the messaging platforms deliver webhooks to (`<it>/channels/in/<channelId>`) and the hosted
+   * connect flow returns to. Empty: `http://localhost:<PORT>` (development only; platforms cannot reach it).
+   */
+  CHANNELS_PUBLIC_URL: z.union([z.url(), z.literal('')]).default(''),
+  /** Each platform's API base URL (issue 16): the real one by default; tests point them at `tests/fakes/`. */
+  CHAT_APP_A_API_URL: z.url().default('https://graph.facebook.com/v23.0'),
+  CHAT_APP_B_API_URL: z.url().default('https://api.telegram.org'),
+  CHAT_APP_C_API_URL: z.url().default('https://chatapi.viber.com/pa'),
+  SOCIAL_APP_D_API_URL: z.url().default('https://graph.facebook.com/v23.0'),
+  /** Each call to a platform gives up after this long (a timeout is transient: retried with backoff). */
+  PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
 });
 
 export const channelsConfigSchema = channelsSettingsSchema.refine(

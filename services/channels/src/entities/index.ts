@@ -1,6 +1,7 @@
 import { OutboxEvent } from '@svc/kit';
 import { ChannelRow } from './channel';
+import { PlatformChannelRow } from './platform-channel';
 import { WebIntegrationRow } from './web-integration';
 
-export { ChannelRow, WebIntegrationRow };
-export const entities = [ChannelRow, WebIntegrationRow, OutboxEvent];
+export { ChannelRow, PlatformChannelRow, WebIntegrationRow };
+export const entities = [ChannelRow, WebIntegrationRow, PlatformChannelRow, OutboxEvent];

@@ -99,7 +99,18 @@ export function channelTypeToNumber(object: ChannelType): number {
 export enum ChannelStatus {
   CHANNEL_STATUS_UNSPECIFIED = "CHANNEL_STATUS_UNSPECIFIED",
   ACTIVE = "ACTIVE",
+  /** DISABLED - WEB: the widget is not served. */
   DISABLED = "DISABLED",
+  /**
+   * PAUSED - A messaging platform channel an org paused (pauseChannel): inbound kept, no automation, outbound held
+   * (docs/decisions/0120).
+   */
+  PAUSED = "PAUSED",
+  /**
+   * NEEDS_REAUTHORIZATION - A messaging platform refused the channel's credentials (an expired or revoked token): nothing is sent until the
+   * org connects it again.
+   */
+  NEEDS_REAUTHORIZATION = "NEEDS_REAUTHORIZATION",
   UNRECOGNIZED = "UNRECOGNIZED",
 }
 
@@ -114,6 +125,12 @@ export function channelStatusFromJSON(object: any): ChannelStatus {
     case 2:
     case "DISABLED":
       return ChannelStatus.DISABLED;
+    case 3:
+    case "PAUSED":
+      return ChannelStatus.PAUSED;
+    case 4:
+    case "NEEDS_REAUTHORIZATION":
+      return ChannelStatus.NEEDS_REAUTHORIZATION;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -129,6 +146,10 @@ export function channelStatusToJSON(object: ChannelStatus): string {
       return "ACTIVE";
     case ChannelStatus.DISABLED:
       return "DISABLED";
+    case ChannelStatus.PAUSED:
+      return "PAUSED";
+    case ChannelStatus.NEEDS_REAUTHORIZATION:
+      return "NEEDS_REAUTHORIZATION";
     case ChannelStatus.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -143,6 +164,10 @@ export function channelStatusToNumber(object: ChannelStatus): number {
       return 1;
     case ChannelStatus.DISABLED:
       return 2;
+    case ChannelStatus.PAUSED:
+      return 3;
+    case ChannelStatus.NEEDS_REAUTHORIZATION:
+      return 4;
     case ChannelStatus.UNRECOGNIZED:
     default:
       return -1;

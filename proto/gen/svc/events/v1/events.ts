@@ -44,7 +44,11 @@ export interface Envelope {
     | FlowEvent
     | undefined;
   /** 50-59: the channels domain (svc.channels.channels.v1). */
-  channel?: ChannelEvent | undefined;
+  channel?:
+    | ChannelEvent
+    | undefined;
+  /** One verified inbound platform webhook (svc.channels.inbound.v1). */
+  platformWebhook?: PlatformWebhookEvent | undefined;
 }
 
 export interface Envelope_RequestContextEntry {
@@ -198,6 +202,19 @@ export interface ChannelEvent {
   publicKey: string;
 }
 
+/**
+ * platform_webhook.received on svc.channels.inbound.v1: one inbound platform request whose signature (or secret
+ * token) was verified, as it arrived; the channels service parses and applies it from the topic (key: channel id).
+ */
+export interface PlatformWebhookEvent {
+  channelId: string;
+  /** The ChannelType name (CHAT_APP_A, CHAT_APP_B, CHAT_APP_C, SOCIAL_APP_D). */
+  channelType: string;
+  /** The raw request body, byte for byte as verified. */
+  body: Buffer;
+  receivedAt: string;
+}
+
 /** webhook.received on svc.webhooks.received.v1: one per accepted inbound request; flows runs each named flow once. */
 export interface WebhookReceivedEvent {
   requestId: string;
@@ -230,6 +247,7 @@ function createBaseEnvelope(): Envelope {
     media: undefined,
     flow: undefined,
     channel: undefined,
+    platformWebhook: undefined,
   };
 }
 
@@ -288,6 +306,9 @@ export const Envelope: MessageFns<Envelope> = {
     }
     if (message.channel !== undefined) {
       ChannelEvent.encode(message.channel, writer.uint32(402).fork()).join();
+    }
+    if (message.platformWebhook !== undefined) {
+      PlatformWebhookEvent.encode(message.platformWebhook, writer.uint32(410).fork()).join();
     }
     return writer;
   },
@@ -452,6 +473,14 @@ export const Envelope: MessageFns<Envelope> = {
             message.channel = ChannelEvent.decode(reader, reader.uint32());
             continue;
           }
+          case 51: {
+            if (tag !== 410) {
+              break;
+            }
+
+            message.platformWebhook = PlatformWebhookEvent.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -526,6 +555,11 @@ export const Envelope: MessageFns<Envelope> = {
       media: isSet(object.media) ? MediaEvent.fromJSON(object.media) : undefined,
       flow: isSet(object.flow) ? FlowEvent.fromJSON(object.flow) : undefined,
       channel: isSet(object.channel) ? ChannelEvent.fromJSON(object.channel) : undefined,
+      platformWebhook: isSet(object.platformWebhook)
+        ? PlatformWebhookEvent.fromJSON(object.platformWebhook)
+        : isSet(object.platform_webhook)
+        ? PlatformWebhookEvent.fromJSON(object.platform_webhook)
+        : undefined,
     };
   },
 
@@ -591,6 +625,9 @@ export const Envelope: MessageFns<Envelope> = {
     if (message.channel !== undefined) {
       obj.channel = ChannelEvent.toJSON(message.channel);
     }
+    if (message.platformWebhook !== undefined) {
+      obj.platformWebhook = PlatformWebhookEvent.toJSON(message.platformWebhook);
+    }
     return obj;
   },
 
@@ -646,6 +683,9 @@ export const Envelope: MessageFns<Envelope> = {
     message.flow = (object.flow !== undefined && object.flow !== null) ? FlowEvent.fromPartial(object.flow) : undefined;
     message.channel = (object.channel !== undefined && object.channel !== null)
       ? ChannelEvent.fromPartial(object.channel)
+      : undefined;
+    message.platformWebhook = (object.platformWebhook !== undefined && object.platformWebhook !== null)
+      ? PlatformWebhookEvent.fromPartial(object.platformWebhook)
       : undefined;
     return message;
   },
@@ -2638,6 +2678,135 @@ export const ChannelEvent: MessageFns<ChannelEvent> = {
   },
 };
 
+function createBasePlatformWebhookEvent(): PlatformWebhookEvent {
+  return { channelId: "", channelType: "", body: Buffer.alloc(0), receivedAt: "" };
+}
+
+export const PlatformWebhookEvent: MessageFns<PlatformWebhookEvent> = {
+  encode(message: PlatformWebhookEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.channelId !== "") {
+      writer.uint32(10).string(message.channelId);
+    }
+    if (message.channelType !== "") {
+      writer.uint32(18).string(message.channelType);
+    }
+    if (message.body.length !== 0) {
+      writer.uint32(26).bytes(message.body);
+    }
+    if (message.receivedAt !== "") {
+      writer.uint32(34).string(message.receivedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlatformWebhookEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlatformWebhookEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.channelType = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.body = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.receivedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlatformWebhookEvent {
+    return {
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+        ? globalThis.String(object.channel_id)
+        : "",
+      channelType: isSet(object.channelType)
+        ? globalThis.String(object.channelType)
+        : isSet(object.channel_type)
+        ? globalThis.String(object.channel_type)
+        : "",
+      body: isSet(object.body) ? Buffer.from(bytesFromBase64(object.body)) : Buffer.alloc(0),
+      receivedAt: isSet(object.receivedAt)
+        ? globalThis.String(object.receivedAt)
+        : isSet(object.received_at)
+        ? globalThis.String(object.received_at)
+        : "",
+    };
+  },
+
+  toJSON(message: PlatformWebhookEvent): unknown {
+    const obj: any = {};
+    if (message.channelId !== "") {
+      obj.channelId = message.channelId;
+    }
+    if (message.channelType !== "") {
+      obj.channelType = message.channelType;
+    }
+    if (message.body.length !== 0) {
+      obj.body = base64FromBytes(message.body);
+    }
+    if (message.receivedAt !== "") {
+      obj.receivedAt = message.receivedAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PlatformWebhookEvent>, I>>(base?: I): PlatformWebhookEvent {
+    return PlatformWebhookEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PlatformWebhookEvent>, I>>(object: I): PlatformWebhookEvent {
+    const message = createBasePlatformWebhookEvent();
+    message.channelId = object.channelId ?? "";
+    message.channelType = object.channelType ?? "";
+    message.body = object.body ?? Buffer.alloc(0);
+    message.receivedAt = object.receivedAt ?? "";
+    return message;
+  },
+};
+
 function createBaseWebhookReceivedEvent(): WebhookReceivedEvent {
   return { requestId: "", connectionId: "", contactId: "", chatId: "", payloadJson: "", flowIds: [] };
 }
@@ -2810,6 +2979,14 @@ export const WebhookReceivedEvent: MessageFns<WebhookReceivedEvent> = {
     return message;
   },
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 

@@ -876,7 +876,14 @@ export interface ChatPage {
 
 export interface OpenChatRequest {
   channelId: string;
-  contact: ChatContact | undefined;
+  contact:
+    | ChatContact
+    | undefined;
+  /**
+   * The channel's kind (svc.channels.v1.ChannelType name: WEB, CHAT_APP_A, …), recorded on a new chat: the inbox
+   * applies the platform's messaging window to free-form sends (issue 16). Empty: WEB.
+   */
+  channelType?: string | undefined;
 }
 
 export interface AddChatLabelRequest {
@@ -5638,7 +5645,7 @@ export const ChatPage: MessageFns<ChatPage> = {
 };
 
 function createBaseOpenChatRequest(): OpenChatRequest {
-  return { channelId: "", contact: undefined };
+  return { channelId: "", contact: undefined, channelType: undefined };
 }
 
 export const OpenChatRequest: MessageFns<OpenChatRequest> = {
@@ -5648,6 +5655,9 @@ export const OpenChatRequest: MessageFns<OpenChatRequest> = {
     }
     if (message.contact !== undefined) {
       ChatContact.encode(message.contact, writer.uint32(18).fork()).join();
+    }
+    if (message.channelType !== undefined) {
+      writer.uint32(26).string(message.channelType);
     }
     return writer;
   },
@@ -5681,6 +5691,14 @@ export const OpenChatRequest: MessageFns<OpenChatRequest> = {
             message.contact = ChatContact.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.channelType = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5701,6 +5719,11 @@ export const OpenChatRequest: MessageFns<OpenChatRequest> = {
         ? globalThis.String(object.channel_id)
         : "",
       contact: isSet(object.contact) ? ChatContact.fromJSON(object.contact) : undefined,
+      channelType: isSet(object.channelType)
+        ? globalThis.String(object.channelType)
+        : isSet(object.channel_type)
+        ? globalThis.String(object.channel_type)
+        : undefined,
     };
   },
 
@@ -5711,6 +5734,9 @@ export const OpenChatRequest: MessageFns<OpenChatRequest> = {
     }
     if (message.contact !== undefined) {
       obj.contact = ChatContact.toJSON(message.contact);
+    }
+    if (message.channelType !== undefined) {
+      obj.channelType = message.channelType;
     }
     return obj;
   },
@@ -5724,6 +5750,7 @@ export const OpenChatRequest: MessageFns<OpenChatRequest> = {
     message.contact = (object.contact !== undefined && object.contact !== null)
       ? ChatContact.fromPartial(object.contact)
       : undefined;
+    message.channelType = object.channelType ?? undefined;
     return message;
   },
 };

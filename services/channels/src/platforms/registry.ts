@@ -1,0 +1,20 @@
+import type { ChannelsConfig } from '../config';
+import type { PlatformChannelType } from '../entities/platform-channel';
+import type { PlatformAdapter } from './adapter';
+
+export type PlatformAdapters = ReadonlyMap<PlatformChannelType, PlatformAdapter>;
+
+/** What every adapter is built from: its base URL (configurable, so tests reach a fake) and the call timeout. */
+export interface AdapterOptions {
+  baseUrl: string;
+  timeoutMs: number;
+}
+
+/** The adapters of the four platform kinds, on the configured base URLs. */
+export function platformAdapters(config: ChannelsConfig): PlatformAdapters {
+  const options = (baseUrl: string): AdapterOptions => ({ baseUrl, timeoutMs: config.PLATFORM_TIMEOUT_MS });
+  void options;
+  return new Map<PlatformChannelType, PlatformAdapter>([
+    // Each adapter registers here: [ChannelType.CHAT_APP_A, new ChatAppAAdapter(options(config.CHAT_APP_A_API_URL))], …
+  ]);
+}
