@@ -809,7 +809,14 @@ export interface SendMessageRequest {
    * in the same chat answers the first message instead of posting another (docs/decisions/0083). Any other caller
    * naming one is PERMISSION_DENIED.
    */
-  idempotencyKey?: string | undefined;
+  idempotencyKey?:
+    | string
+    | undefined;
+  /**
+   * SYSTEM callers only (channels' sendChatAppATemplateMessage): the message is an approved platform template, which
+   * the platform delivers outside its messaging window, so the inbox does not apply the window to it (issue 16).
+   */
+  platformTemplate?: boolean | undefined;
 }
 
 export interface PaginateMessagesInput {
@@ -4605,7 +4612,7 @@ export const SendConversationNoteRequest: MessageFns<SendConversationNoteRequest
 };
 
 function createBaseSendMessageRequest(): SendMessageRequest {
-  return { chatId: "", input: undefined, idempotencyKey: undefined };
+  return { chatId: "", input: undefined, idempotencyKey: undefined, platformTemplate: undefined };
 }
 
 export const SendMessageRequest: MessageFns<SendMessageRequest> = {
@@ -4618,6 +4625,9 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
     }
     if (message.idempotencyKey !== undefined) {
       writer.uint32(26).string(message.idempotencyKey);
+    }
+    if (message.platformTemplate !== undefined) {
+      writer.uint32(32).bool(message.platformTemplate);
     }
     return writer;
   },
@@ -4659,6 +4669,14 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
             message.idempotencyKey = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.platformTemplate = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4684,6 +4702,11 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
         : isSet(object.idempotency_key)
         ? globalThis.String(object.idempotency_key)
         : undefined,
+      platformTemplate: isSet(object.platformTemplate)
+        ? globalThis.Boolean(object.platformTemplate)
+        : isSet(object.platform_template)
+        ? globalThis.Boolean(object.platform_template)
+        : undefined,
     };
   },
 
@@ -4698,6 +4721,9 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
     if (message.idempotencyKey !== undefined) {
       obj.idempotencyKey = message.idempotencyKey;
     }
+    if (message.platformTemplate !== undefined) {
+      obj.platformTemplate = message.platformTemplate;
+    }
     return obj;
   },
 
@@ -4711,6 +4737,7 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
       ? CreateCombinedMessageInput.fromPartial(object.input)
       : undefined;
     message.idempotencyKey = object.idempotencyKey ?? undefined;
+    message.platformTemplate = object.platformTemplate ?? undefined;
     return message;
   },
 };
