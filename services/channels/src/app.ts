@@ -1,12 +1,16 @@
-import { ServiceApp, loadKeyring, type LoadedKeyring, type ServiceAppDeps } from '@svc/kit';
+import { ServiceApp, loadKeyring, type LoadedKeyring, type RawRoute, type ServiceAppDeps } from '@svc/kit';
 import { ChannelsServiceService } from '@svc/proto/channels/v1';
 import type { ChannelsConfig } from './config';
 import { channelsData } from './data';
-import { CHANNELS_TOPIC } from './domain/events';
+import { CHANNELS_TOPIC, INBOUND_TOPIC } from './domain/events';
+import { PlatformChannels } from './domain/platform-channels';
 import { resealIdentitySecrets } from './domain/reseal';
 import { IdentitySecrets } from './domain/secrets';
 import { WebIntegrations } from './domain/web-integrations';
 import { channelsService } from './grpc/channels-handlers';
+import { inboundRoute } from './http/inbound-route';
+import { InboundWebhooks } from './http/inbound-webhooks';
+import { platformAdapters } from './platforms/registry';
 
 export const EMBEDDED_KEY_FILE = 'channels-secrets.key';
 
@@ -25,6 +29,9 @@ export function channelsKeyring(config: ChannelsConfig): LoadedKeyring {
 /** The channels of an org (docs/decisions/0075): web integrations today, the messaging platforms next. */
 export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   private keys: LoadedKeyring | undefined;
+  private inbound: InboundWebhooks | undefined;
+  /** The platform adapters (platforms/registry.ts), on the configured base URLs. */
+  readonly adapters = platformAdapters(this.config);
 
   constructor(config: ChannelsConfig, deps: ServiceAppDeps = {}) {
     super(
@@ -32,7 +39,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
         name: 'channels',
         grpcServices: ['svc.channels.v1.ChannelsService'],
         data: channelsData,
-        publishes: [CHANNELS_TOPIC],
+        publishes: [CHANNELS_TOPIC, INBOUND_TOPIC],
       },
       config,
       deps,
@@ -44,6 +51,8 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     this.keys = channelsKeyring(this.config);
     const secrets = new IdentitySecrets(this.keys.keyring);
     const webIntegrations = new WebIntegrations(this.dataSource, () => this.relay, secrets);
+    const platformChannels = new PlatformChannels(this.dataSource, this.keys.keyring);
+    this.inbound = new InboundWebhooks(this.dataSource, () => this.relay, platformChannels, this.adapters, this.logger);
     this.grpc.add(
       ChannelsServiceService,
       channelsService(
@@ -52,6 +61,16 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       ),
       'svc.channels.v1.ChannelsService',
     );
+  }
+
+  /** `/channels/in/:channelId`, the platforms' webhooks (decision 0135). */
+  protected override rawRoutes(): RawRoute[] {
+    return [
+      inboundRoute(() => {
+        if (!this.inbound) throw new Error('channels is not started');
+        return this.inbound;
+      }),
+    ];
   }
 
   /** Moves identity secrets sealed under an older key to the active one (key rotation), then serves. */
