@@ -1,8 +1,19 @@
-import { ServiceApp, loadKeyring, type LoadedKeyring, type RawRoute, type ServiceAppDeps } from '@svc/kit';
+import {
+  ServiceApp,
+  callPolicyOf,
+  loadKeyring,
+  type LoadedKeyring,
+  type RawRoute,
+  type ServiceAppDeps,
+  type Subscription,
+} from '@svc/kit';
 import { ChannelsServiceService } from '@svc/proto/channels/v1';
 import type { ChannelsConfig } from './config';
 import { channelsData } from './data';
 import { CHANNELS_TOPIC, INBOUND_TOPIC } from './domain/events';
+import { InboundBackends } from './domain/inbound/backends';
+import { InboundConsumer, type InboundSinks } from './domain/inbound/consumer';
+import { InboundMessages } from './domain/inbound/messages';
 import { PlatformChannels } from './domain/platform-channels';
 import { resealIdentitySecrets } from './domain/reseal';
 import { IdentitySecrets } from './domain/secrets';
@@ -26,6 +37,12 @@ export function channelsKeyring(config: ChannelsConfig): LoadedKeyring {
   });
 }
 
+export interface ChannelsAppDeps extends ServiceAppDeps {
+  /** Where contacts and the inbox answer (the embedded stack's ports); else CONTACTS_GRPC_URL / INBOX_GRPC_URL. */
+  contactsAddress?: () => string;
+  inboxAddress?: () => string;
+}
+
 /** The channels of an org (docs/decisions/0075): web integrations today, the messaging platforms next. */
 export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   private keys: LoadedKeyring | undefined;
@@ -33,7 +50,14 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   /** The platform adapters (platforms/registry.ts), on the configured base URLs. */
   readonly adapters = platformAdapters(this.config);
 
-  constructor(config: ChannelsConfig, deps: ServiceAppDeps = {}) {
+  private inboundBackends: InboundBackends | undefined;
+  private inboundConsumer: InboundConsumer | undefined;
+  private inboundSubscription: Subscription | undefined;
+
+  constructor(
+    config: ChannelsConfig,
+    private readonly channelsDeps: ChannelsAppDeps = {},
+  ) {
     super(
       {
         name: 'channels',
@@ -42,7 +66,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
         publishes: [CHANNELS_TOPIC, INBOUND_TOPIC],
       },
       config,
-      deps,
+      channelsDeps,
     );
   }
 
@@ -53,6 +77,22 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     const webIntegrations = new WebIntegrations(this.dataSource, () => this.relay, secrets);
     const platformChannels = new PlatformChannels(this.dataSource, this.keys.keyring);
     this.inbound = new InboundWebhooks(this.dataSource, () => this.relay, platformChannels, this.adapters, this.logger);
+    this.inboundBackends = new InboundBackends(
+      () => this.signer,
+      {
+        contacts: this.channelsDeps.contactsAddress ?? (() => this.config.CONTACTS_GRPC_URL),
+        inbox: this.channelsDeps.inboxAddress ?? (() => this.config.INBOX_GRPC_URL),
+      },
+      callPolicyOf(this.config),
+    );
+    this.inboundConsumer = new InboundConsumer(
+      this.dataSource,
+      platformChannels,
+      this.adapters,
+      new InboundMessages(this.dataSource, this.inboundBackends, this.logger),
+      () => this.inboundSinks(),
+      this.logger,
+    );
     this.grpc.add(
       ChannelsServiceService,
       channelsService(
@@ -73,8 +113,14 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     ];
   }
 
+  /** Where the inbound consumer hands status callbacks (decision 0136). */
+  protected inboundSinks(): InboundSinks {
+    return UNWIRED_SINKS;
+  }
+
   /** Moves identity secrets sealed under an older key to the active one (key rotation), then serves. */
   protected override async startWorkers(): Promise<void> {
+    this.inboundSubscription = await this.inboundConsumer?.subscribe(this.bus, this.config.KAFKA_TOPIC_PREFIX);
     if (!this.keys) return;
     const { keyring, source } = this.keys;
     this.logger.info({ keys: keyring.keyIds, source }, 'identity secrets keyring loaded');
@@ -84,4 +130,19 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     for (const { integrationId, error } of report.unreadable)
       this.logger.error({ integrationId }, `identity secret cannot be opened: ${error}`);
   }
+
+  protected override async stopWorkers(): Promise<void> {
+    await this.inboundSubscription?.stop();
+    this.inboundBackends?.close();
+  }
 }
+
+// TEMPORARY until the delivery (i16-outbound) and templates (i16-meta) sinks are merged: a status callback fails, so
+// the bus retries it and dead-letters it rather than losing it.
+const UNWIRED_SINKS: InboundSinks = {
+  deliveryStatus: {
+    applyStatus: () => Promise.reject(new Error('delivery status sink not wired')),
+    applyWatermark: () => Promise.reject(new Error('delivery status sink not wired')),
+  },
+  templateStatus: { applyTemplateStatus: () => Promise.reject(new Error('template status sink not wired')) },
+};
