@@ -167,12 +167,18 @@ export class Stack {
     this.channels = new ChannelsApp(
       channelsConfigSchema.parse({
         ...base,
+        ...signingKey('channels'),
         DB_URL: dbUrl('channels'),
         // The key that seals identity secrets (docs/decisions/0075): generated once into the data dir.
         CHANNELS_SECRETS_KEYS: config.CHANNELS_SECRETS_KEYS,
         CHANNELS_SECRETS_KEY_FILE: path.join(config.SVC_DATA_DIR, 'channels-secrets.key'),
       }),
-      { ...deps, logger: createLogger('channels', config.LOG_LEVEL) },
+      {
+        ...deps,
+        logger: createLogger('channels', config.LOG_LEVEL),
+        contactsAddress: address(this.contacts),
+        inboxAddress: address(this.inbox),
+      },
     );
     this.widget = new WidgetApiApp(
       widgetConfigSchema.parse({ ...base, ...signingKey('widget-api'), DB_URL: dbUrl('widget-api') }),

@@ -39,6 +39,7 @@ import {
   validInbound,
   validMessage,
   validText,
+  type InboundInput,
   type ValidMessage,
 } from './message-input';
 import { requireOpenWindow } from './messaging-window';
@@ -49,11 +50,9 @@ import { searchIndex } from './search-index';
 
 export { MAX_TEXT_LENGTH } from './message-input';
 
-/** ReceiveMessage's input: a TEXT message, or MEDIA when `mediaIds` are given (the text is then the caption). */
-export interface InboundMessage {
+/** ReceiveMessage's input: TEXT, or MEDIA / LOCATION / CONTACT_CARD / BUTTONS by what it carries (message-input). */
+export interface InboundMessage extends InboundInput {
   chatId: string;
-  text: string;
-  mediaIds: string[];
   externalId?: string | undefined;
 }
 

@@ -917,7 +917,22 @@ export interface ReceiveMessageRequest {
    * with the same id in the same chat answers the first message instead of recording another. Ids starting "idem:"
    * are reserved (SendMessage's idempotency keys) and refused.
    */
-  externalId?: string | undefined;
+  externalId?:
+    | string
+    | undefined;
+  /**
+   * At most one of the three below (messaging platforms, issue 16): the message is then LOCATION, CONTACT_CARD or
+   * BUTTONS instead, the text its caption (a button reply's text is the tapped button's title).
+   */
+  location?: Location | undefined;
+  contactCard?:
+    | ContactCard
+    | undefined;
+  /**
+   * The contact tapped a reply button or quick reply: recorded as a BUTTONS message carrying that one button (its id
+   * is the platform's payload, 1-1000 characters).
+   */
+  buttonReply?: MessageButton | undefined;
 }
 
 export interface UpdateDeliveryStatusRequest {
@@ -6036,7 +6051,15 @@ export const FindChatsResponse: MessageFns<FindChatsResponse> = {
 };
 
 function createBaseReceiveMessageRequest(): ReceiveMessageRequest {
-  return { chatId: "", text: "", mediaIds: [], externalId: undefined };
+  return {
+    chatId: "",
+    text: "",
+    mediaIds: [],
+    externalId: undefined,
+    location: undefined,
+    contactCard: undefined,
+    buttonReply: undefined,
+  };
 }
 
 export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
@@ -6052,6 +6075,15 @@ export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
     }
     if (message.externalId !== undefined) {
       writer.uint32(34).string(message.externalId);
+    }
+    if (message.location !== undefined) {
+      Location.encode(message.location, writer.uint32(42).fork()).join();
+    }
+    if (message.contactCard !== undefined) {
+      ContactCard.encode(message.contactCard, writer.uint32(50).fork()).join();
+    }
+    if (message.buttonReply !== undefined) {
+      MessageButton.encode(message.buttonReply, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -6101,6 +6133,30 @@ export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
             message.externalId = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.location = Location.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.contactCard = ContactCard.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.buttonReply = MessageButton.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6131,6 +6187,17 @@ export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
         : isSet(object.external_id)
         ? globalThis.String(object.external_id)
         : undefined,
+      location: isSet(object.location) ? Location.fromJSON(object.location) : undefined,
+      contactCard: isSet(object.contactCard)
+        ? ContactCard.fromJSON(object.contactCard)
+        : isSet(object.contact_card)
+        ? ContactCard.fromJSON(object.contact_card)
+        : undefined,
+      buttonReply: isSet(object.buttonReply)
+        ? MessageButton.fromJSON(object.buttonReply)
+        : isSet(object.button_reply)
+        ? MessageButton.fromJSON(object.button_reply)
+        : undefined,
     };
   },
 
@@ -6148,6 +6215,15 @@ export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
     if (message.externalId !== undefined) {
       obj.externalId = message.externalId;
     }
+    if (message.location !== undefined) {
+      obj.location = Location.toJSON(message.location);
+    }
+    if (message.contactCard !== undefined) {
+      obj.contactCard = ContactCard.toJSON(message.contactCard);
+    }
+    if (message.buttonReply !== undefined) {
+      obj.buttonReply = MessageButton.toJSON(message.buttonReply);
+    }
     return obj;
   },
 
@@ -6160,6 +6236,15 @@ export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
     message.text = object.text ?? "";
     message.mediaIds = object.mediaIds?.map((e) => e) || [];
     message.externalId = object.externalId ?? undefined;
+    message.location = (object.location !== undefined && object.location !== null)
+      ? Location.fromPartial(object.location)
+      : undefined;
+    message.contactCard = (object.contactCard !== undefined && object.contactCard !== null)
+      ? ContactCard.fromPartial(object.contactCard)
+      : undefined;
+    message.buttonReply = (object.buttonReply !== undefined && object.buttonReply !== null)
+      ? MessageButton.fromPartial(object.buttonReply)
+      : undefined;
     return message;
   },
 };
