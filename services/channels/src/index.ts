@@ -2,3 +2,4 @@ export { ChannelsApp, channelsKeyring } from './app';
 export { channelsConfig, channelsConfigSchema, channelsSettingsSchema, type ChannelsConfig } from './config';
 export { channelsData } from './data';
 export { CHANNELS_TOPIC } from './domain/events';
+export * as platforms from './platforms';
