@@ -42,6 +42,7 @@ import {
   type InboundInput,
   type ValidMessage,
 } from './message-input';
+import { requireOpenWindow } from './messaging-window';
 import { requireContactSide, requireReachable, uploadedForContact } from './visitor-access';
 import { lockChat, recordVisitorEvent } from './visitor-log';
 import { messageView } from './views';
@@ -75,6 +76,7 @@ export class Messages {
     chatId: string,
     input: CreateCombinedMessageInput,
     idempotencyKey?: string,
+    platformTemplate = false,
   ): Promise<Message> {
     requireScope(principal, ApiScope.MESSAGES_SEND);
     if (input.internal) requireScope(principal, ApiScope.NOTES_WRITE);
@@ -82,6 +84,10 @@ export class Messages {
     if (idempotencyKey !== undefined && principal.kind !== PrincipalKind.SYSTEM)
       throw new Forbidden('only services of this installation may name an idempotencyKey', {
         field: 'idempotencyKey',
+      });
+    if (platformTemplate && principal.kind !== PrincipalKind.SYSTEM)
+      throw new Forbidden('only services of this installation may send a platform template', {
+        field: 'platformTemplate',
       });
     const externalId = idempotencyExternalId(idempotencyKey);
     const valid = validMessage(input);
@@ -91,6 +97,7 @@ export class Messages {
       externalId,
       (manager) => (externalId ? lockChat(manager, orgId, chatId) : findChat(manager, orgId, chatId)),
       async (manager, chat) => {
+        if (!input.internal && !platformTemplate) await requireOpenWindow(manager, chat, now());
         const message = await this.insertOutbound(manager, principal, chat, valid, input.internal, externalId);
         if (valid.content?.mediaIds) await this.attachments.attach(manager, message, valid.content.mediaIds);
         return message;
