@@ -62,6 +62,7 @@ const TRUST_BLOCKS = [
   { block: 'flowsSigningKey', env: 'SVC_SIGNING_KEY', readers: ['flows'] },
   { block: 'webhookIngressSigningKey', env: 'SVC_SIGNING_KEY', readers: ['webhook-ingress'] },
   { block: 'widgetApiSigningKey', env: 'SVC_SIGNING_KEY', readers: ['widget-api'] },
+  { block: 'channelsSigningKey', env: 'SVC_SIGNING_KEY', readers: ['channels'] },
   { block: 'mediaUrlSecret', env: 'MEDIA_URL_SECRET', readers: ['inbox'] },
 ];
 /** The Secret a values block names when it sets no existingSecret: <release>-svc-<block in kebab case>. */
@@ -71,7 +72,7 @@ const defaults = parse(fs.readFileSync(path.join(chartDir, 'values.yaml'), 'utf8
 const productionValues = path.join(chartDir, 'ci', 'production-values.yaml');
 const devValues = path.join(chartDir, 'values-dev.yaml');
 /** Enabled services with public paths (in render order): the ingress controller may reach only these. */
-const PUBLIC_SERVICES = ['gateway', 'inbox', 'webhook-ingress', 'widget', 'widget-api'];
+const PUBLIC_SERVICES = ['channels', 'gateway', 'inbox', 'webhook-ingress', 'widget', 'widget-api'];
 /** Where the inbox keeps its media files (services.inbox.persistence.mountPath), exported as MEDIA_DIR. */
 const MEDIA_MOUNT = '/var/lib/svc/media';
 const BODY_SIZE = 'nginx.ingress.kubernetes.io/proxy-body-size';
@@ -486,8 +487,14 @@ describe('deploy: charts/svc', function () {
     it('admit gRPC only from the services that name the target in their upstreams', () => {
       const objects = helmTemplate(REQUIRED_ARGS);
       expect(grpcCallers(objects, 'identity')).to.deep.equal(['flows', 'gateway', 'inbox']);
-      expect(grpcCallers(objects, 'inbox')).to.deep.equal(['contacts', 'flows', 'gateway', 'widget-api']);
-      expect(grpcCallers(objects, 'contacts')).to.deep.equal(['flows', 'gateway', 'webhook-ingress', 'widget-api']);
+      expect(grpcCallers(objects, 'inbox')).to.deep.equal(['channels', 'contacts', 'flows', 'gateway', 'widget-api']);
+      expect(grpcCallers(objects, 'contacts')).to.deep.equal([
+        'channels',
+        'flows',
+        'gateway',
+        'webhook-ingress',
+        'widget-api',
+      ]);
       expect(grpcCallers(objects, 'flows')).to.deep.equal(['gateway', 'webhook-ingress']);
       expect(grpcCallers(objects, 'channels')).to.deep.equal(['gateway', 'widget-api']);
     });
@@ -496,8 +503,14 @@ describe('deploy: charts/svc', function () {
         ...REQUIRED_ARGS,
         ...Object.keys(defaults.services).flatMap((key) => ['--set', `services.${key}.enabled=true`]),
       ]);
-      expect(grpcCallers(objects, 'inbox')).to.deep.equal(['contacts', 'flows', 'gateway', 'widget-api']);
-      expect(grpcCallers(objects, 'contacts')).to.deep.equal(['flows', 'gateway', 'webhook-ingress', 'widget-api']);
+      expect(grpcCallers(objects, 'inbox')).to.deep.equal(['channels', 'contacts', 'flows', 'gateway', 'widget-api']);
+      expect(grpcCallers(objects, 'contacts')).to.deep.equal([
+        'channels',
+        'flows',
+        'gateway',
+        'webhook-ingress',
+        'widget-api',
+      ]);
       expect(grpcCallers(objects, 'channels')).to.deep.equal(['gateway', 'widget-api']);
     });
     it('admit the ingress controller to public services only, and Prometheus to every pod', () => {
@@ -563,6 +576,23 @@ describe('deploy: charts/svc', function () {
           backend: { service: { name: objectName('gateway'), port: { name: 'http' } } },
         },
       ]);
+    });
+
+    it("production: /channels (Prefix) goes to channels' http port (the platforms' webhooks); channels signs its calls", () => {
+      const objects = helmTemplate(['-f', productionValues]);
+      const spec = getObject(objects, 'Ingress', objectName('channels')).spec as {
+        rules: { http: { paths: unknown[] } }[];
+      };
+      expect(spec.rules[0]!.http.paths).to.deep.equal([
+        {
+          path: '/channels',
+          pathType: 'Prefix',
+          backend: { service: { name: objectName('channels'), port: { name: 'http' } } },
+        },
+      ]);
+      const channels = getObject<Workload>(objects, 'Deployment', objectName('channels'));
+      expect(envValue(objects, channels, 'CONTACTS_GRPC_URL')).to.match(/contacts/);
+      expect(envValue(objects, channels, 'INBOX_GRPC_URL')).to.match(/inbox/);
     });
 
     it("production: /widget (Prefix) goes to the widget's http port on the host of /api/web; WIDGET_ORIGIN stays unset", () => {
@@ -984,10 +1014,10 @@ describe('deploy: charts/svc', function () {
       const webhooks = helmTemplate(['-f', productionValues, '--set', 'ingress.primaryService=webhook-ingress']);
       expect(carrying(webhooks, ISSUER)).to.deep.equal([objectName('webhook-ingress')]);
       const noGateway = helmTemplate(['-f', productionValues, '--set', 'services.gateway.enabled=false']);
-      expect(carrying(noGateway, ISSUER)).to.deep.equal([objectName('inbox')]);
+      expect(carrying(noGateway, ISSUER)).to.deep.equal([objectName('channels')]);
       // a primaryService that renders no Ingress (no public paths) falls back the same way
       const identity = helmTemplate(['-f', productionValues, '--set', 'ingress.primaryService=identity']);
-      expect(carrying(identity, ISSUER)).to.deep.equal([objectName('gateway')]);
+      expect(carrying(identity, ISSUER)).to.deep.equal([objectName('channels')]);
     });
 
     it('renders a cert-manager annotation set on the primary service itself', () => {
