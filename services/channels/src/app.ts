@@ -8,6 +8,12 @@ import { IdentitySecrets } from './domain/secrets';
 import { WebIntegrations } from './domain/web-integrations';
 import { channelsService } from './grpc/channels-handlers';
 
+export interface ChannelsDeps extends ServiceAppDeps {
+  /** Where contacts and the inbox listen, read at first use (the embedded stack knows them only after start). */
+  contactsAddress?: () => string;
+  inboxAddress?: () => string;
+}
+
 export const EMBEDDED_KEY_FILE = 'channels-secrets.key';
 
 /** The keyring sealing identity secrets: CHANNELS_SECRETS_KEYS, else (development) a generated key file. */
@@ -25,8 +31,10 @@ export function channelsKeyring(config: ChannelsConfig): LoadedKeyring {
 /** The channels of an org (docs/decisions/0075): web integrations today, the messaging platforms next. */
 export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   private keys: LoadedKeyring | undefined;
+  /** contacts and inbox (CONTACTS_GRPC_URL, INBOX_GRPC_URL unless the embedded stack names them). */
+  readonly addresses: { contacts: () => string; inbox: () => string };
 
-  constructor(config: ChannelsConfig, deps: ServiceAppDeps = {}) {
+  constructor(config: ChannelsConfig, deps: ChannelsDeps = {}) {
     super(
       {
         name: 'channels',
@@ -37,6 +45,10 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       config,
       deps,
     );
+    this.addresses = {
+      contacts: deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL),
+      inbox: deps.inboxAddress ?? (() => config.INBOX_GRPC_URL),
+    };
   }
 
   protected register(): void {

@@ -36,6 +36,9 @@ export const TRUST_POLICY = {
     'system-of-org': ['channels', 'contacts', 'inbox'],
     visitor: ['inbox'],
   },
+  // channels turns a messaging platform's webhook into the platform user's contact, its chat and its messages, and
+  // reports delivery statuses of what it sent (SYSTEM of the channel's org; issue 16).
+  channels: { 'system-of-org': ['contacts', 'inbox'] },
 } as const satisfies Record<string, Partial<Record<Presentation, readonly Audience[]>>>;
 
 export type Issuer = keyof typeof TRUST_POLICY;
