@@ -1,18 +1,27 @@
-import { ServiceApp, loadKeyring, type LoadedKeyring, type ServiceAppDeps } from '@svc/kit';
+import {
+  ServiceApp,
+  callPolicyOf,
+  loadKeyring,
+  type LoadedKeyring,
+  type RawRoute,
+  type ServiceAppDeps,
+  type Subscription,
+} from '@svc/kit';
 import { ChannelsServiceService } from '@svc/proto/channels/v1';
 import type { ChannelsConfig } from './config';
 import { channelsData } from './data';
-import { CHANNELS_TOPIC } from './domain/events';
+import { CHANNELS_TOPIC, INBOUND_TOPIC } from './domain/events';
+import { InboundBackends } from './domain/inbound/backends';
+import { InboundConsumer, type InboundSinks } from './domain/inbound/consumer';
+import { InboundMessages } from './domain/inbound/messages';
+import { PlatformChannels } from './domain/platform-channels';
 import { resealIdentitySecrets } from './domain/reseal';
 import { IdentitySecrets } from './domain/secrets';
 import { WebIntegrations } from './domain/web-integrations';
 import { channelsService } from './grpc/channels-handlers';
-
-export interface ChannelsDeps extends ServiceAppDeps {
-  /** Where contacts and the inbox listen, read at first use (the embedded stack knows them only after start). */
-  contactsAddress?: () => string;
-  inboxAddress?: () => string;
-}
+import { inboundRoute } from './http/inbound-route';
+import { InboundWebhooks } from './http/inbound-webhooks';
+import { platformAdapters, type PlatformAdapters } from './platforms/registry';
 
 export const EMBEDDED_KEY_FILE = 'channels-secrets.key';
 
@@ -28,27 +37,42 @@ export function channelsKeyring(config: ChannelsConfig): LoadedKeyring {
   });
 }
 
+export interface ChannelsAppDeps extends ServiceAppDeps {
+  /** Where contacts and the inbox answer (the embedded stack's ports); else CONTACTS_GRPC_URL / INBOX_GRPC_URL. */
+  contactsAddress?: () => string;
+  inboxAddress?: () => string;
+  /** The platform adapters; default: platforms/registry.ts on the configured base URLs (tests give their own). */
+  adapters?: PlatformAdapters;
+}
+
 /** The channels of an org (docs/decisions/0075): web integrations today, the messaging platforms next. */
 export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   private keys: LoadedKeyring | undefined;
-  /** contacts and inbox (CONTACTS_GRPC_URL, INBOX_GRPC_URL unless the embedded stack names them). */
-  readonly addresses: { contacts: () => string; inbox: () => string };
+  private inbound: InboundWebhooks | undefined;
+  /** Platform channels with their secrets opened (set once started). */
+  platformChannels: PlatformChannels | undefined;
+  /** The platform adapters (platforms/registry.ts), on the configured base URLs. */
+  readonly adapters: PlatformAdapters;
 
-  constructor(config: ChannelsConfig, deps: ChannelsDeps = {}) {
+  private inboundBackends: InboundBackends | undefined;
+  private inboundConsumer: InboundConsumer | undefined;
+  private inboundSubscription: Subscription | undefined;
+
+  constructor(
+    config: ChannelsConfig,
+    private readonly channelsDeps: ChannelsAppDeps = {},
+  ) {
     super(
       {
         name: 'channels',
         grpcServices: ['svc.channels.v1.ChannelsService'],
         data: channelsData,
-        publishes: [CHANNELS_TOPIC],
+        publishes: [CHANNELS_TOPIC, INBOUND_TOPIC],
       },
       config,
-      deps,
+      channelsDeps,
     );
-    this.addresses = {
-      contacts: deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL),
-      inbox: deps.inboxAddress ?? (() => config.INBOX_GRPC_URL),
-    };
+    this.adapters = channelsDeps.adapters ?? platformAdapters(config);
   }
 
   protected register(): void {
@@ -56,6 +80,25 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     this.keys = channelsKeyring(this.config);
     const secrets = new IdentitySecrets(this.keys.keyring);
     const webIntegrations = new WebIntegrations(this.dataSource, () => this.relay, secrets);
+    const platformChannels = new PlatformChannels(this.dataSource, this.keys.keyring);
+    this.platformChannels = platformChannels;
+    this.inbound = new InboundWebhooks(this.dataSource, () => this.relay, platformChannels, this.adapters, this.logger);
+    this.inboundBackends = new InboundBackends(
+      () => this.signer,
+      {
+        contacts: this.channelsDeps.contactsAddress ?? (() => this.config.CONTACTS_GRPC_URL),
+        inbox: this.channelsDeps.inboxAddress ?? (() => this.config.INBOX_GRPC_URL),
+      },
+      callPolicyOf(this.config),
+    );
+    this.inboundConsumer = new InboundConsumer(
+      this.dataSource,
+      platformChannels,
+      this.adapters,
+      new InboundMessages(this.dataSource, this.inboundBackends, this.logger),
+      () => this.inboundSinks(),
+      this.logger,
+    );
     this.grpc.add(
       ChannelsServiceService,
       channelsService(
@@ -66,8 +109,24 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     );
   }
 
+  /** `/channels/in/:channelId`, the platforms' webhooks (decision 0135). */
+  protected override rawRoutes(): RawRoute[] {
+    return [
+      inboundRoute(() => {
+        if (!this.inbound) throw new Error('channels is not started');
+        return this.inbound;
+      }),
+    ];
+  }
+
+  /** Where the inbound consumer hands status callbacks (decision 0136). */
+  protected inboundSinks(): InboundSinks {
+    return UNWIRED_SINKS;
+  }
+
   /** Moves identity secrets sealed under an older key to the active one (key rotation), then serves. */
   protected override async startWorkers(): Promise<void> {
+    this.inboundSubscription = await this.inboundConsumer?.subscribe(this.bus, this.config.KAFKA_TOPIC_PREFIX);
     if (!this.keys) return;
     const { keyring, source } = this.keys;
     this.logger.info({ keys: keyring.keyIds, source }, 'identity secrets keyring loaded');
@@ -77,4 +136,19 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     for (const { integrationId, error } of report.unreadable)
       this.logger.error({ integrationId }, `identity secret cannot be opened: ${error}`);
   }
+
+  protected override async stopWorkers(): Promise<void> {
+    await this.inboundSubscription?.stop();
+    this.inboundBackends?.close();
+  }
 }
+
+// TEMPORARY until the delivery (i16-outbound) and templates (i16-meta) sinks are merged: a status callback fails, so
+// the bus retries it and dead-letters it rather than losing it.
+const UNWIRED_SINKS: InboundSinks = {
+  deliveryStatus: {
+    applyStatus: () => Promise.reject(new Error('delivery status sink not wired')),
+    applyWatermark: () => Promise.reject(new Error('delivery status sink not wired')),
+  },
+  templateStatus: { applyTemplateStatus: () => Promise.reject(new Error('template status sink not wired')) },
+};

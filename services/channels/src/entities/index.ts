@@ -1,7 +1,16 @@
 import { OutboxEvent } from '@svc/kit';
 import { ChannelRow } from './channel';
+import { PlatformInboundEventRow, PlatformInboundMessageRow } from './inbound';
 import { PlatformChannelRow } from './platform-channel';
 import { WebIntegrationRow } from './web-integration';
 
 export { ChannelRow, PlatformChannelRow, WebIntegrationRow };
-export const entities = [ChannelRow, WebIntegrationRow, PlatformChannelRow, OutboxEvent];
+export { PlatformInboundEventRow, PlatformInboundMessageRow };
+export const entities = [
+  ChannelRow,
+  WebIntegrationRow,
+  PlatformChannelRow,
+  OutboxEvent,
+  PlatformInboundEventRow,
+  PlatformInboundMessageRow,
+];
