@@ -1,6 +1,9 @@
+import { ChannelType } from '@svc/proto/channels/v1';
 import type { ChannelsConfig } from '../config';
 import type { PlatformChannelType } from '../entities/platform-channel';
 import type { PlatformAdapter } from './adapter';
+import { ChatAppBAdapter } from './chat-app-b';
+import { ChatAppCAdapter } from './chat-app-c';
 
 export type PlatformAdapters = ReadonlyMap<PlatformChannelType, PlatformAdapter>;
 
@@ -13,8 +16,9 @@ export interface AdapterOptions {
 /** The adapters of the four platform kinds, on the configured base URLs. */
 export function platformAdapters(config: ChannelsConfig): PlatformAdapters {
   const options = (baseUrl: string): AdapterOptions => ({ baseUrl, timeoutMs: config.PLATFORM_TIMEOUT_MS });
-  void options;
   return new Map<PlatformChannelType, PlatformAdapter>([
     // Each adapter registers here: [ChannelType.CHAT_APP_A, new ChatAppAAdapter(options(config.CHAT_APP_A_API_URL))], …
+    [ChannelType.CHAT_APP_B, new ChatAppBAdapter(options(config.CHAT_APP_B_API_URL))],
+    [ChannelType.CHAT_APP_C, new ChatAppCAdapter(options(config.CHAT_APP_C_API_URL))],
   ]);
 }
