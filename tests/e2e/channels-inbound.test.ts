@@ -16,6 +16,8 @@ import { MediaServiceClient } from '@svc/proto/inbox/v1/media';
 import { ChannelRow, PlatformChannelRow } from '@svc/channels/dist/src/entities';
 import type { PlatformChannelType } from '@svc/channels/dist/src/entities/platform-channel';
 import { FakeChatAppA, type ChatAppAAccount } from '../fakes/chat-app-a';
+import { FakeChatAppB, type FakeBot } from '../fakes/chat-app-b';
+import { FakeChatAppC, type FakeViberAccount } from '../fakes/chat-app-c';
 import { FakeSocialAppD, type SocialAppDPage } from '../fakes/social-app-d';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
 
@@ -27,6 +29,8 @@ import { StackHarness, type TestOrg } from '../support/stack-harness';
 describe('Channels inbound (whole stack, fake platforms)', function () {
   const chatAppA = new FakeChatAppA();
   const socialAppD = new FakeSocialAppD();
+  const chatAppB = new FakeChatAppB();
+  const chatAppC = new FakeChatAppC();
   let harness: StackHarness;
   let org: TestOrg;
   let signer: PrincipalSigner;
@@ -35,8 +39,19 @@ describe('Channels inbound (whole stack, fake platforms)', function () {
   let media: MediaServiceClient;
 
   before(async () => {
-    await Promise.all([chatAppA.start(), socialAppD.start()]);
-    harness = new StackHarness({ CHAT_APP_A_API_URL: chatAppA.url, SOCIAL_APP_D_API_URL: socialAppD.url });
+    await Promise.all([chatAppA.start(), socialAppD.start(), chatAppB.start(), chatAppC.start()]);
+    harness = new StackHarness(
+      {},
+      {},
+      {
+        platformUrls: {
+          CHAT_APP_A_API_URL: chatAppA.url,
+          CHAT_APP_B_API_URL: chatAppB.apiUrl,
+          CHAT_APP_C_API_URL: chatAppC.apiUrl,
+          SOCIAL_APP_D_API_URL: socialAppD.url,
+        },
+      },
+    );
     await harness.start();
     org = await harness.newOrg('Inbound');
     const key = JSON.stringify(harness.stack.trustKeys.signing.channels);
@@ -48,16 +63,20 @@ describe('Channels inbound (whole stack, fake platforms)', function () {
   after(async () => {
     for (const client of [contacts, inbox, media]) client.close();
     await harness.stop();
-    await Promise.all([chatAppA.stop(), socialAppD.stop()]);
+    await Promise.all([chatAppA.stop(), socialAppD.stop(), chatAppB.stop(), chatAppC.stop()]);
   });
 
   const as = (audience: string, orgId = org.id) => signer.metadata(systemPrincipal(orgId), audience);
   const inboundUrl = (channelId: string) => `${harness.url}/channels/in/${channelId}`;
 
-  /** A connected channel as the connect operations leave it: validated at the fake, secrets sealed. */
+  /**
+   * A connected channel as the connect operations leave it: validated at the fake, secrets sealed, the webhook
+   * registered at the platform (after the rows exist: a Viber-shaped platform calls the URL back at once).
+   */
   async function connect(type: PlatformChannelType, credentials: Record<string, string>, orgId = org.id) {
     const channels = harness.stack.channels;
-    const account = await channels.adapters.get(type)!.validate(credentials);
+    const adapter = channels.adapters.get(type)!;
+    const account = await adapter.validate(credentials);
     const at = now();
     const id = newId(at);
     const webhookSecret = `verify-${id}`;
@@ -84,6 +103,8 @@ describe('Channels inbound (whole stack, fake platforms)', function () {
       authorizationError: '',
       connectedAt: at,
     });
+    const connected = { channelId: id, orgId, type, account, credentials, webhookSecret };
+    await adapter.registerWebhook(connected, inboundUrl(id));
     return { channelId: id, webhookSecret, url: inboundUrl(id) };
   }
 
@@ -271,6 +292,101 @@ describe('Channels inbound (whole stack, fake platforms)', function () {
       expect(message?.type).to.equal(MessageType.MEDIA);
       const bytes = await (await fetch(new URL(message!.media[0]!.url, harness.url))).text();
       expect(bytes).to.equal(socialAppD.fileBytes(url));
+    });
+  });
+
+  describe('CHAT_APP_B (Telegram Bot API shape)', () => {
+    let bot: FakeBot;
+    let channel: { channelId: string; webhookSecret: string; url: string };
+    before(async () => {
+      bot = chatAppB.addBot();
+      channel = await connect(ChannelType.CHAT_APP_B, { botToken: bot.token });
+    });
+
+    it('creates contact, chat and message once; a redelivered update adds nothing', async () => {
+      const user = chatAppB.user({ first_name: 'Tele', last_name: 'User' });
+      const update = chatAppB.textUpdate(bot, user, 'Hello bot');
+      expect((await chatAppB.deliverUpdate(bot, update)).status).to.equal(200);
+      const { latestChatId } = await contactOf(channel.channelId, String(user.id));
+      await awaitMessages(latestChatId, 1);
+      await chatAppB.deliverUpdate(bot, update);
+      await chatAppB.deliverUpdate(bot, chatAppB.textUpdate(bot, user, 'again'));
+      expect((await awaitMessages(latestChatId, 2)).map((m) => m.text)).to.deep.equal(['Hello bot', 'again']);
+    });
+
+    it('fetches a document through getFile into the media library', async () => {
+      const user = chatAppB.user();
+      const fileId = chatAppB.addFile(bot, 'telegram-file-bytes', 'application/pdf', 'invoice.pdf');
+      await chatAppB.deliverUpdate(
+        bot,
+        chatAppB.messageUpdate(bot, user, {
+          document: { file_id: fileId, file_unique_id: 'u1', file_name: 'invoice.pdf', mime_type: 'application/pdf' },
+          caption: 'the invoice',
+        }),
+      );
+      const { latestChatId } = await contactOf(channel.channelId, String(user.id));
+      const [message] = await awaitMessages(latestChatId, 1);
+      expect(message).to.deep.include({ type: MessageType.MEDIA, text: 'the invoice' });
+      const bytes = await (await fetch(new URL(message!.media[0]!.url, harness.url))).text();
+      expect(bytes).to.equal('telegram-file-bytes');
+    });
+
+    it('refuses a wrong or missing secret token with 401 and stores nothing', async () => {
+      const user = chatAppB.user();
+      expect(
+        (await chatAppB.deliverUpdate(bot, chatAppB.textUpdate(bot, user, 'forged'), { secretToken: 'guess' })).status,
+      ).to.equal(401);
+      expect(
+        (await chatAppB.deliverUpdate(bot, chatAppB.textUpdate(bot, user, 'forged'), { secretToken: null })).status,
+      ).to.equal(401);
+      await chatAppB.deliverUpdate(bot, chatAppB.textUpdate(bot, user, 'genuine'));
+      const { latestChatId } = await contactOf(channel.channelId, String(user.id));
+      expect((await awaitMessages(latestChatId, 1)).map((m) => m.text)).to.deep.equal(['genuine']);
+    });
+  });
+
+  describe('CHAT_APP_C (Viber REST bot API shape)', () => {
+    let account: FakeViberAccount;
+    let channel: { channelId: string; webhookSecret: string; url: string };
+    before(async () => {
+      account = chatAppC.addAccount();
+      channel = await connect(ChannelType.CHAT_APP_C, { authToken: account.authToken });
+    });
+
+    it("answers set_webhook's signed `event: webhook` check with 200", () => {
+      expect(chatAppC.webhookChecks.filter((check) => check.url === channel.url)).to.deep.equal([
+        { url: channel.url, status: 200 },
+      ]);
+    });
+
+    it('creates contact, chat and message once; a redelivered callback adds nothing; a picture is fetched', async () => {
+      const user = chatAppC.user({ name: 'Viber User' });
+      const text = chatAppC.textCallback(user, 'Hi Viber');
+      expect((await chatAppC.deliverCallback(account, text)).status).to.equal(200);
+      const { latestChatId } = await contactOf(channel.channelId, user.id);
+      await awaitMessages(latestChatId, 1);
+      await chatAppC.deliverCallback(account, text);
+      const picture = chatAppC.mediaUrl(`${newId()}.jpg`);
+      await chatAppC.deliverCallback(
+        account,
+        chatAppC.messageCallback(user, { type: 'picture', media: picture, text: 'a photo', file_name: 'photo.jpg' }),
+      );
+      const [first, media] = await awaitMessages(latestChatId, 2);
+      expect(first?.text).to.equal('Hi Viber');
+      expect(media).to.deep.include({ type: MessageType.MEDIA });
+      const bytes = await (await fetch(new URL(media!.media[0]!.url, harness.url))).text();
+      expect(bytes).to.equal(`viber-media:${picture.split('/').pop()}`);
+    });
+
+    it('refuses a bad signature with 401 and stores nothing', async () => {
+      const user = chatAppC.user();
+      const forged = await chatAppC.deliverCallback(account, chatAppC.textCallback(user, 'forged'), {
+        signature: '0'.repeat(64),
+      });
+      expect(forged.status).to.equal(401);
+      await chatAppC.deliverCallback(account, chatAppC.textCallback(user, 'genuine'));
+      const { latestChatId } = await contactOf(channel.channelId, user.id);
+      expect((await awaitMessages(latestChatId, 1)).map((m) => m.text)).to.deep.equal(['genuine']);
     });
   });
 });
