@@ -166,6 +166,23 @@ describe('Channels inbound (whole stack, fake platforms)', function () {
       expect((await contactOf(channel.channelId, user)).contactId).to.equal(contactId);
     });
 
+    it('records nothing for a redelivery after the chat was closed (a new thread would open)', async () => {
+      const user = '15550002006';
+      const message = chatAppA.inboundMessage(user, 'text', { body: 'before close' });
+      await deliver([message]);
+      const first = await contactOf(channel.channelId, user);
+      await awaitMessages(first.latestChatId, 1);
+      await unary(inbox.closeChat.bind(inbox), { chatId: first.latestChatId }, as('inbox'));
+      await deliver([message]);
+      await deliver([chatAppA.inboundMessage(user, 'text', { body: 'after close' })]);
+      const reopened = await eventually(async () => {
+        const found = await contactOf(channel.channelId, user);
+        return found.latestChatId !== first.latestChatId ? found : undefined;
+      });
+      expect((await awaitMessages(reopened.latestChatId, 1)).map((m) => m.text)).to.deep.equal(['after close']);
+      expect((await messagesOf(first.latestChatId)).map((m) => m.text)).to.deep.equal(['before close']);
+    });
+
     it('fetches media from the platform into the media library as the contact upload, bytes and all', async () => {
       const user = '15550002002';
       const image = chatAppA.userMedia('image/jpeg', { caption: 'my receipt' });
