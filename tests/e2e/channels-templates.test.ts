@@ -285,7 +285,9 @@ describe('ChatAppA templates (whole stack over GraphQL, fake platform)', functio
         await gql<{ deleteChatAppATemplate: { deleted: boolean; id: string } }>(DELETE, { id: template.id })
       ).deleteChatAppATemplate;
       expect(answer).to.deep.equal({ deleted: true, id: template.id });
-      const removal = platform.received('DELETE', new RegExp(`^/${account.businessAccountId}/message_templates$`)).at(-1)!;
+      const removal = platform
+        .received('DELETE', new RegExp(`^/${account.businessAccountId}/message_templates$`))
+        .at(-1)!;
       expect([removal.query.get('name'), removal.query.get('hsm_id')]).to.deep.equal([
         'deleted_one',
         template.platformTemplateId,
