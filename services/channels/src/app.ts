@@ -7,7 +7,8 @@ import {
   type ServiceAppDeps,
   type Subscription,
 } from '@svc/kit';
-import { ChannelsServiceService } from '@svc/proto/channels/v1';
+import { ChannelType, ChannelsServiceService } from '@svc/proto/channels/v1';
+import { ChatAppATemplatesServiceService } from '@svc/proto/channels/v1/templates';
 import type { ChannelsConfig } from './config';
 import { channelsData } from './data';
 import { CHANNELS_TOPIC, INBOUND_TOPIC } from './domain/events';
@@ -19,8 +20,13 @@ import { resealIdentitySecrets } from './domain/reseal';
 import { IdentitySecrets } from './domain/secrets';
 import { WebIntegrations } from './domain/web-integrations';
 import { channelsService } from './grpc/channels-handlers';
+import { GrpcTemplateInbox } from './domain/templates/inbox';
+import { ChatAppATemplateSends } from './domain/templates/template-sends';
+import { ChatAppATemplates } from './domain/templates/templates';
+import { TEMPLATES_GRPC_SERVICE, templatesService } from './grpc/templates-handlers';
 import { inboundRoute } from './http/inbound-route';
 import { InboundWebhooks } from './http/inbound-webhooks';
+import { ChatAppAAdapter } from './platforms/chat-app-a';
 import { platformAdapters, type PlatformAdapters } from './platforms/registry';
 
 export const EMBEDDED_KEY_FILE = 'channels-secrets.key';
@@ -57,6 +63,9 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   private inboundBackends: InboundBackends | undefined;
   private inboundConsumer: InboundConsumer | undefined;
   private inboundSubscription: Subscription | undefined;
+  private templateInbox: GrpcTemplateInbox | undefined;
+  /** CHAT_APP_A templates: also the inbound consumer's TemplateStatusSink. */
+  templates: ChatAppATemplates | undefined;
 
   constructor(
     config: ChannelsConfig,
@@ -65,7 +74,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     super(
       {
         name: 'channels',
-        grpcServices: ['svc.channels.v1.ChannelsService'],
+        grpcServices: ['svc.channels.v1.ChannelsService', TEMPLATES_GRPC_SERVICE],
         data: channelsData,
         publishes: [CHANNELS_TOPIC, INBOUND_TOPIC],
       },
@@ -107,6 +116,29 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       ),
       'svc.channels.v1.ChannelsService',
     );
+    this.registerTemplates(platformChannels);
+  }
+
+  /** CHAT_APP_A templates and template sends (decisions 0128, 0129). */
+  private registerTemplates(platformChannels: PlatformChannels): void {
+    const adapter = this.adapters.get(ChannelType.CHAT_APP_A);
+    this.templates = new ChatAppATemplates(
+      this.dataSource,
+      platformChannels,
+      adapter instanceof ChatAppAAdapter ? adapter : undefined,
+      this.logger,
+    );
+    this.templateInbox = new GrpcTemplateInbox(
+      () => this.signer,
+      this.channelsDeps.inboxAddress ?? (() => this.config.INBOX_GRPC_URL),
+      callPolicyOf(this.config),
+    );
+    const sends = new ChatAppATemplateSends(this.dataSource, this.templates, this.templateInbox);
+    this.grpc.add(
+      ChatAppATemplatesServiceService,
+      templatesService({ templates: this.templates, sends }, { verifier: this.verifier, logger: this.logger }),
+      TEMPLATES_GRPC_SERVICE,
+    );
   }
 
   /** `/channels/in/:channelId`, the platforms' webhooks (decision 0135). */
@@ -121,7 +153,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
 
   /** Where the inbound consumer hands status callbacks (decision 0136). */
   protected inboundSinks(): InboundSinks {
-    return UNWIRED_SINKS;
+    return { ...UNWIRED_SINKS, templateStatus: this.templates ?? UNWIRED_SINKS.templateStatus };
   }
 
   /** Moves identity secrets sealed under an older key to the active one (key rotation), then serves. */
@@ -140,6 +172,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   protected override async stopWorkers(): Promise<void> {
     await this.inboundSubscription?.stop();
     this.inboundBackends?.close();
+    this.templateInbox?.close();
   }
 }
 

@@ -2,10 +2,12 @@ import { OutboxEvent } from '@svc/kit';
 import { ChannelRow } from './channel';
 import { PlatformInboundEventRow, PlatformInboundMessageRow } from './inbound';
 import { PlatformChannelRow } from './platform-channel';
+import { ChatAppATemplateRow, ChatAppATemplateSendRow } from './template';
 import { WebIntegrationRow } from './web-integration';
 
 export { ChannelRow, PlatformChannelRow, WebIntegrationRow };
 export { PlatformInboundEventRow, PlatformInboundMessageRow };
+export { ChatAppATemplateRow, ChatAppATemplateSendRow };
 export const entities = [
   ChannelRow,
   WebIntegrationRow,
@@ -13,4 +15,6 @@ export const entities = [
   OutboxEvent,
   PlatformInboundEventRow,
   PlatformInboundMessageRow,
+  ChatAppATemplateRow,
+  ChatAppATemplateSendRow,
 ];
