@@ -22,6 +22,15 @@ import { channelsService } from './grpc/channels-handlers';
 import { inboundRoute } from './http/inbound-route';
 import { InboundWebhooks } from './http/inbound-webhooks';
 import { platformAdapters } from './platforms/registry';
+import { DeliveryBackends } from './delivery/backends';
+import { DeliveryConsumer } from './delivery/consumer';
+import { Reauthorizations } from './delivery/reauthorization';
+import { FailedMessageRetries } from './delivery/retry';
+import { DeliverySender } from './delivery/sender';
+import { DeliveryStatusUpdates } from './delivery/status-sink';
+import { NO_TEMPLATES, type TemplatePayloads } from './delivery/templates';
+import { deliveryService } from './grpc/delivery-handlers';
+import { DeliveryServiceService } from '@svc/proto/channels/v1/delivery';
 
 export const EMBEDDED_KEY_FILE = 'channels-secrets.key';
 
@@ -53,6 +62,11 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   private inboundBackends: InboundBackends | undefined;
   private inboundConsumer: InboundConsumer | undefined;
   private inboundSubscription: Subscription | undefined;
+  private deliveryBackends: DeliveryBackends | undefined;
+  private deliveryConsumer: DeliveryConsumer | undefined;
+  private deliverySubscription: Subscription | undefined;
+  /** The outbound sender (decision 0141); tests wake it. */
+  sender: DeliverySender | undefined;
 
   constructor(
     config: ChannelsConfig,
@@ -61,7 +75,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     super(
       {
         name: 'channels',
-        grpcServices: ['svc.channels.v1.ChannelsService'],
+        grpcServices: ['svc.channels.v1.ChannelsService', 'svc.channels.v1.DeliveryService'],
         data: channelsData,
         publishes: [CHANNELS_TOPIC, INBOUND_TOPIC],
       },
@@ -93,6 +107,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       () => this.inboundSinks(),
       this.logger,
     );
+    this.registerDelivery(platformChannels);
     this.grpc.add(
       ChannelsServiceService,
       channelsService(
@@ -101,6 +116,46 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       ),
       'svc.channels.v1.ChannelsService',
     );
+  }
+
+  /** The outbound side (decisions 0141, 0142): queue consumer, sender, status sink, retryFailedMessage. */
+  private registerDelivery(platformChannels: PlatformChannels): void {
+    const backends = (this.deliveryBackends = new DeliveryBackends(
+      () => this.signer,
+      {
+        contacts: this.channelsDeps.contactsAddress ?? (() => this.config.CONTACTS_GRPC_URL),
+        inbox: this.channelsDeps.inboxAddress ?? (() => this.config.INBOX_GRPC_URL),
+      },
+      callPolicyOf(this.config),
+    ));
+    const templates = () => this.templatePayloads();
+    const sender = (this.sender = new DeliverySender(
+      this.dataSource,
+      platformChannels,
+      this.adapters,
+      backends,
+      templates,
+      new Reauthorizations(this.dataSource, () => this.relay, this.logger),
+      this.logger,
+      { pollMs: this.config.DELIVERY_POLL_MS, leaseMs: this.config.DELIVERY_LEASE_MS },
+    ));
+    this.deliveryConsumer = new DeliveryConsumer(this.dataSource, () => sender.wake(), this.logger);
+    this.deliveryStatus = new DeliveryStatusUpdates(this.dataSource, backends, this.logger);
+    const retries = new FailedMessageRetries(this.dataSource, platformChannels, backends, templates, () =>
+      sender.wake(),
+    );
+    this.grpc.add(
+      DeliveryServiceService,
+      deliveryService(retries, { verifier: this.verifier, logger: this.logger }),
+      'svc.channels.v1.DeliveryService',
+    );
+  }
+
+  private deliveryStatus: DeliveryStatusUpdates | undefined;
+
+  /** The template payloads of template sends (helper "meta"'s domain/templates): none until wired. */
+  protected templatePayloads(): TemplatePayloads {
+    return NO_TEMPLATES;
   }
 
   /** `/channels/in/:channelId`, the platforms' webhooks (decision 0135). */
@@ -115,12 +170,15 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
 
   /** Where the inbound consumer hands status callbacks (decision 0136). */
   protected inboundSinks(): InboundSinks {
-    return UNWIRED_SINKS;
+    if (!this.deliveryStatus) throw new Error('channels is not started');
+    return { ...UNWIRED_SINKS, deliveryStatus: this.deliveryStatus };
   }
 
   /** Moves identity secrets sealed under an older key to the active one (key rotation), then serves. */
   protected override async startWorkers(): Promise<void> {
     this.inboundSubscription = await this.inboundConsumer?.subscribe(this.bus, this.config.KAFKA_TOPIC_PREFIX);
+    this.deliverySubscription = await this.deliveryConsumer?.subscribe(this.bus, this.config.KAFKA_TOPIC_PREFIX);
+    this.sender?.start();
     if (!this.keys) return;
     const { keyring, source } = this.keys;
     this.logger.info({ keys: keyring.keyIds, source }, 'identity secrets keyring loaded');
@@ -133,12 +191,15 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
 
   protected override async stopWorkers(): Promise<void> {
     await this.inboundSubscription?.stop();
+    await this.deliverySubscription?.stop();
+    await this.sender?.stop();
     this.inboundBackends?.close();
+    this.deliveryBackends?.close();
   }
 }
 
-// TEMPORARY until the delivery (i16-outbound) and templates (i16-meta) sinks are merged: a status callback fails, so
-// the bus retries it and dead-letters it rather than losing it.
+// TEMPORARY until the templates (i16-meta) sink is merged: a template status callback fails, so the bus retries it
+// and dead-letters it rather than losing it. The delivery status sink is delivery/status-sink.ts.
 const UNWIRED_SINKS: InboundSinks = {
   deliveryStatus: {
     applyStatus: () => Promise.reject(new Error('delivery status sink not wired')),

@@ -1,11 +1,14 @@
 import { OutboxEvent } from '@svc/kit';
 import { ChannelRow } from './channel';
 import { PlatformInboundEventRow, PlatformInboundMessageRow } from './inbound';
+import { OutboundDeliveryRow, OutboundPlatformMessageRow } from './outbound-delivery';
 import { PlatformChannelRow } from './platform-channel';
 import { WebIntegrationRow } from './web-integration';
 
 export { ChannelRow, PlatformChannelRow, WebIntegrationRow };
 export { PlatformInboundEventRow, PlatformInboundMessageRow };
+export { OutboundDeliveryRow, OutboundPlatformMessageRow };
+export type { DeliveryState, FailureKind } from './outbound-delivery';
 export const entities = [
   ChannelRow,
   WebIntegrationRow,
@@ -13,4 +16,6 @@ export const entities = [
   OutboxEvent,
   PlatformInboundEventRow,
   PlatformInboundMessageRow,
+  OutboundDeliveryRow,
+  OutboundPlatformMessageRow,
 ];
