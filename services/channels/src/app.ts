@@ -21,7 +21,7 @@ import { WebIntegrations } from './domain/web-integrations';
 import { channelsService } from './grpc/channels-handlers';
 import { inboundRoute } from './http/inbound-route';
 import { InboundWebhooks } from './http/inbound-webhooks';
-import { platformAdapters } from './platforms/registry';
+import { platformAdapters, type PlatformAdapters } from './platforms/registry';
 import { DeliveryBackends } from './delivery/backends';
 import { DeliveryConsumer } from './delivery/consumer';
 import { Reauthorizations } from './delivery/reauthorization';
@@ -50,14 +50,18 @@ export interface ChannelsAppDeps extends ServiceAppDeps {
   /** Where contacts and the inbox answer (the embedded stack's ports); else CONTACTS_GRPC_URL / INBOX_GRPC_URL. */
   contactsAddress?: () => string;
   inboxAddress?: () => string;
+  /** The platform adapters; default: platforms/registry.ts on the configured base URLs (tests give their own). */
+  adapters?: PlatformAdapters;
 }
 
 /** The channels of an org (docs/decisions/0075): web integrations today, the messaging platforms next. */
 export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   private keys: LoadedKeyring | undefined;
   private inbound: InboundWebhooks | undefined;
+  /** Platform channels with their secrets opened (set once started). */
+  platformChannels: PlatformChannels | undefined;
   /** The platform adapters (platforms/registry.ts), on the configured base URLs. */
-  readonly adapters = platformAdapters(this.config);
+  readonly adapters: PlatformAdapters;
 
   private inboundBackends: InboundBackends | undefined;
   private inboundConsumer: InboundConsumer | undefined;
@@ -82,6 +86,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       config,
       channelsDeps,
     );
+    this.adapters = channelsDeps.adapters ?? platformAdapters(config);
   }
 
   protected register(): void {
@@ -90,6 +95,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     const secrets = new IdentitySecrets(this.keys.keyring);
     const webIntegrations = new WebIntegrations(this.dataSource, () => this.relay, secrets);
     const platformChannels = new PlatformChannels(this.dataSource, this.keys.keyring);
+    this.platformChannels = platformChannels;
     this.inbound = new InboundWebhooks(this.dataSource, () => this.relay, platformChannels, this.adapters, this.logger);
     this.inboundBackends = new InboundBackends(
       () => this.signer,

@@ -20,10 +20,11 @@ import type { DeliveryStatusSink, TemplateStatusSink } from './sinks';
 export const INBOUND_CONSUMER_GROUP = 'channels.inbound';
 
 /**
- * Contacts or the inbox being down is worth waiting out longer than the bus's default retries (about 7 s): about
- * three minutes here, then the record is dead-lettered (`<topic>.dlq`, replayed with the dead-letter tool).
+ * Contacts or the inbox being down is worth waiting out longer than the bus's default five attempts: ten, backing off
+ * from BUS_RETRY_BACKOFF_MS up to 30 s (about 80 s in all at the default), then the record is dead-lettered
+ * (`<topic>.dlq`, replayed with the dead-letter tool).
  */
-export const INBOUND_RETRY = { attempts: 10, backoffMs: 500, maxBackoffMs: 30_000 };
+export const INBOUND_RETRY = { attempts: 10, maxBackoffMs: 30_000 };
 
 export interface InboundSinks {
   deliveryStatus: DeliveryStatusSink;
