@@ -52,6 +52,12 @@ export const SUBGRAPHS: Subgraph[] = [
     proto: 'svc/channels/v1/channels_service.proto',
     grpcService: 'svc.channels.v1.ChannelsService',
   },
+  {
+    name: 'channelsTemplates',
+    app: 'channels',
+    proto: 'svc/channels/v1/templates.proto',
+    grpcService: 'svc.channels.v1.ChatAppATemplatesService',
+  },
 ];
 
 /** The root-field name Mesh's gRPC loader gives a method: `svc_inbox_v1_InboxService_SendMessage`. */

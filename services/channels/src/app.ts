@@ -7,7 +7,8 @@ import {
   type ServiceAppDeps,
   type Subscription,
 } from '@svc/kit';
-import { ChannelsServiceService } from '@svc/proto/channels/v1';
+import { ChannelType, ChannelsServiceService } from '@svc/proto/channels/v1';
+import { ChatAppATemplatesServiceService } from '@svc/proto/channels/v1/templates';
 import type { ChannelsConfig } from './config';
 import { channelsData } from './data';
 import { CHANNELS_TOPIC, INBOUND_TOPIC } from './domain/events';
@@ -19,8 +20,13 @@ import { resealIdentitySecrets } from './domain/reseal';
 import { IdentitySecrets } from './domain/secrets';
 import { WebIntegrations } from './domain/web-integrations';
 import { channelsService } from './grpc/channels-handlers';
+import { GrpcTemplateInbox } from './domain/templates/inbox';
+import { ChatAppATemplateSends } from './domain/templates/template-sends';
+import { ChatAppATemplates } from './domain/templates/templates';
+import { TEMPLATES_GRPC_SERVICE, templatesService } from './grpc/templates-handlers';
 import { inboundRoute } from './http/inbound-route';
 import { InboundWebhooks } from './http/inbound-webhooks';
+import { ChatAppAAdapter } from './platforms/chat-app-a';
 import { platformAdapters, type PlatformAdapters } from './platforms/registry';
 import { DeliveryBackends } from './delivery/backends';
 import { DeliveryConsumer } from './delivery/consumer';
@@ -28,7 +34,6 @@ import { Reauthorizations } from './delivery/reauthorization';
 import { FailedMessageRetries } from './delivery/retry';
 import { DeliverySender } from './delivery/sender';
 import { DeliveryStatusUpdates } from './delivery/status-sink';
-import { NO_TEMPLATES, type TemplatePayloads } from './delivery/templates';
 import { deliveryService } from './grpc/delivery-handlers';
 import { DeliveryServiceService } from '@svc/proto/channels/v1/delivery';
 
@@ -71,6 +76,9 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   private deliverySubscription: Subscription | undefined;
   /** The outbound sender (decision 0141); tests wake it. */
   sender: DeliverySender | undefined;
+  private templateInbox: GrpcTemplateInbox | undefined;
+  /** CHAT_APP_A templates: also the inbound consumer's TemplateStatusSink. */
+  templates: ChatAppATemplates | undefined;
 
   constructor(
     config: ChannelsConfig,
@@ -79,7 +87,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     super(
       {
         name: 'channels',
-        grpcServices: ['svc.channels.v1.ChannelsService', 'svc.channels.v1.DeliveryService'],
+        grpcServices: ['svc.channels.v1.ChannelsService', 'svc.channels.v1.DeliveryService', TEMPLATES_GRPC_SERVICE],
         data: channelsData,
         publishes: [CHANNELS_TOPIC, INBOUND_TOPIC],
       },
@@ -122,6 +130,29 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       ),
       'svc.channels.v1.ChannelsService',
     );
+    this.registerTemplates(platformChannels);
+  }
+
+  /** CHAT_APP_A templates and template sends (decisions 0128, 0129). */
+  private registerTemplates(platformChannels: PlatformChannels): void {
+    const adapter = this.adapters.get(ChannelType.CHAT_APP_A);
+    this.templates = new ChatAppATemplates(
+      this.dataSource,
+      platformChannels,
+      adapter instanceof ChatAppAAdapter ? adapter : undefined,
+      this.logger,
+    );
+    this.templateInbox = new GrpcTemplateInbox(
+      () => this.signer,
+      this.channelsDeps.inboxAddress ?? (() => this.config.INBOX_GRPC_URL),
+      callPolicyOf(this.config),
+    );
+    const sends = new ChatAppATemplateSends(this.dataSource, this.templates, this.templateInbox);
+    this.grpc.add(
+      ChatAppATemplatesServiceService,
+      templatesService({ templates: this.templates, sends }, { verifier: this.verifier, logger: this.logger }),
+      TEMPLATES_GRPC_SERVICE,
+    );
   }
 
   /** The outbound side (decisions 0141, 0142): queue consumer, sender, status sink, retryFailedMessage. */
@@ -134,22 +165,18 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       },
       callPolicyOf(this.config),
     ));
-    const templates = () => this.templatePayloads();
     const sender = (this.sender = new DeliverySender(
       this.dataSource,
       platformChannels,
       this.adapters,
       backends,
-      templates,
       new Reauthorizations(this.dataSource, () => this.relay, this.logger),
       this.logger,
       { pollMs: this.config.DELIVERY_POLL_MS, leaseMs: this.config.DELIVERY_LEASE_MS },
     ));
     this.deliveryConsumer = new DeliveryConsumer(this.dataSource, () => sender.wake(), this.logger);
     this.deliveryStatus = new DeliveryStatusUpdates(this.dataSource, backends, this.logger);
-    const retries = new FailedMessageRetries(this.dataSource, platformChannels, backends, templates, () =>
-      sender.wake(),
-    );
+    const retries = new FailedMessageRetries(this.dataSource, platformChannels, backends, () => sender.wake());
     this.grpc.add(
       DeliveryServiceService,
       deliveryService(retries, { verifier: this.verifier, logger: this.logger }),
@@ -158,11 +185,6 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   }
 
   private deliveryStatus: DeliveryStatusUpdates | undefined;
-
-  /** The template payloads of template sends (helper "meta"'s domain/templates): none until wired. */
-  protected templatePayloads(): TemplatePayloads {
-    return NO_TEMPLATES;
-  }
 
   /** `/channels/in/:channelId`, the platforms' webhooks (decision 0135). */
   protected override rawRoutes(): RawRoute[] {
@@ -177,7 +199,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   /** Where the inbound consumer hands status callbacks (decision 0136). */
   protected inboundSinks(): InboundSinks {
     if (!this.deliveryStatus) throw new Error('channels is not started');
-    return { ...UNWIRED_SINKS, deliveryStatus: this.deliveryStatus };
+    return { deliveryStatus: this.deliveryStatus, templateStatus: this.templates ?? UNWIRED_SINKS.templateStatus };
   }
 
   /** Moves identity secrets sealed under an older key to the active one (key rotation), then serves. */
@@ -201,11 +223,12 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     await this.sender?.stop();
     this.inboundBackends?.close();
     this.deliveryBackends?.close();
+    this.templateInbox?.close();
   }
 }
 
-// TEMPORARY until the templates (i16-meta) sink is merged: a template status callback fails, so the bus retries it
-// and dead-letters it rather than losing it. The delivery status sink is delivery/status-sink.ts.
+// Stand-ins before the app is started (the sinks are delivery/status-sink.ts and domain/templates): a callback fails,
+// so the bus retries it and dead-letters it rather than losing it.
 const UNWIRED_SINKS: InboundSinks = {
   deliveryStatus: {
     applyStatus: () => Promise.reject(new Error('delivery status sink not wired')),

@@ -16,7 +16,7 @@ import type { Message } from '@svc/proto/inbox/v1';
 import { OutboundDeliveryRow, type FailureKind } from '../entities';
 import type { PlatformChannels } from '../domain/platform-channels';
 import type { DeliveryBackends } from './backends';
-import type { TemplatePayloads } from './templates';
+import { templatePayloadOf } from '../domain/templates/template-sends';
 
 /** The `reason` words of refusals decided here (decision 0142); the inbox's are in its message-delivery.ts. */
 export const RETRY_REFUSAL = {
@@ -44,7 +44,6 @@ export class FailedMessageRetries {
     private readonly dataSource: DataSource,
     private readonly channels: PlatformChannels,
     private readonly backends: DeliveryBackends,
-    private readonly templates: () => TemplatePayloads,
     private readonly wake: () => void,
   ) {}
 
@@ -56,7 +55,8 @@ export class FailedMessageRetries {
     // A note is not even there for a caller who may not read notes.
     if (!message || (message.internal && !hasScope(principal, ApiScope.NOTES_WRITE)))
       throw new NotFound('message not found', { field: 'messageId' });
-    const platformTemplate = (await this.templates().contentFor(orgId, messageId)) !== undefined;
+    const platformTemplate =
+      (await templatePayloadOf(this.dataSource, { messageId, chatId: message.chatId })).kind === 'template';
     await this.backends.requeueFailedMessage(orgId, messageId, platformTemplate, true);
     const repository = this.dataSource.getRepository(OutboundDeliveryRow);
     const delivery = await repository.findOneBy({ orgId, id: messageId });

@@ -23,7 +23,7 @@ import { DEFAULT_DELIVERY_RETRY, deliveryBackoffMs, mayRetry, type DeliveryRetry
 import { ChannelRateLimits } from './rate-limits';
 import type { Reauthorizations } from './reauthorization';
 import { DeliveryReports, failureReason } from './reports';
-import type { TemplatePayloads } from './templates';
+import { templatePayloadOf } from '../domain/templates/template-sends';
 
 const BATCH = 100;
 const CONCURRENCY = 8;
@@ -73,7 +73,6 @@ export class DeliverySender {
     private readonly channels: PlatformChannels,
     private readonly adapters: PlatformAdapters,
     private readonly backends: DeliveryBackends,
-    private readonly templates: () => TemplatePayloads,
     private readonly reauthorizations: Reauthorizations,
     private readonly logger: Logger,
     private readonly options: SenderOptions,
@@ -231,8 +230,10 @@ export class DeliverySender {
       row.recipient ?? recipientOf(await this.backends.contact(row.orgId, row.contactId), row.channelId);
     if (!recipient)
       return { transient: false, code: 'no_recipient', message: 'the contact has no user id on this channel' };
-    const template = await this.templates().contentFor(row.orgId, row.id);
-    const content = template ?? outboundContentOf(message);
+    // A template send (sendChatAppATemplateMessage) recorded its TEMPLATE payload; `pending`: being recorded still.
+    const template = await templatePayloadOf(this.dataSource, { messageId: row.id, chatId: row.chatId });
+    if (template.kind === 'pending') throw new Unavailable('the template send of this chat is still being recorded');
+    const content = template.kind === 'template' ? template.payload : outboundContentOf(message);
     if ('transient' in content) return content;
     return { recipient, content };
   }

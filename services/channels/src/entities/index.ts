@@ -3,12 +3,14 @@ import { ChannelRow } from './channel';
 import { PlatformInboundEventRow, PlatformInboundMessageRow } from './inbound';
 import { OutboundDeliveryRow, OutboundPlatformMessageRow } from './outbound-delivery';
 import { PlatformChannelRow } from './platform-channel';
+import { ChatAppATemplateRow, ChatAppATemplateSendRow } from './template';
 import { WebIntegrationRow } from './web-integration';
 
 export { ChannelRow, PlatformChannelRow, WebIntegrationRow };
 export { PlatformInboundEventRow, PlatformInboundMessageRow };
 export { OutboundDeliveryRow, OutboundPlatformMessageRow };
 export type { DeliveryState, FailureKind } from './outbound-delivery';
+export { ChatAppATemplateRow, ChatAppATemplateSendRow };
 export const entities = [
   ChannelRow,
   WebIntegrationRow,
@@ -18,4 +20,6 @@ export const entities = [
   PlatformInboundMessageRow,
   OutboundDeliveryRow,
   OutboundPlatformMessageRow,
+  ChatAppATemplateRow,
+  ChatAppATemplateSendRow,
 ];
