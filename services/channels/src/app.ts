@@ -1,12 +1,16 @@
 import { ServiceApp, loadKeyring, type LoadedKeyring, type ServiceAppDeps } from '@svc/kit';
 import { ChannelsServiceService } from '@svc/proto/channels/v1';
+import { BotSettingsServiceService } from '@svc/proto/channels/v1/bot_settings';
 import type { ChannelsConfig } from './config';
 import { channelsData } from './data';
+import { BotSettings, botSettingsService } from './domain/bot-settings';
 import { CHANNELS_TOPIC } from './domain/events';
 import { resealIdentitySecrets } from './domain/reseal';
 import { IdentitySecrets } from './domain/secrets';
 import { WebIntegrations } from './domain/web-integrations';
 import { channelsService } from './grpc/channels-handlers';
+import { TelegramApi } from './platforms/chat-app-b';
+import { PlatformChannels } from './domain/platform-channels';
 
 export const EMBEDDED_KEY_FILE = 'channels-secrets.key';
 
@@ -30,7 +34,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     super(
       {
         name: 'channels',
-        grpcServices: ['svc.channels.v1.ChannelsService'],
+        grpcServices: ['svc.channels.v1.ChannelsService', 'svc.channels.v1.BotSettingsService'],
         data: channelsData,
         publishes: [CHANNELS_TOPIC],
       },
@@ -51,6 +55,15 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
         { verifier: this.verifier, logger: this.logger },
       ),
       'svc.channels.v1.ChannelsService',
+    );
+    const botSettings = new BotSettings(
+      new PlatformChannels(this.dataSource, this.keys.keyring),
+      new TelegramApi(this.config.CHAT_APP_B_API_URL, this.config.PLATFORM_TIMEOUT_MS),
+    );
+    this.grpc.add(
+      BotSettingsServiceService,
+      botSettingsService(botSettings, { verifier: this.verifier, logger: this.logger }),
+      'svc.channels.v1.BotSettingsService',
     );
   }
 
