@@ -9,6 +9,9 @@ import {
 } from '@svc/kit';
 import { ChannelType, ChannelsServiceService } from '@svc/proto/channels/v1';
 import { ChatAppATemplatesServiceService } from '@svc/proto/channels/v1/templates';
+import { BotSettingsServiceService } from '@svc/proto/channels/v1/bot_settings';
+import { BotSettings, botSettingsService } from './domain/bot-settings';
+import { TelegramApi } from './platforms/chat-app-b';
 import type { ChannelsConfig } from './config';
 import { channelsData } from './data';
 import { CHANNELS_TOPIC, INBOUND_TOPIC } from './domain/events';
@@ -87,7 +90,12 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     super(
       {
         name: 'channels',
-        grpcServices: ['svc.channels.v1.ChannelsService', 'svc.channels.v1.DeliveryService', TEMPLATES_GRPC_SERVICE],
+        grpcServices: [
+          'svc.channels.v1.ChannelsService',
+          'svc.channels.v1.DeliveryService',
+          TEMPLATES_GRPC_SERVICE,
+          'svc.channels.v1.BotSettingsService',
+        ],
         data: channelsData,
         publishes: [CHANNELS_TOPIC, INBOUND_TOPIC],
       },
@@ -131,6 +139,15 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       'svc.channels.v1.ChannelsService',
     );
     this.registerTemplates(platformChannels);
+    const botSettings = new BotSettings(
+      platformChannels,
+      new TelegramApi(this.config.CHAT_APP_B_API_URL, this.config.PLATFORM_TIMEOUT_MS),
+    );
+    this.grpc.add(
+      BotSettingsServiceService,
+      botSettingsService(botSettings, { verifier: this.verifier, logger: this.logger }),
+      'svc.channels.v1.BotSettingsService',
+    );
   }
 
   /** CHAT_APP_A templates and template sends (decisions 0128, 0129). */
