@@ -58,6 +58,12 @@ export const SUBGRAPHS: Subgraph[] = [
     proto: 'svc/channels/v1/templates.proto',
     grpcService: 'svc.channels.v1.ChatAppATemplatesService',
   },
+  {
+    name: 'channelsBot',
+    app: 'channels',
+    proto: 'svc/channels/v1/bot_settings.proto',
+    grpcService: 'svc.channels.v1.BotSettingsService',
+  },
 ];
 
 /** The root-field name Mesh's gRPC loader gives a method: `svc_inbox_v1_InboxService_SendMessage`. */

@@ -960,6 +960,8 @@ export interface RequeueFailedMessageRequest {
   messageId: string;
   /** The message is an approved platform template (sent by sendChatAppATemplateMessage): the window does not apply. */
   platformTemplate: boolean;
+  /** Check only: the same refusals, nothing changed (channels checks the message before its own conditions). */
+  dryRun: boolean;
 }
 
 export interface MoveChatsToContactRequest {
@@ -6583,7 +6585,7 @@ export const MessageForDelivery: MessageFns<MessageForDelivery> = {
 };
 
 function createBaseRequeueFailedMessageRequest(): RequeueFailedMessageRequest {
-  return { messageId: "", platformTemplate: false };
+  return { messageId: "", platformTemplate: false, dryRun: false };
 }
 
 export const RequeueFailedMessageRequest: MessageFns<RequeueFailedMessageRequest> = {
@@ -6593,6 +6595,9 @@ export const RequeueFailedMessageRequest: MessageFns<RequeueFailedMessageRequest
     }
     if (message.platformTemplate !== false) {
       writer.uint32(16).bool(message.platformTemplate);
+    }
+    if (message.dryRun !== false) {
+      writer.uint32(24).bool(message.dryRun);
     }
     return writer;
   },
@@ -6626,6 +6631,14 @@ export const RequeueFailedMessageRequest: MessageFns<RequeueFailedMessageRequest
             message.platformTemplate = reader.bool();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.dryRun = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6650,6 +6663,11 @@ export const RequeueFailedMessageRequest: MessageFns<RequeueFailedMessageRequest
         : isSet(object.platform_template)
         ? globalThis.Boolean(object.platform_template)
         : false,
+      dryRun: isSet(object.dryRun)
+        ? globalThis.Boolean(object.dryRun)
+        : isSet(object.dry_run)
+        ? globalThis.Boolean(object.dry_run)
+        : false,
     };
   },
 
@@ -6661,6 +6679,9 @@ export const RequeueFailedMessageRequest: MessageFns<RequeueFailedMessageRequest
     if (message.platformTemplate !== false) {
       obj.platformTemplate = message.platformTemplate;
     }
+    if (message.dryRun !== false) {
+      obj.dryRun = message.dryRun;
+    }
     return obj;
   },
 
@@ -6671,6 +6692,7 @@ export const RequeueFailedMessageRequest: MessageFns<RequeueFailedMessageRequest
     const message = createBaseRequeueFailedMessageRequest();
     message.messageId = object.messageId ?? "";
     message.platformTemplate = object.platformTemplate ?? false;
+    message.dryRun = object.dryRun ?? false;
     return message;
   },
 };
