@@ -215,8 +215,8 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
 
   /** Where the inbound consumer hands status callbacks (decision 0136). */
   protected inboundSinks(): InboundSinks {
-    if (!this.deliveryStatus) throw new Error('channels is not started');
-    return { deliveryStatus: this.deliveryStatus, templateStatus: this.templates ?? UNWIRED_SINKS.templateStatus };
+    if (!this.deliveryStatus || !this.templates) throw new Error('channels is not started');
+    return { deliveryStatus: this.deliveryStatus, templateStatus: this.templates };
   }
 
   /** Moves identity secrets sealed under an older key to the active one (key rotation), then serves. */
@@ -243,13 +243,3 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     this.templateInbox?.close();
   }
 }
-
-// Stand-ins before the app is started (the sinks are delivery/status-sink.ts and domain/templates): a callback fails,
-// so the bus retries it and dead-letters it rather than losing it.
-const UNWIRED_SINKS: InboundSinks = {
-  deliveryStatus: {
-    applyStatus: () => Promise.reject(new Error('delivery status sink not wired')),
-    applyWatermark: () => Promise.reject(new Error('delivery status sink not wired')),
-  },
-  templateStatus: { applyTemplateStatus: () => Promise.reject(new Error('template status sink not wired')) },
-};
