@@ -1,4 +1,5 @@
 import { channelsRoutes } from './channels';
+import { channelsPlatformRoutes } from './channels-platforms';
 import { contactsRoutes } from './contacts';
 import { flowRoutes } from './flows';
 import { identityRoutes } from './identity';
@@ -24,4 +25,5 @@ export const ROUTES: Record<string, Route> = {
   ...webhookRoutes,
   ...flowRoutes,
   ...channelsRoutes,
+  ...channelsPlatformRoutes,
 };

@@ -19,6 +19,12 @@ import { resealIdentitySecrets } from './domain/reseal';
 import { IdentitySecrets } from './domain/secrets';
 import { WebIntegrations } from './domain/web-integrations';
 import { channelsService } from './grpc/channels-handlers';
+import { PlatformChannelsServiceService } from '@svc/proto/channels/v1/platform_channels';
+import { PlatformConnections } from './domain/connect/connect';
+import { HostedConnect } from './domain/connect/hosted';
+import { ManagedChannels } from './domain/manage/channels';
+import { platformChannelsService } from './grpc/platform-channels-handlers';
+import { connectCallbackRoute } from './http/connect-callback';
 import { inboundRoute } from './http/inbound-route';
 import { InboundWebhooks } from './http/inbound-webhooks';
 import { platformAdapters, type PlatformAdapters } from './platforms/registry';
@@ -49,6 +55,7 @@ export interface ChannelsAppDeps extends ServiceAppDeps {
 export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   private keys: LoadedKeyring | undefined;
   private inbound: InboundWebhooks | undefined;
+  private hostedConnect: HostedConnect | undefined;
   /** Platform channels with their secrets opened (set once started). */
   platformChannels: PlatformChannels | undefined;
   /** The platform adapters (platforms/registry.ts), on the configured base URLs. */
@@ -65,7 +72,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     super(
       {
         name: 'channels',
-        grpcServices: ['svc.channels.v1.ChannelsService'],
+        grpcServices: ['svc.channels.v1.ChannelsService', 'svc.channels.v1.PlatformChannelsService'],
         data: channelsData,
         publishes: [CHANNELS_TOPIC, INBOUND_TOPIC],
       },
@@ -107,6 +114,28 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       ),
       'svc.channels.v1.ChannelsService',
     );
+    const platforms = () => platformChannels;
+    const connections = new PlatformConnections(
+      this.dataSource,
+      () => this.relay,
+      platforms,
+      this.adapters,
+      this.config,
+      this.logger,
+    );
+    this.hostedConnect = new HostedConnect(this.dataSource, connections, this.config, this.logger);
+    this.grpc.add(
+      PlatformChannelsServiceService,
+      platformChannelsService(
+        {
+          channels: new ManagedChannels(this.dataSource, () => this.relay, platforms, this.adapters, this.logger),
+          connections,
+          hosted: this.hostedConnect,
+        },
+        { verifier: this.verifier, logger: this.logger },
+      ),
+      'svc.channels.v1.PlatformChannelsService',
+    );
   }
 
   /** `/channels/in/:channelId`, the platforms' webhooks (decision 0135). */
@@ -116,6 +145,11 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
         if (!this.inbound) throw new Error('channels is not started');
         return this.inbound;
       }),
+      // The hosted connect's return (decision 0122).
+      connectCallbackRoute(() => {
+        if (!this.hostedConnect) throw new Error('channels is not started');
+        return this.hostedConnect;
+      }, this.logger),
     ];
   }
 
