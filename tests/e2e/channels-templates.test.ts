@@ -12,8 +12,8 @@ import {
 } from '@svc/kit';
 import { ChannelStatus, ChannelType } from '@svc/proto/channels/v1';
 import { InboxServiceClient, type Chat } from '@svc/proto/inbox/v1';
-import { ChannelRow, PlatformChannelRow } from '@svc/channels/dist/src/entities';
-import { templatePayloadOf } from '@svc/channels/dist/src/domain/templates/template-sends';
+import { ChannelRow, ChatAppATemplateSendRow, PlatformChannelRow } from '@svc/channels/dist/src/entities';
+import { PENDING_SEND_MS, templatePayloadOf } from '@svc/channels/dist/src/domain/templates/template-sends';
 import { FakeChatAppA, type ChatAppAAccount } from '../fakes/chat-app-a';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
 import { dataOf, expectError } from './inbox-fixtures';
@@ -398,6 +398,25 @@ describe('ChatAppA templates (whole stack over GraphQL, fake platform)', functio
       expect(
         await templatePayloadOf(harness.stack.channels.dataSource, { messageId: newId(), chatId: chat._id }),
       ).to.deep.equal({ kind: 'none' });
+    });
+
+    it('answers pending to the sender while a send of the chat is being recorded, and none once it is stale', async () => {
+      const dataSource = harness.stack.channels.dataSource;
+      const chatId = newId();
+      const at = new Date();
+      await dataSource.getRepository(ChatAppATemplateSendRow).insert({
+        id: newId(at),
+        orgId: org.id,
+        chatId,
+        messageId: null,
+        templateId: approved.id,
+        payload: { type: 'TEMPLATE', name: 'send_me', language: 'en_US', components: [] },
+        requestedBy: 'API_KEY:test',
+        createdAt: at,
+      });
+      const lookup = (when: Date) => templatePayloadOf(dataSource, { messageId: newId(), chatId }, when);
+      expect(await lookup(at)).to.deep.equal({ kind: 'pending' });
+      expect(await lookup(new Date(at.getTime() + PENDING_SEND_MS + 1000))).to.deep.equal({ kind: 'none' });
     });
 
     it('refuses wrong parameter counts, a missing URL parameter, and a template that is not approved', async () => {
