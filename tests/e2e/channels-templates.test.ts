@@ -344,6 +344,14 @@ describe('ChatAppA templates (whole stack over GraphQL, fake platform)', functio
 
   describe('sendChatAppATemplateMessage', () => {
     let approved: Template;
+    /** Parameters that fit ORDER_READY: one header, two body, the Track button's URL suffix. */
+    const validSend = (chat: string, t: string) => ({
+      chat,
+      t,
+      h: ['#1'],
+      b: ['a', 'b'],
+      btn: [{ index: 0, value: 'x' }],
+    });
     before(async () => {
       approved = await create({ ...ORDER_READY, name: 'send_me' });
       approve(approved);
@@ -422,14 +430,7 @@ describe('ChatAppA templates (whole stack over GraphQL, fake platform)', functio
     it('refuses wrong parameter counts, a missing URL parameter, and a template that is not approved', async () => {
       const chat = await openChat();
       const send = (variables: Record<string, unknown>) =>
-        call(SEND, {
-          chat: chat._id,
-          t: approved.id,
-          h: ['#1'],
-          b: ['a', 'b'],
-          btn: [{ index: 0, value: 'x' }],
-          ...variables,
-        });
+        call(SEND, { ...validSend(chat._id, approved.id), ...variables });
       for (const [variables, field] of [
         [{ b: ['only one'] }, 'bodyParameters'],
         [{ h: [] }, 'headerParameters'],
@@ -450,13 +451,7 @@ describe('ChatAppA templates (whole stack over GraphQL, fake platform)', functio
         expect(response.body.errors?.[0]?.message).to.contain(field);
       }
       const pending = await create({ ...ORDER_READY, name: 'not_yet' });
-      const response = await call(SEND, {
-        chat: chat._id,
-        t: pending.id,
-        h: ['#1'],
-        b: ['a', 'b'],
-        btn: [{ index: 0, value: 'x' }],
-      });
+      const response = await call(SEND, validSend(chat._id, pending.id));
       expectError(response, 200, 'FAILED_PRECONDITION');
       expect(response.body.errors?.[0]?.message).to.contain('PENDING');
     });
@@ -464,13 +459,7 @@ describe('ChatAppA templates (whole stack over GraphQL, fake platform)', functio
     it('refuses a chat of another channel', async () => {
       const otherChannel = await connect(org.id, platform.account());
       const chat = await openChat(otherChannel);
-      const response = await call(SEND, {
-        chat: chat._id,
-        t: approved.id,
-        h: ['#1'],
-        b: ['a', 'b'],
-        btn: [{ index: 0, value: 'x' }],
-      });
+      const response = await call(SEND, validSend(chat._id, approved.id));
       expectError(response, 200, 'BAD_USER_INPUT');
     });
   });
