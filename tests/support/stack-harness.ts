@@ -83,6 +83,8 @@ export class StackHarness {
       },
     );
     await this.stack.start();
+    // The stack names itself `localhost`; platforms (fakes) deliver to the address it listens on.
+    if (!this.options.channelsPublicUrl) this.stack.channels.config.CHANNELS_PUBLIC_URL = this.url;
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,6 @@
 import { channelsRoutes } from './channels';
 import { channelsTemplatesRoutes } from './channels-templates';
+import { channelsPlatformRoutes } from './channels-platforms';
 import { contactsRoutes } from './contacts';
 import { flowRoutes } from './flows';
 import { identityRoutes } from './identity';
@@ -26,4 +27,5 @@ export const ROUTES: Record<string, Route> = {
   ...flowRoutes,
   ...channelsRoutes,
   ...channelsTemplatesRoutes,
+  ...channelsPlatformRoutes,
 };

@@ -24,6 +24,12 @@ import { GrpcTemplateInbox } from './domain/templates/inbox';
 import { ChatAppATemplateSends } from './domain/templates/template-sends';
 import { ChatAppATemplates } from './domain/templates/templates';
 import { TEMPLATES_GRPC_SERVICE, templatesService } from './grpc/templates-handlers';
+import { PlatformChannelsServiceService } from '@svc/proto/channels/v1/platform_channels';
+import { PlatformConnections } from './domain/connect/connect';
+import { HostedConnect } from './domain/connect/hosted';
+import { ManagedChannels } from './domain/manage/channels';
+import { platformChannelsService } from './grpc/platform-channels-handlers';
+import { connectCallbackRoute } from './http/connect-callback';
 import { inboundRoute } from './http/inbound-route';
 import { InboundWebhooks } from './http/inbound-webhooks';
 import { ChatAppAAdapter } from './platforms/chat-app-a';
@@ -55,6 +61,7 @@ export interface ChannelsAppDeps extends ServiceAppDeps {
 export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   private keys: LoadedKeyring | undefined;
   private inbound: InboundWebhooks | undefined;
+  private hostedConnect: HostedConnect | undefined;
   /** Platform channels with their secrets opened (set once started). */
   platformChannels: PlatformChannels | undefined;
   /** The platform adapters (platforms/registry.ts), on the configured base URLs. */
@@ -74,7 +81,11 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     super(
       {
         name: 'channels',
-        grpcServices: ['svc.channels.v1.ChannelsService', TEMPLATES_GRPC_SERVICE],
+        grpcServices: [
+          'svc.channels.v1.ChannelsService',
+          'svc.channels.v1.PlatformChannelsService',
+          TEMPLATES_GRPC_SERVICE,
+        ],
         data: channelsData,
         publishes: [CHANNELS_TOPIC, INBOUND_TOPIC],
       },
@@ -116,6 +127,28 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       ),
       'svc.channels.v1.ChannelsService',
     );
+    const platforms = () => platformChannels;
+    const connections = new PlatformConnections(
+      this.dataSource,
+      () => this.relay,
+      platforms,
+      this.adapters,
+      this.config,
+      this.logger,
+    );
+    this.hostedConnect = new HostedConnect(this.dataSource, connections, this.config, this.logger);
+    this.grpc.add(
+      PlatformChannelsServiceService,
+      platformChannelsService(
+        {
+          channels: new ManagedChannels(this.dataSource, () => this.relay, platforms, this.adapters, this.logger),
+          connections,
+          hosted: this.hostedConnect,
+        },
+        { verifier: this.verifier, logger: this.logger },
+      ),
+      'svc.channels.v1.PlatformChannelsService',
+    );
     this.registerTemplates(platformChannels);
   }
 
@@ -148,6 +181,11 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
         if (!this.inbound) throw new Error('channels is not started');
         return this.inbound;
       }),
+      // The hosted connect's return (decision 0122).
+      connectCallbackRoute(() => {
+        if (!this.hostedConnect) throw new Error('channels is not started');
+        return this.hostedConnect;
+      }, this.logger),
     ];
   }
 

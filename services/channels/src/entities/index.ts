@@ -1,5 +1,6 @@
 import { OutboxEvent } from '@svc/kit';
 import { ChannelRow } from './channel';
+import { ConnectStateRow } from './connect-state';
 import { PlatformInboundEventRow, PlatformInboundMessageRow } from './inbound';
 import { PlatformChannelRow } from './platform-channel';
 import { ChatAppATemplateRow, ChatAppATemplateSendRow } from './template';
@@ -8,6 +9,7 @@ import { WebIntegrationRow } from './web-integration';
 export { ChannelRow, PlatformChannelRow, WebIntegrationRow };
 export { PlatformInboundEventRow, PlatformInboundMessageRow };
 export { ChatAppATemplateRow, ChatAppATemplateSendRow };
+export { ConnectStateRow };
 export const entities = [
   ChannelRow,
   WebIntegrationRow,
@@ -17,4 +19,5 @@ export const entities = [
   PlatformInboundMessageRow,
   ChatAppATemplateRow,
   ChatAppATemplateSendRow,
+  ConnectStateRow,
 ];
