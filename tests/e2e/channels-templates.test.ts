@@ -12,8 +12,8 @@ import {
 } from '@svc/kit';
 import { ChannelStatus, ChannelType } from '@svc/proto/channels/v1';
 import { InboxServiceClient, type Chat } from '@svc/proto/inbox/v1';
-import { ChannelRow, PlatformChannelRow } from '@svc/channels/dist/src/entities';
-import { templatePayloadOf } from '@svc/channels/dist/src/domain/templates/template-sends';
+import { ChannelRow, ChatAppATemplateSendRow, PlatformChannelRow } from '@svc/channels/dist/src/entities';
+import { PENDING_SEND_MS, templatePayloadOf } from '@svc/channels/dist/src/domain/templates/template-sends';
 import { FakeChatAppA, type ChatAppAAccount } from '../fakes/chat-app-a';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
 import { dataOf, expectError } from './inbox-fixtures';
@@ -344,6 +344,14 @@ describe('ChatAppA templates (whole stack over GraphQL, fake platform)', functio
 
   describe('sendChatAppATemplateMessage', () => {
     let approved: Template;
+    /** Parameters that fit ORDER_READY: one header, two body, the Track button's URL suffix. */
+    const validSend = (chat: string, t: string) => ({
+      chat,
+      t,
+      h: ['#1'],
+      b: ['a', 'b'],
+      btn: [{ index: 0, value: 'x' }],
+    });
     before(async () => {
       approved = await create({ ...ORDER_READY, name: 'send_me' });
       approve(approved);
@@ -400,17 +408,29 @@ describe('ChatAppA templates (whole stack over GraphQL, fake platform)', functio
       ).to.deep.equal({ kind: 'none' });
     });
 
+    it('answers pending to the sender while a send of the chat is being recorded, and none once it is stale', async () => {
+      const dataSource = harness.stack.channels.dataSource;
+      const chatId = newId();
+      const at = new Date();
+      await dataSource.getRepository(ChatAppATemplateSendRow).insert({
+        id: newId(at),
+        orgId: org.id,
+        chatId,
+        messageId: null,
+        templateId: approved.id,
+        payload: { type: 'TEMPLATE', name: 'send_me', language: 'en_US', components: [] },
+        requestedBy: 'API_KEY:test',
+        createdAt: at,
+      });
+      const lookup = (when: Date) => templatePayloadOf(dataSource, { messageId: newId(), chatId }, when);
+      expect(await lookup(at)).to.deep.equal({ kind: 'pending' });
+      expect(await lookup(new Date(at.getTime() + PENDING_SEND_MS + 1000))).to.deep.equal({ kind: 'none' });
+    });
+
     it('refuses wrong parameter counts, a missing URL parameter, and a template that is not approved', async () => {
       const chat = await openChat();
       const send = (variables: Record<string, unknown>) =>
-        call(SEND, {
-          chat: chat._id,
-          t: approved.id,
-          h: ['#1'],
-          b: ['a', 'b'],
-          btn: [{ index: 0, value: 'x' }],
-          ...variables,
-        });
+        call(SEND, { ...validSend(chat._id, approved.id), ...variables });
       for (const [variables, field] of [
         [{ b: ['only one'] }, 'bodyParameters'],
         [{ h: [] }, 'headerParameters'],
@@ -431,13 +451,7 @@ describe('ChatAppA templates (whole stack over GraphQL, fake platform)', functio
         expect(response.body.errors?.[0]?.message).to.contain(field);
       }
       const pending = await create({ ...ORDER_READY, name: 'not_yet' });
-      const response = await call(SEND, {
-        chat: chat._id,
-        t: pending.id,
-        h: ['#1'],
-        b: ['a', 'b'],
-        btn: [{ index: 0, value: 'x' }],
-      });
+      const response = await call(SEND, validSend(chat._id, pending.id));
       expectError(response, 200, 'FAILED_PRECONDITION');
       expect(response.body.errors?.[0]?.message).to.contain('PENDING');
     });
@@ -445,13 +459,7 @@ describe('ChatAppA templates (whole stack over GraphQL, fake platform)', functio
     it('refuses a chat of another channel', async () => {
       const otherChannel = await connect(org.id, platform.account());
       const chat = await openChat(otherChannel);
-      const response = await call(SEND, {
-        chat: chat._id,
-        t: approved.id,
-        h: ['#1'],
-        b: ['a', 'b'],
-        btn: [{ index: 0, value: 'x' }],
-      });
+      const response = await call(SEND, validSend(chat._id, approved.id));
       expectError(response, 200, 'BAD_USER_INPUT');
     });
   });

@@ -1,10 +1,4 @@
-import {
-  GRAPH_OAUTH_DIALOG_URL,
-  appAccessToken,
-  exchangeGraphCode,
-  graphOAuthDialogUrl,
-  type GraphApp,
-} from '../graph/oauth';
+import { appAccessToken, exchangeGraphCode, graphOAuthDialogUrl, type GraphApp } from '../graph/oauth';
 import type { ChatAppAAdapter } from './adapter';
 import type { ChatAppACredentials } from './credentials';
 
@@ -22,14 +16,7 @@ export function chatAppAConnectUrl(input: {
   configId?: string;
   dialogUrl?: string;
 }): string {
-  return graphOAuthDialogUrl({
-    dialogUrl: input.dialogUrl ?? GRAPH_OAUTH_DIALOG_URL,
-    appId: input.appId,
-    redirectUri: input.redirectUri,
-    state: input.state,
-    scopes: CHAT_APP_A_OAUTH_SCOPES,
-    configId: input.configId,
-  });
+  return graphOAuthDialogUrl({ ...input, scopes: CHAT_APP_A_OAUTH_SCOPES });
 }
 
 /** One number the signup shared, ready to connect like own credentials (validate, then register the webhook). */

@@ -10,7 +10,8 @@ export const GRAPH_OAUTH_DIALOG_URL = 'https://www.facebook.com/v23.0/dialog/oau
  * like the API base URL so tests reach a fake.
  */
 export function graphOAuthDialogUrl(input: {
-  dialogUrl: string;
+  /** Default: the real platform's dialog. */
+  dialogUrl?: string;
   appId: string;
   redirectUri: string;
   state: string;
@@ -18,7 +19,7 @@ export function graphOAuthDialogUrl(input: {
   /** Embedded Signup's configuration id (Facebook Login for Business), when the app has one. */
   configId?: string;
 }): string {
-  const url = new URL(input.dialogUrl);
+  const url = new URL(input.dialogUrl ?? GRAPH_OAUTH_DIALOG_URL);
   url.searchParams.set('client_id', input.appId);
   url.searchParams.set('redirect_uri', input.redirectUri);
   url.searchParams.set('state', input.state);

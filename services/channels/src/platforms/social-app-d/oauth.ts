@@ -1,10 +1,4 @@
-import {
-  GRAPH_OAUTH_DIALOG_URL,
-  exchangeGraphCode,
-  graphOAuthDialogUrl,
-  longLivedToken,
-  type GraphApp,
-} from '../graph/oauth';
+import { exchangeGraphCode, graphOAuthDialogUrl, longLivedToken, type GraphApp } from '../graph/oauth';
 import type { SocialAppDAdapter } from './adapter';
 import type { SocialAppDCredentials } from './credentials';
 
@@ -18,13 +12,7 @@ export function socialAppDConnectUrl(input: {
   state: string;
   dialogUrl?: string;
 }): string {
-  return graphOAuthDialogUrl({
-    dialogUrl: input.dialogUrl ?? GRAPH_OAUTH_DIALOG_URL,
-    appId: input.appId,
-    redirectUri: input.redirectUri,
-    state: input.state,
-    scopes: SOCIAL_APP_D_OAUTH_SCOPES,
-  });
+  return graphOAuthDialogUrl({ ...input, scopes: SOCIAL_APP_D_OAUTH_SCOPES });
 }
 
 /** One page the person manages, ready to connect like own credentials. */
