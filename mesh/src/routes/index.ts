@@ -1,6 +1,7 @@
 import { channelsRoutes } from './channels';
 import { channelsTemplatesRoutes } from './channels-templates';
 import { channelsBotRoutes } from './channels-bot';
+import { channelsDeliveryRoutes } from './channels-delivery';
 import { contactsRoutes } from './contacts';
 import { flowRoutes } from './flows';
 import { identityRoutes } from './identity';
@@ -28,4 +29,5 @@ export const ROUTES: Record<string, Route> = {
   ...channelsRoutes,
   ...channelsTemplatesRoutes,
   ...channelsBotRoutes,
+  ...channelsDeliveryRoutes,
 };
