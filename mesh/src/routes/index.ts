@@ -2,6 +2,7 @@ import { channelsRoutes } from './channels';
 import { channelsTemplatesRoutes } from './channels-templates';
 import { channelsBotRoutes } from './channels-bot';
 import { channelsPlatformRoutes } from './channels-platforms';
+import { channelsDeliveryRoutes } from './channels-delivery';
 import { contactsRoutes } from './contacts';
 import { flowRoutes } from './flows';
 import { identityRoutes } from './identity';
@@ -30,4 +31,5 @@ export const ROUTES: Record<string, Route> = {
   ...channelsTemplatesRoutes,
   ...channelsBotRoutes,
   ...channelsPlatformRoutes,
+  ...channelsDeliveryRoutes,
 };

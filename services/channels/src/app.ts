@@ -269,6 +269,16 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       this.logger.error({ integrationId }, `identity secret cannot be opened: ${error}`);
   }
 
+  /**
+   * Stops this process's delivery consumer and sender while it keeps serving (tests: another channels process on the
+   * same database and topics is then the only one sending).
+   */
+  async stopDelivery(): Promise<void> {
+    await this.deliverySubscription?.stop();
+    this.deliverySubscription = undefined;
+    await this.sender?.stop();
+  }
+
   protected override async stopWorkers(): Promise<void> {
     await this.inboundSubscription?.stop();
     await this.deliverySubscription?.stop();

@@ -96,6 +96,12 @@ export class DeliverySender {
     await this.pass;
   }
 
+  /** Runs one pass now and waits for it (and any pass before it): tests see what a pass left. */
+  async runOnce(): Promise<void> {
+    this.wake();
+    await this.pass;
+  }
+
   wake(): void {
     if (!this.running || this.again) return;
     this.again = true;

@@ -690,6 +690,8 @@ export interface Message {
   labelIds: string[];
   /** The media attached (MEDIA messages), with signed links; deleted media is gone from here. */
   media: Media[];
+  /** FAILED: why, in the platform's words with its code (issue 16). */
+  failureReason?: string | undefined;
 }
 
 export interface Media {
@@ -2347,6 +2349,7 @@ function createBaseMessage(): Message {
     reactions: [],
     labelIds: [],
     media: [],
+    failureReason: undefined,
   };
 }
 
@@ -2417,6 +2420,9 @@ export const Message: MessageFns<Message> = {
     }
     for (const v of message.media) {
       Media.encode(v!, writer.uint32(178).fork()).join();
+    }
+    if (message.failureReason !== undefined) {
+      writer.uint32(186).string(message.failureReason);
     }
     return writer;
   },
@@ -2610,6 +2616,14 @@ export const Message: MessageFns<Message> = {
             message.media.push(Media.decode(reader, reader.uint32()));
             continue;
           }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.failureReason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2700,6 +2714,11 @@ export const Message: MessageFns<Message> = {
       media: globalThis.Array.isArray(object?.media)
         ? object.media.map((e: any) => Media.fromJSON(e))
         : [],
+      failureReason: isSet(object.failureReason)
+        ? globalThis.String(object.failureReason)
+        : isSet(object.failure_reason)
+        ? globalThis.String(object.failure_reason)
+        : undefined,
     };
   },
 
@@ -2771,6 +2790,9 @@ export const Message: MessageFns<Message> = {
     if (message.media?.length) {
       obj.media = message.media.map((e) => Media.toJSON(e));
     }
+    if (message.failureReason !== undefined) {
+      obj.failureReason = message.failureReason;
+    }
     return obj;
   },
 
@@ -2805,6 +2827,7 @@ export const Message: MessageFns<Message> = {
     message.reactions = object.reactions?.map((e) => MessageReaction.fromPartial(e)) || [];
     message.labelIds = object.labelIds?.map((e) => e) || [];
     message.media = object.media?.map((e) => Media.fromPartial(e)) || [];
+    message.failureReason = object.failureReason ?? undefined;
     return message;
   },
 };
