@@ -1,25 +1,34 @@
 import { expect } from 'chai';
 import {
+  ApiScope,
   PrincipalSigner,
   eventually,
   grpcClient,
   importSigningKey,
   newId,
-  now,
   systemPrincipal,
   unary,
 } from '@svc/kit';
-import { ChannelStatus, ChannelType } from '@svc/proto/channels/v1';
 import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
 import { InboxServiceClient, MessageType, type Message } from '@svc/proto/inbox/v1';
 import { MediaServiceClient } from '@svc/proto/inbox/v1/media';
-import { ChannelRow, PlatformChannelRow } from '@svc/channels/dist/src/entities';
-import type { PlatformChannelType } from '@svc/channels/dist/src/entities/platform-channel';
 import { FakeChatAppA, type ChatAppAAccount } from '../fakes/chat-app-a';
-import { FakeChatAppB, type FakeBot } from '../fakes/chat-app-b';
-import { FakeChatAppC, type FakeViberAccount } from '../fakes/chat-app-c';
+import type { FakeBot } from '../fakes/chat-app-b';
+import type { FakeViberAccount } from '../fakes/chat-app-c';
 import { FakeSocialAppD, type SocialAppDPage } from '../fakes/social-app-d';
-import { StackHarness, type TestOrg } from '../support/stack-harness';
+import type { StackHarness, TestOrg } from '../support/stack-harness';
+import {
+  CONNECT_A,
+  CONNECT_B,
+  CONNECT_C,
+  CONNECT_D,
+  DISCONNECT,
+  PAUSE,
+  PlatformStack,
+  RESUME,
+  type ChannelView,
+} from './channels-platform-fixtures';
+import { dataOf } from './inbox-fixtures';
 
 /**
  * Inbound from the messaging platforms (issue 16, decisions 0135-0138), through the whole stack: the fakes post
@@ -27,85 +36,52 @@ import { StackHarness, type TestOrg } from '../support/stack-harness';
  * are read back from the services.
  */
 describe('Channels inbound (whole stack, fake platforms)', function () {
-  const chatAppA = new FakeChatAppA();
-  const socialAppD = new FakeSocialAppD();
-  const chatAppB = new FakeChatAppB();
-  const chatAppC = new FakeChatAppC();
+  const platforms = new PlatformStack();
+  const chatAppA = platforms.a;
+  const chatAppB = platforms.b;
+  const chatAppC = platforms.c;
+  const socialAppD = platforms.d;
   let harness: StackHarness;
   let org: TestOrg;
+  let key: string;
   let signer: PrincipalSigner;
   let contacts: ContactsServiceClient;
   let inbox: InboxServiceClient;
   let media: MediaServiceClient;
 
   before(async () => {
-    await Promise.all([chatAppA.start(), socialAppD.start(), chatAppB.start(), chatAppC.start()]);
-    harness = new StackHarness(
-      {},
-      {},
-      {
-        platformUrls: {
-          CHAT_APP_A_API_URL: chatAppA.url,
-          CHAT_APP_B_API_URL: chatAppB.apiUrl,
-          CHAT_APP_C_API_URL: chatAppC.apiUrl,
-          SOCIAL_APP_D_API_URL: socialAppD.url,
-        },
-      },
-    );
-    await harness.start();
+    await platforms.start();
+    harness = platforms.harness;
     org = await harness.newOrg('Inbound');
-    const key = JSON.stringify(harness.stack.trustKeys.signing.channels);
-    signer = new PrincipalSigner('channels', importSigningKey('channels', key));
+    key = (await org.mintKey([ApiScope.CHANNELS_MANAGE])).key;
+    const signing = JSON.stringify(harness.stack.trustKeys.signing.channels);
+    signer = new PrincipalSigner('channels', importSigningKey('channels', signing));
     contacts = grpcClient(ContactsServiceClient, `127.0.0.1:${harness.stack.contacts.grpcPort}`);
     inbox = grpcClient(InboxServiceClient, `127.0.0.1:${harness.stack.inbox.grpcPort}`);
     media = grpcClient(MediaServiceClient, `127.0.0.1:${harness.stack.inbox.grpcPort}`);
   });
   after(async () => {
     for (const client of [contacts, inbox, media]) client.close();
-    await harness.stop();
-    await Promise.all([chatAppA.stop(), socialAppD.stop(), chatAppB.stop(), chatAppC.stop()]);
+    await platforms.stop();
   });
 
   const as = (audience: string, orgId = org.id) => signer.metadata(systemPrincipal(orgId), audience);
   const inboundUrl = (channelId: string) => `${harness.url}/channels/in/${channelId}`;
 
-  /**
-   * A connected channel as the connect operations leave it: validated at the fake, secrets sealed, the webhook
-   * registered at the platform (after the rows exist: a Viber-shaped platform calls the URL back at once).
-   */
-  async function connect(type: PlatformChannelType, credentials: Record<string, string>, orgId = org.id) {
-    const channels = harness.stack.channels;
-    const adapter = channels.adapters.get(type)!;
-    const account = await adapter.validate(credentials);
-    const at = now();
-    const id = newId(at);
-    const webhookSecret = `verify-${id}`;
-    await channels.dataSource.getRepository(ChannelRow).insert({
-      id,
-      orgId,
-      type,
-      status: ChannelStatus.ACTIVE,
-      name: account.displayName,
-      createdAt: at,
-      updatedAt: at,
-      deletedAt: null,
-    });
-    await channels.dataSource.getRepository(PlatformChannelRow).insert({
-      id,
-      orgId,
-      type,
-      connectedAccount: `${type}:${account.externalId}`,
-      externalAccountId: account.externalId,
-      account: JSON.stringify(account),
-      credentialsSealed: channels.platformChannels!.sealCredentials(credentials, { orgId, id }),
-      webhookSecretSealed: channels.platformChannels!.sealWebhookSecret(webhookSecret, { orgId, id }),
-      aiAutoReply: false,
-      authorizationError: '',
-      connectedAt: at,
-    });
-    const connected = { channelId: id, orgId, type, account, credentials, webhookSecret };
-    await adapter.registerWebhook(connected, inboundUrl(id));
-    return { channelId: id, webhookSecret, url: inboundUrl(id) };
+  const CONNECT: Record<string, string> = {
+    CHAT_APP_A: CONNECT_A,
+    CHAT_APP_B: CONNECT_B,
+    CHAT_APP_C: CONNECT_C,
+    SOCIAL_APP_D: CONNECT_D,
+  };
+
+  /** Connects through GraphQL (the credentials checked at the fake, the webhook registered there). */
+  async function connect(type: string, input: Record<string, string>) {
+    const response = await harness.graphql<Record<string, ChannelView>>(CONNECT[type]!, { i: input }, key);
+    const channelId = Object.values(dataOf(response))[0]!.id;
+    // The secret the platform presents back (the GET verify token): generated at connect, never answered.
+    const loaded = await harness.stack.channels.platformChannels!.load(channelId);
+    return { channelId, webhookSecret: loaded!.channel.webhookSecret, url: inboundUrl(channelId) };
   }
 
   /** The contact of a platform user on a channel and its latest chat, once the consumer made them. */
@@ -136,7 +112,7 @@ describe('Channels inbound (whole stack, fake platforms)', function () {
     let channel: { channelId: string; webhookSecret: string; url: string };
     before(async () => {
       account = chatAppA.account();
-      channel = await connect(ChannelType.CHAT_APP_A, FakeChatAppA.credentials(account));
+      channel = await connect('CHAT_APP_A', FakeChatAppA.credentials(account));
     });
     const deliver = (messages: Record<string, unknown>[], names: Record<string, string> = {}) =>
       chatAppA.deliver(channel.url, account, chatAppA.messagesWebhook(account, { messages, names }));
@@ -257,16 +233,27 @@ describe('Channels inbound (whole stack, fake platforms)', function () {
       expect((await awaitMessages(latestChatId, 1)).map((m) => m.text)).to.deep.equal(['genuine']);
     });
 
+    it('keeps recording inbound while the channel is paused (decisions 0120, 0139)', async () => {
+      const user = '15550002007';
+      dataOf(await harness.graphql(PAUSE, { id: channel.channelId }, key));
+      try {
+        expect((await deliver([chatAppA.inboundMessage(user, 'text', { body: 'while paused' })])).status).to.equal(200);
+        const { latestChatId } = await contactOf(channel.channelId, user);
+        expect((await awaitMessages(latestChatId, 1)).map((m) => m.text)).to.deep.equal(['while paused']);
+      } finally {
+        dataOf(await harness.graphql(RESUME, { id: channel.channelId }, key));
+      }
+    });
+
     it('answers 404 for an unknown channel and a disconnected one', async () => {
       const body = chatAppA.messagesWebhook(account, {
         messages: [chatAppA.inboundMessage('15550002005', 'text', { body: 'nobody home' })],
       });
       expect((await chatAppA.deliver(inboundUrl(newId()), account, body)).status).to.equal(404);
-      const other = await connect(ChannelType.CHAT_APP_A, FakeChatAppA.credentials(chatAppA.account()));
-      await harness.stack.channels.dataSource
-        .getRepository(ChannelRow)
-        .update({ id: other.channelId }, { deletedAt: new Date() });
-      expect((await chatAppA.deliver(other.url, account, body)).status).to.equal(404);
+      const otherAccount = chatAppA.account();
+      const other = await connect('CHAT_APP_A', FakeChatAppA.credentials(otherAccount));
+      dataOf(await harness.graphql(DISCONNECT, { id: other.channelId }, key));
+      expect((await chatAppA.deliver(other.url, otherAccount, body)).status).to.equal(404);
     });
   });
 
@@ -275,7 +262,7 @@ describe('Channels inbound (whole stack, fake platforms)', function () {
     let channel: { channelId: string; webhookSecret: string; url: string };
     before(async () => {
       page = socialAppD.page();
-      channel = await connect(ChannelType.SOCIAL_APP_D, FakeSocialAppD.credentials(page));
+      channel = await connect('SOCIAL_APP_D', FakeSocialAppD.credentials(page));
     });
     const deliver = (events: Record<string, unknown>[]) =>
       socialAppD.deliver(channel.url, page, socialAppD.webhook(page, events));
@@ -317,7 +304,7 @@ describe('Channels inbound (whole stack, fake platforms)', function () {
     let channel: { channelId: string; webhookSecret: string; url: string };
     before(async () => {
       bot = chatAppB.addBot();
-      channel = await connect(ChannelType.CHAT_APP_B, { botToken: bot.token });
+      channel = await connect('CHAT_APP_B', { botToken: bot.token });
     });
 
     it('creates contact, chat and message once; a redelivered update adds nothing', async () => {
@@ -367,7 +354,7 @@ describe('Channels inbound (whole stack, fake platforms)', function () {
     let channel: { channelId: string; webhookSecret: string; url: string };
     before(async () => {
       account = chatAppC.addAccount();
-      channel = await connect(ChannelType.CHAT_APP_C, { authToken: account.authToken });
+      channel = await connect('CHAT_APP_C', { authToken: account.authToken });
     });
 
     it("answers set_webhook's signed `event: webhook` check with 200", () => {
