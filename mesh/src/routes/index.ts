@@ -1,6 +1,8 @@
 import { channelsRoutes } from './channels';
 import { channelsTemplatesRoutes } from './channels-templates';
 import { channelsPlatformRoutes } from './channels-platforms';
+import { channelsBotRoutes } from './channels-bot';
+import { channelsDeliveryRoutes } from './channels-delivery';
 import { contactsRoutes } from './contacts';
 import { flowRoutes } from './flows';
 import { identityRoutes } from './identity';
@@ -28,4 +30,6 @@ export const ROUTES: Record<string, Route> = {
   ...channelsRoutes,
   ...channelsTemplatesRoutes,
   ...channelsPlatformRoutes,
+  ...channelsBotRoutes,
+  ...channelsDeliveryRoutes,
 };
