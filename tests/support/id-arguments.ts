@@ -44,6 +44,11 @@ export const FREE_IDS = new Set([
   'ContactApiInput.externalId',
   'MessageButtonInput.id',
   'WebSecurityInput.googleClientId',
+  // A messaging platform's own ids of the account being connected (its phone number, business account, page, app).
+  'ConnectChatAppAChannelInput.phoneNumberId',
+  'ConnectChatAppAChannelInput.businessAccountId',
+  'ConnectSocialAppDChannelInput.pageId',
+  'ConnectSocialAppDChannelInput.appId',
 ]);
 
 const ID_NAME = /^_?id$|[a-z0-9](Id|Ids|_id|_ids)$/;
@@ -72,6 +77,7 @@ const KIND_OF_STEM: [RegExp, ObjectKind][] = [
 /** For a bare `id`: the object the operation is about, by the words of its name (most specific first). */
 const KIND_OF_OPERATION: [RegExp, ObjectKind][] = [
   [/InboundConnection/, 'connection'],
+  [/Channel$|WebIntegration/, 'channel'],
   [/Collection/, 'collection'],
   [/Conversation/, 'conversation'],
   [/Contact/, 'contact'],
