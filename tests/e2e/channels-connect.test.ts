@@ -175,7 +175,8 @@ describe('Channels: connecting messaging platforms through GraphQL (fake platfor
         i: { ...FakeChatAppA.credentials(account), appSecret: 'f'.repeat(32) },
       });
       expectError(wrongSecret, 200, 'BAD_USER_INPUT');
-      expect(wrongSecret.body.errors?.[0]?.message).to.match(/refused by the platform/);
+      expect(wrongSecret.body.errors?.[0]?.message).to.match(/^appSecret: refused by the platform/);
+      expect(fieldOf(wrongSecret.body.errors)).to.equal('appSecret');
       const stranger = platforms.a.account();
       const foreignNumber = await gql(CONNECT_A, {
         i: { ...FakeChatAppA.credentials(account), phoneNumberId: stranger.phoneNumberId },
