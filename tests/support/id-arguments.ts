@@ -33,6 +33,7 @@ export const OBJECT_KINDS = [
   'member',
   'key',
   'channel',
+  'template',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
@@ -72,11 +73,13 @@ const KIND_OF_STEM: [RegExp, ObjectKind][] = [
   [/^connection$/i, 'connection'],
   [/^(member|operator|assignee|uploader|author|reactor|editor)$/i, 'member'],
   [/^key$/i, 'key'],
+  [/^template$/i, 'template'],
 ];
 
 /** For a bare `id`: the object the operation is about, by the words of its name (most specific first). */
 const KIND_OF_OPERATION: [RegExp, ObjectKind][] = [
   [/InboundConnection/, 'connection'],
+  [/Template/, 'template'],
   [/Channel$|WebIntegration/, 'channel'],
   [/Collection/, 'collection'],
   [/Conversation/, 'conversation'],

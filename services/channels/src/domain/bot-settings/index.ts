@@ -1,0 +1,2 @@
+export { BotSettings } from './bot-settings';
+export { botSettingsService } from './handlers';
