@@ -6,16 +6,16 @@ import {
   grpcClient,
   importSigningKey,
   newId,
-  now,
   systemPrincipal,
   unary,
 } from '@svc/kit';
-import { ChannelStatus, ChannelType } from '@svc/proto/channels/v1';
+import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
 import { InboxServiceClient, type Chat } from '@svc/proto/inbox/v1';
-import { ChannelRow, ChatAppATemplateSendRow, PlatformChannelRow } from '@svc/channels/dist/src/entities';
+import { ChatAppATemplateSendRow } from '@svc/channels/dist/src/entities';
 import { PENDING_SEND_MS, templatePayloadOf } from '@svc/channels/dist/src/domain/templates/template-sends';
 import { FakeChatAppA, type ChatAppAAccount } from '../fakes/chat-app-a';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
+import { CONNECT_A } from './channels-platform-fixtures';
 import { dataOf, expectError } from './inbox-fixtures';
 
 interface Template {
@@ -86,7 +86,7 @@ describe('ChatAppA templates (whole stack over GraphQL, fake platform)', functio
 
   before(async () => {
     await platform.start();
-    harness = new StackHarness({ CHAT_APP_A_API_URL: platform.url });
+    harness = new StackHarness({}, {}, { platformUrls: { CHAT_APP_A_API_URL: platform.url } });
     await harness.start();
     org = await harness.newOrg('Templates');
     key = (await org.mintKey([ApiScope.CHANNELS_MANAGE, ApiScope.MESSAGES_SEND, ApiScope.MESSAGES_READ])).key;
@@ -104,37 +104,15 @@ describe('ChatAppA templates (whole stack over GraphQL, fake platform)', functio
     await platform.stop();
   });
 
-  /** A CHAT_APP_A channel as connectChatAppAChannel leaves it (validated at the fake, secrets sealed). */
+  /** A CHAT_APP_A channel connected through the public operation (validated and subscribed at the fake). */
   async function connect(orgId: string, connected: ChatAppAAccount): Promise<string> {
-    const channels = harness.stack.channels;
-    const credentials = FakeChatAppA.credentials(connected);
-    const validated = await channels.adapters.get(ChannelType.CHAT_APP_A)!.validate(credentials);
-    const at = now();
-    const id = newId(at);
-    await channels.dataSource.getRepository(ChannelRow).insert({
-      id,
-      orgId,
-      type: ChannelType.CHAT_APP_A,
-      status: ChannelStatus.ACTIVE,
-      name: validated.displayName,
-      createdAt: at,
-      updatedAt: at,
-      deletedAt: null,
-    });
-    await channels.dataSource.getRepository(PlatformChannelRow).insert({
-      id,
-      orgId,
-      type: ChannelType.CHAT_APP_A,
-      connectedAccount: `${ChannelType.CHAT_APP_A}:${validated.externalId}`,
-      externalAccountId: validated.externalId,
-      account: JSON.stringify(validated),
-      credentialsSealed: channels.platformChannels!.sealCredentials(credentials, { orgId, id }),
-      webhookSecretSealed: channels.platformChannels!.sealWebhookSecret(`verify-${id}`, { orgId, id }),
-      aiAutoReply: false,
-      authorizationError: '',
-      connectedAt: at,
-    });
-    return id;
+    const owner = orgId === org.id ? key : (await harness.newOrg('Owner')).sessionToken;
+    const answer = await gql<{ connectChatAppAChannel: { id: string } }>(
+      CONNECT_A,
+      { i: FakeChatAppA.credentials(connected) },
+      owner,
+    );
+    return answer.connectChatAppAChannel.id;
   }
 
   /** A chat of a platform user on the channel, with no message from them (so the 24-hour window is closed). */
@@ -406,6 +384,52 @@ describe('ChatAppA templates (whole stack over GraphQL, fake platform)', functio
       expect(
         await templatePayloadOf(harness.stack.channels.dataSource, { messageId: newId(), chatId: chat._id }),
       ).to.deep.equal({ kind: 'none' });
+    });
+
+    it('reaches the platform as a TEMPLATE message with its parameters, sent by the outbound sender', async () => {
+      const user = '15550007777';
+      await platform.deliver(
+        `${harness.url}/channels/in/${channelId}`,
+        account,
+        platform.messagesWebhook(account, {
+          messages: [platform.inboundMessage(user, 'text', { body: 'where is it?' })],
+        }),
+      );
+      const chatId = await eventually(async () => {
+        const client = grpcClient(ContactsServiceClient, `127.0.0.1:${harness.stack.contacts.grpcPort}`);
+        try {
+          const found = await unary(
+            client.lookupContact.bind(client),
+            { identifierType: IdentifierType.CHANNEL_USER_ID, value: user, channelIntegrationId: channelId },
+            signer.metadata(systemPrincipal(org.id), 'contacts'),
+          );
+          return found.latestChatId || undefined;
+        } finally {
+          client.close();
+        }
+      });
+      await gql(SEND, {
+        ...validSend(chatId, approved.id),
+        h: ['#7'],
+        b: ['Bo', 'Dock 4'],
+        btn: [{ index: 0, value: 'B7' }],
+      });
+      const sent = await eventually(async () => platform.sentTo(user).find((m) => m.body.type === 'template'));
+      expect(sent.body.template).to.deep.equal({
+        name: 'send_me',
+        language: { policy: 'deterministic', code: 'en_US' },
+        components: [
+          { type: 'header', parameters: [{ type: 'text', text: '#7' }] },
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: 'Bo' },
+              { type: 'text', text: 'Dock 4' },
+            ],
+          },
+          { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'B7' }] },
+        ],
+      });
     });
 
     it('answers pending to the sender while a send of the chat is being recorded, and none once it is stale', async () => {
