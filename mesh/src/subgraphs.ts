@@ -58,6 +58,12 @@ export const SUBGRAPHS: Subgraph[] = [
     proto: 'svc/channels/v1/bot_settings.proto',
     grpcService: 'svc.channels.v1.BotSettingsService',
   },
+  {
+    name: 'channelsPlatforms',
+    app: 'channels',
+    proto: 'svc/channels/v1/platform_channels.proto',
+    grpcService: 'svc.channels.v1.PlatformChannelsService',
+  },
 ];
 
 /** The root-field name Mesh's gRPC loader gives a method: `svc_inbox_v1_InboxService_SendMessage`. */

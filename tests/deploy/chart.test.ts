@@ -62,6 +62,7 @@ const TRUST_BLOCKS = [
   { block: 'flowsSigningKey', env: 'SVC_SIGNING_KEY', readers: ['flows'] },
   { block: 'webhookIngressSigningKey', env: 'SVC_SIGNING_KEY', readers: ['webhook-ingress'] },
   { block: 'widgetApiSigningKey', env: 'SVC_SIGNING_KEY', readers: ['widget-api'] },
+  { block: 'channelsSigningKey', env: 'SVC_SIGNING_KEY', readers: ['channels'] },
   { block: 'mediaUrlSecret', env: 'MEDIA_URL_SECRET', readers: ['inbox'] },
 ];
 /** The Secret a values block names when it sets no existingSecret: <release>-svc-<block in kebab case>. */
@@ -486,8 +487,14 @@ describe('deploy: charts/svc', function () {
     it('admit gRPC only from the services that name the target in their upstreams', () => {
       const objects = helmTemplate(REQUIRED_ARGS);
       expect(grpcCallers(objects, 'identity')).to.deep.equal(['flows', 'gateway', 'inbox']);
-      expect(grpcCallers(objects, 'inbox')).to.deep.equal(['contacts', 'flows', 'gateway', 'widget-api']);
-      expect(grpcCallers(objects, 'contacts')).to.deep.equal(['flows', 'gateway', 'webhook-ingress', 'widget-api']);
+      expect(grpcCallers(objects, 'inbox')).to.deep.equal(['channels', 'contacts', 'flows', 'gateway', 'widget-api']);
+      expect(grpcCallers(objects, 'contacts')).to.deep.equal([
+        'channels',
+        'flows',
+        'gateway',
+        'webhook-ingress',
+        'widget-api',
+      ]);
       expect(grpcCallers(objects, 'flows')).to.deep.equal(['gateway', 'webhook-ingress']);
       expect(grpcCallers(objects, 'channels')).to.deep.equal(['gateway', 'widget-api']);
     });
@@ -496,8 +503,14 @@ describe('deploy: charts/svc', function () {
         ...REQUIRED_ARGS,
         ...Object.keys(defaults.services).flatMap((key) => ['--set', `services.${key}.enabled=true`]),
       ]);
-      expect(grpcCallers(objects, 'inbox')).to.deep.equal(['contacts', 'flows', 'gateway', 'widget-api']);
-      expect(grpcCallers(objects, 'contacts')).to.deep.equal(['flows', 'gateway', 'webhook-ingress', 'widget-api']);
+      expect(grpcCallers(objects, 'inbox')).to.deep.equal(['channels', 'contacts', 'flows', 'gateway', 'widget-api']);
+      expect(grpcCallers(objects, 'contacts')).to.deep.equal([
+        'channels',
+        'flows',
+        'gateway',
+        'webhook-ingress',
+        'widget-api',
+      ]);
       expect(grpcCallers(objects, 'channels')).to.deep.equal(['gateway', 'widget-api']);
     });
     it('admit the ingress controller to public services only, and Prometheus to every pod', () => {

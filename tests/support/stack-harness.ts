@@ -29,14 +29,33 @@ export interface GraphQLResponse<T = Record<string, unknown>> {
  * default it uses SQLite files in a temp dir and the in-process bus; with SVC_TEST_MYSQL_URL / SVC_TEST_KAFKA_BROKERS
  * set (npm run test:infra) every service gets a fresh MariaDB database and the bus is Kafka.
  */
+/** The channels service's platform base URLs (services/channels/src/config.ts), pointed at `tests/fakes/` servers. */
+export type PlatformUrls = Partial<
+  Record<'CHAT_APP_A_API_URL' | 'CHAT_APP_B_API_URL' | 'CHAT_APP_C_API_URL' | 'SOCIAL_APP_D_API_URL', string>
+>;
+
+export interface StackHarnessOptions {
+  /** Where channels calls each messaging platform: a fake's `url`. Unset kinds keep the real platform's default. */
+  platformUrls?: PlatformUrls;
+  /**
+   * Where platforms deliver webhooks and the hosted connect returns (CHANNELS_PUBLIC_URL): by default the stack's
+   * own URL once it listens, so a fake delivering to the registered webhook URL reaches `/channels/in/<id>` here.
+   */
+  channelsPublicUrl?: string;
+}
+
 export class StackHarness {
   stack!: Stack;
   private dataDir = '';
 
-  /** `serviceEnv`: settings of the co-located services for this suite (see `Stack`); `stackEnv`: the stack's own. */
+  /**
+   * `serviceEnv`: settings of the co-located services for this suite (see `Stack`); `stackEnv`: the stack's own;
+   * `options`: the channels service's platforms (fakes) and public URL.
+   */
   constructor(
     private readonly serviceEnv: NodeJS.ProcessEnv = {},
     private readonly stackEnv: Record<string, string> = {},
+    private readonly options: StackHarnessOptions = {},
   ) {}
 
   async start(): Promise<void> {
@@ -57,9 +76,15 @@ export class StackHarness {
         BCRYPT_COST: '4',
         ...this.stackEnv,
       }),
-      this.serviceEnv,
+      {
+        ...this.serviceEnv,
+        ...this.options.platformUrls,
+        ...(this.options.channelsPublicUrl ? { CHANNELS_PUBLIC_URL: this.options.channelsPublicUrl } : {}),
+      },
     );
     await this.stack.start();
+    // The stack names itself `localhost`; platforms (fakes) deliver to the address it listens on.
+    if (!this.options.channelsPublicUrl) this.stack.channels.config.CHANNELS_PUBLIC_URL = this.url;
   }
 
   async stop(): Promise<void> {

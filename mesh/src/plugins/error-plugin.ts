@@ -9,12 +9,13 @@ interface GrpcErrorExtension {
   details?: string;
   /**
    * Set by services/kit on domain errors: `x-svc-error-field` names the offending argument,
-   * `x-svc-error-retryafterseconds` says when a RATE_LIMITED call may be retried.
+   * `x-svc-error-retryafterseconds` says when a RATE_LIMITED call may be retried, `x-svc-error-reason` tells refusals
+   * of the same code apart with a documented word (e.g. MESSAGING_WINDOW_CLOSED, docs/decisions/0140).
    */
   metadata?: Record<string, unknown>;
 }
 
-const PUBLIC_EXTENSIONS = new Set(['code', 'scope', 'field', 'retryAfterSeconds']);
+const PUBLIC_EXTENSIONS = new Set(['code', 'scope', 'field', 'reason', 'retryAfterSeconds']);
 
 /** Codes whose gRPC details are internal (a stack, timings and pod addresses): the client gets this instead. */
 const PUBLIC_MESSAGE: Partial<Record<ErrorCode, string>> = {
@@ -59,6 +60,7 @@ export function useErrorCodes(logger: Logger): GatewayPlugin {
       if (transportFailure) logger.warn({ grpc, path: error.path, request_id }, 'service unavailable');
       const message = (transportFailure ? UNREACHABLE_MESSAGE : PUBLIC_MESSAGE[code]) ?? grpc.details ?? error.message;
       const field = grpc.metadata?.['x-svc-error-field'];
+      const reason = grpc.metadata?.['x-svc-error-reason'];
       const retryAfterSeconds = Number(grpc.metadata?.['x-svc-error-retryafterseconds']);
       const retry =
         code === 'RATE_LIMITED' && retryAfterSeconds > 0
@@ -73,6 +75,7 @@ export function useErrorCodes(logger: Logger): GatewayPlugin {
         extensions: {
           code,
           ...(typeof field === 'string' && code !== 'INTERNAL_SERVER_ERROR' ? { field } : {}),
+          ...(typeof reason === 'string' && code !== 'INTERNAL_SERVER_ERROR' ? { reason } : {}),
           ...retry,
         },
       });

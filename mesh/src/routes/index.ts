@@ -1,5 +1,6 @@
 import { channelsRoutes } from './channels';
 import { channelsBotRoutes } from './channels-bot';
+import { channelsPlatformRoutes } from './channels-platforms';
 import { contactsRoutes } from './contacts';
 import { flowRoutes } from './flows';
 import { identityRoutes } from './identity';
@@ -26,4 +27,5 @@ export const ROUTES: Record<string, Route> = {
   ...flowRoutes,
   ...channelsRoutes,
   ...channelsBotRoutes,
+  ...channelsPlatformRoutes,
 };

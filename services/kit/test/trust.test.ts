@@ -128,6 +128,14 @@ describe('kit trust policy', () => {
     expect(mayPresent('gateway', 'inbox', systemPrincipal(orgId))).to.equal(false);
     expect(mayPresent('unknown', 'inbox', systemPrincipal(orgId))).to.equal(false);
   });
+
+  it('lets channels present SYSTEM of an org to contacts and the inbox only (messaging platforms)', () => {
+    expect(mayPresent('channels', 'contacts', systemPrincipal(orgId))).to.equal(true);
+    expect(mayPresent('channels', 'inbox', systemPrincipal(orgId))).to.equal(true);
+    for (const audience of ['identity', 'flows', 'webhook-ingress', 'channels'])
+      expect(mayPresent('channels', audience, systemPrincipal(orgId)), audience).to.equal(false);
+    expect(mayPresent('channels', 'inbox', systemPrincipal())).to.equal(false);
+  });
 });
 
 describe('kit trust policy: visitors and widget-api (docs/decisions/0081)', () => {

@@ -123,7 +123,7 @@ export class Stack {
         MEDIA_URL_SECRET: config.MEDIA_URL_SECRET ?? embeddedMediaUrlSecret(config.SVC_DATA_DIR),
         MEDIA_DIR: path.join(config.SVC_DATA_DIR, 'media'),
         // Signed media links point at this process's one port (relative when the port is picked at random).
-        MEDIA_PUBLIC_URL: config.SVC_PUBLIC_URL ?? (config.PORT ? `http://localhost:${config.PORT}` : ''),
+        MEDIA_PUBLIC_URL: this.publicUrlKnownBeforeListening,
       }),
       {
         ...deps,
@@ -167,12 +167,20 @@ export class Stack {
     this.channels = new ChannelsApp(
       channelsConfigSchema.parse({
         ...base,
+        ...signingKey('channels'),
         DB_URL: dbUrl('channels'),
         // The key that seals identity secrets (docs/decisions/0075): generated once into the data dir.
         CHANNELS_SECRETS_KEYS: config.CHANNELS_SECRETS_KEYS,
         CHANNELS_SECRETS_KEY_FILE: path.join(config.SVC_DATA_DIR, 'channels-secrets.key'),
+        // Platforms deliver webhooks to this process's one port; with a port picked at random, start() fills it in.
+        CHANNELS_PUBLIC_URL: serviceEnv.CHANNELS_PUBLIC_URL || this.publicUrlKnownBeforeListening,
       }),
-      { ...deps, logger: createLogger('channels', config.LOG_LEVEL) },
+      {
+        ...deps,
+        logger: createLogger('channels', config.LOG_LEVEL),
+        contactsAddress: address(this.contacts),
+        inboxAddress: address(this.inbox),
+      },
     );
     this.widget = new WidgetApiApp(
       widgetConfigSchema.parse({ ...base, ...signingKey('widget-api'), DB_URL: dbUrl('widget-api') }),
@@ -187,6 +195,11 @@ export class Stack {
     // Dependency order: each service calls only services before it, except flow authoring, which asks webhook-ingress
     // whether a trigger's connection is the org's (a dashboard request, never one a running flow or webhook waits on).
     this.apps = [this.identity, this.inbox, this.contacts, this.flows, this.ingress, this.channels, this.widget];
+  }
+
+  /** SVC_PUBLIC_URL, else `http://localhost:<PORT>`; empty when the port is picked at random (PORT=0). */
+  private get publicUrlKnownBeforeListening(): string {
+    return this.config.SVC_PUBLIC_URL ?? (this.config.PORT ? `http://localhost:${this.config.PORT}` : '');
   }
 
   private signerOf(issuer: string): PrincipalSigner {
@@ -264,6 +277,8 @@ export class Stack {
       this.server?.once('listening', () => resolve());
       this.server?.once('error', reject);
     });
+    // The channels' platform webhooks and hosted-connect callback come back to this port (read at each connect).
+    if (!this.channels.config.CHANNELS_PUBLIC_URL) this.channels.config.CHANNELS_PUBLIC_URL = this.url;
     fs.mkdirSync(this.config.SVC_DATA_DIR, { recursive: true });
     // Whole or not at all (a rename): a tool polling for it read it empty between its creation and the write.
     const written = `${this.runtimeFile}.${process.pid}.tmp`;

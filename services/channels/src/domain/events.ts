@@ -1,7 +1,10 @@
 import type { NewEvent } from '@svc/kit';
 import type { ChannelRow } from '../entities';
+import type { ConnectedChannel } from '../platforms/adapter';
 
 export const CHANNELS_TOPIC = 'svc.channels.channels.v1';
+/** One verified inbound platform request (`platform_webhook.received`, key: channel id), parsed by the consumer. */
+export const INBOUND_TOPIC = 'svc.channels.inbound.v1';
 
 export type ChannelEventType = 'channel.created' | 'channel.updated' | 'channel.deleted' | 'channel.secret_rotated';
 
@@ -13,5 +16,23 @@ export function channelEvent(type: ChannelEventType, channel: ChannelRow, public
     type,
     orgId: channel.orgId,
     payload: { channel: { channelId: channel.id, channelType: channel.type, publicKey } },
+  };
+}
+
+/** A verified inbound body, byte for byte, for the inbound consumer (domain/inbound). */
+export function platformWebhookEvent(channel: ConnectedChannel, body: Buffer, receivedAt: Date): NewEvent {
+  return {
+    topic: INBOUND_TOPIC,
+    key: channel.channelId,
+    type: 'platform_webhook.received',
+    orgId: channel.orgId,
+    payload: {
+      platformWebhook: {
+        channelId: channel.channelId,
+        channelType: channel.type,
+        body,
+        receivedAt: receivedAt.toISOString(),
+      },
+    },
   };
 }

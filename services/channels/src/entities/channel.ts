@@ -9,7 +9,12 @@ export const CHANNEL_TYPES = [
   ChannelType.CHAT_APP_C,
   ChannelType.SOCIAL_APP_D,
 ] as const;
-export const CHANNEL_STATUSES = [ChannelStatus.ACTIVE, ChannelStatus.DISABLED] as const;
+export const CHANNEL_STATUSES = [
+  ChannelStatus.ACTIVE,
+  ChannelStatus.DISABLED,
+  ChannelStatus.PAUSED,
+  ChannelStatus.NEEDS_REAUTHORIZATION,
+] as const;
 
 /**
  * One way an org's contacts reach it: a web integration, later a messaging platform account. Its id is the channel

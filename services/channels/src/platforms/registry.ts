@@ -2,6 +2,8 @@ import { ChannelType } from '@svc/proto/channels/v1';
 import type { ChannelsConfig } from '../config';
 import type { PlatformChannelType } from '../entities/platform-channel';
 import type { PlatformAdapter } from './adapter';
+import { ChatAppAAdapter } from './chat-app-a';
+import { SocialAppDAdapter } from './social-app-d';
 import { ChatAppBAdapter } from './chat-app-b';
 import { ChatAppCAdapter } from './chat-app-c';
 
@@ -18,6 +20,8 @@ export function platformAdapters(config: ChannelsConfig): PlatformAdapters {
   const options = (baseUrl: string): AdapterOptions => ({ baseUrl, timeoutMs: config.PLATFORM_TIMEOUT_MS });
   return new Map<PlatformChannelType, PlatformAdapter>([
     // Each adapter registers here: [ChannelType.CHAT_APP_A, new ChatAppAAdapter(options(config.CHAT_APP_A_API_URL))], …
+    [ChannelType.CHAT_APP_A, new ChatAppAAdapter(options(config.CHAT_APP_A_API_URL))],
+    [ChannelType.SOCIAL_APP_D, new SocialAppDAdapter(options(config.SOCIAL_APP_D_API_URL))],
     [ChannelType.CHAT_APP_B, new ChatAppBAdapter(options(config.CHAT_APP_B_API_URL))],
     [ChannelType.CHAT_APP_C, new ChatAppCAdapter(options(config.CHAT_APP_C_API_URL))],
   ]);

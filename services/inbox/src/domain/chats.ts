@@ -34,6 +34,7 @@ import { applyFilter, validFilter } from './search-filters';
 import { containsPattern } from './search-terms';
 import { findChat, findCollection, requireId } from './lookups';
 import { requireMember, type MemberDirectory } from './members';
+import { chatChannelType } from './messaging-window';
 import { lockChat, recordVisitorEvent } from './visitor-log';
 
 export { findChat } from './lookups';
@@ -197,11 +198,12 @@ export class Chats {
   }
 
   /** Finds the contact's open chat on the channel or opens a new one (SYSTEM callers: widget-api, channels, seed). */
-  async open(principal: Principal, channelId: string, contact: ChatContact): Promise<Chat> {
+  async open(principal: Principal, channelId: string, contact: ChatContact, channelType?: string): Promise<Chat> {
     requireSystem(principal);
     const orgId = requireOrg(principal);
     requireId(channelId, 'channelId');
     requireId(contact._id, 'contact._id');
+    const type = chatChannelType(channelType);
     const chat = await this.dataSource.transaction(async (manager) => {
       const events: NewEvent[] = [];
       const at = now();
@@ -221,6 +223,7 @@ export class Chats {
         id: newId(at),
         orgId,
         channelId,
+        channelType: type,
         conversationId: conversation.id,
         contactId: contact._id,
         contactName: contact.name ?? null,

@@ -4,6 +4,7 @@ import type { BlobStore } from '../storage/blob-store';
 import { ChatMoves } from './chat-moves';
 import { Chats } from './chats';
 import { Collections } from './collections';
+import { MessageDelivery } from './message-delivery';
 import { DeliveryStatuses } from './delivery-status';
 import { Conversations } from './conversations';
 import { Deletion } from './deletion';
@@ -36,6 +37,7 @@ export interface InboxDomain {
   deletion: Deletion;
   media: MediaLibrary;
   deliveryStatuses: DeliveryStatuses;
+  messageDelivery: MessageDelivery;
   chatMoves: ChatMoves;
   typing: ChatTyping;
   visitor: VisitorSide;
@@ -80,6 +82,7 @@ export function inboxDomain(
     deletion: new Deletion(dataSource, relay, media),
     media,
     deliveryStatuses: new DeliveryStatuses(dataSource, relay),
+    messageDelivery: new MessageDelivery(dataSource, relay, reader),
     chatMoves: new ChatMoves(dataSource, relay),
     typing: new ChatTyping(dataSource, relay, members),
     visitor: new VisitorSide(dataSource, relay, new VisitorMessageViews(attachments, members)),

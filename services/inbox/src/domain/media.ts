@@ -1,5 +1,6 @@
 import { In, type DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import {
+  Forbidden,
   InvalidArgument,
   NotFound,
   enqueueEvents,
@@ -16,7 +17,7 @@ import {
   type Principal,
 } from '@svc/kit';
 import { ApiScope, PrincipalKind } from '@svc/proto/common/v1';
-import { MediaType, type Media } from '@svc/proto/inbox/v1';
+import { AuthorType, MediaType, type Media } from '@svc/proto/inbox/v1';
 import type { DeleteMediaResult, MediaCounts, MediaPage, MediaUpload } from '@svc/proto/inbox/v1/media';
 import { MediaRow, MessageMediaRow } from '../entities';
 import type { BlobStore } from '../storage/blob-store';
@@ -47,9 +48,13 @@ export class MediaLibrary {
     private readonly logger: Logger,
   ) {}
 
-  async create(principal: Principal, upload: MediaUpload | undefined): Promise<Media> {
+  /**
+   * `contactId` (SYSTEM only: a channel storing what a platform user sent) uploads the file as that contact's, the
+   * uploader ReceiveMessage checks on the contact's chat.
+   */
+  async create(principal: Principal, upload: MediaUpload | undefined, contactId?: string): Promise<Media> {
     if (!upload) throw new InvalidArgument('file is required', { field: 'file' });
-    const [created] = await this.store(principal, [upload], () => 'file');
+    const [created] = await this.store(principal, [upload], () => 'file', uploaderFor(principal, contactId));
     if (!created) throw new Error('unreachable: one upload gives one media');
     return created;
   }
@@ -172,14 +177,18 @@ export class MediaLibrary {
     return requireOrg(principal);
   }
 
-  private async store(principal: Principal, uploads: MediaUpload[], fieldOf: (index: number) => string) {
+  private async store(
+    principal: Principal,
+    uploads: MediaUpload[],
+    fieldOf: (index: number) => string,
+    author = authorOf(principal),
+  ) {
     // A visitor uploads as its contact (the uploader ReceiveMessage checks); `implement()` opens only CreateMedia to it.
     if (principal.kind !== PrincipalKind.VISITOR) requireScope(principal, ApiScope.MESSAGES_SEND);
     const orgId = requireOrg(principal);
     const valid: ValidUpload[] = [];
     for (const [index, upload] of uploads.entries()) valid.push(await validUpload(upload, this.limits, fieldOf(index)));
     const at = now();
-    const author = authorOf(principal);
     const rows = valid.map((upload) => {
       const id = newId(at);
       return this.dataSource.manager.create(MediaRow, {
@@ -276,4 +285,13 @@ function validType(type: MediaType): MediaType {
   if (![MediaType.IMAGE, MediaType.VIDEO, MediaType.AUDIO, MediaType.DOCUMENT].includes(type))
     throw new InvalidArgument('type must be one of IMAGE, VIDEO, AUDIO, DOCUMENT', { field: 'type' });
   return type;
+}
+
+/** Who uploads: the caller, or (SYSTEM only) the contact it names. */
+function uploaderFor(principal: Principal, contactId: string | undefined): ReturnType<typeof authorOf> {
+  if (contactId === undefined) return authorOf(principal);
+  if (principal.kind !== PrincipalKind.SYSTEM)
+    throw new Forbidden('only services of this installation may upload on behalf of a contact', { field: 'contactId' });
+  requireId(contactId, 'contactId');
+  return { authorType: AuthorType.CONTACT, authorId: contactId };
 }

@@ -1,5 +1,11 @@
 import { InvalidArgument } from '@svc/kit';
-import { MessageType, type CreateCombinedMessageInput } from '@svc/proto/inbox/v1';
+import {
+  MessageType,
+  type ContactCard,
+  type CreateCombinedMessageInput,
+  type Location,
+  type MessageButton,
+} from '@svc/proto/inbox/v1';
 import { MAX_EXTERNAL_ID_LENGTH, type MessageContent } from '../entities/message';
 import { requireId } from './lookups';
 
@@ -78,8 +84,49 @@ export function validMessage(input: CreateCombinedMessageInput): ValidMessage {
   }
 }
 
-/** ReceiveMessage: TEXT needs text; with media ids it is a MEDIA message of 1-10 media and the text is the caption. */
-export function validInbound(input: { text: string; mediaIds: string[] }): ValidMessage {
+/** A button reply's payload as the platforms allow it (Messenger's quick-reply payload: up to 1000 characters). */
+export const MAX_BUTTON_REPLY_ID_LENGTH = 1000;
+
+/** ReceiveMessage's input (issue 16 adds what a messaging platform's user can send besides text and media). */
+export interface InboundInput {
+  text: string;
+  mediaIds: string[];
+  location?: Location | undefined;
+  contactCard?: ContactCard | undefined;
+  buttonReply?: MessageButton | undefined;
+}
+
+/**
+ * ReceiveMessage: TEXT needs text; with media ids it is a MEDIA message of 1-10 media (the text is the caption); with
+ * a location, a contact card or a button reply (at most one kind of content) it is LOCATION, CONTACT_CARD or BUTTONS
+ * under SendMessage's rules, except that a button reply's id is the platform's payload (1-1000 characters).
+ */
+export function validInbound(input: InboundInput): ValidMessage {
+  const kinds = [input.mediaIds.length > 0, !!input.location, !!input.contactCard, !!input.buttonReply];
+  if (kinds.filter(Boolean).length > 1)
+    bad('a message carries one of mediaIds, location, contactCard or buttonReply', 'mediaIds');
+  if (input.location) {
+    const location = input.location;
+    if (!(Math.abs(location.latitude) <= 90) || !(Math.abs(location.longitude) <= 180))
+      bad('latitude must be within ±90 and longitude within ±180', 'location');
+    return { type: MessageType.LOCATION, text: optionalText(input.text), content: { location } };
+  }
+  if (input.contactCard) {
+    const card = input.contactCard;
+    if (!card.name.trim()) bad('a contact card needs a name', 'contactCard.name');
+    return { type: MessageType.CONTACT_CARD, text: optionalText(input.text), content: { contactCard: card } };
+  }
+  if (input.buttonReply) {
+    const { id, title } = input.buttonReply;
+    if (!id.trim() || id.length > MAX_BUTTON_REPLY_ID_LENGTH)
+      bad(`a button reply needs an id of 1-${MAX_BUTTON_REPLY_ID_LENGTH} characters`, 'buttonReply.id');
+    if (!title.trim() || title.length > MAX_TEXT_LENGTH) bad('a button reply needs a title', 'buttonReply.title');
+    return {
+      type: MessageType.BUTTONS,
+      text: validText(input.text || title, 'text'),
+      content: { buttons: [{ id, title }] },
+    };
+  }
   if (!input.mediaIds.length) return { type: MessageType.TEXT, text: validText(input.text, 'text'), content: null };
   if (input.mediaIds.length > MAX_MEDIA_PER_MESSAGE)
     bad(`a media message carries 1 to ${MAX_MEDIA_PER_MESSAGE} mediaIds`, 'mediaIds');

@@ -39,8 +39,10 @@ import {
   validInbound,
   validMessage,
   validText,
+  type InboundInput,
   type ValidMessage,
 } from './message-input';
+import { requireOpenWindow } from './messaging-window';
 import { requireContactSide, requireReachable, uploadedForContact } from './visitor-access';
 import { lockChat, recordVisitorEvent } from './visitor-log';
 import { messageView } from './views';
@@ -48,11 +50,9 @@ import { searchIndex } from './search-index';
 
 export { MAX_TEXT_LENGTH } from './message-input';
 
-/** ReceiveMessage's input: a TEXT message, or MEDIA when `mediaIds` are given (the text is then the caption). */
-export interface InboundMessage {
+/** ReceiveMessage's input: TEXT, or MEDIA / LOCATION / CONTACT_CARD / BUTTONS by what it carries (message-input). */
+export interface InboundMessage extends InboundInput {
   chatId: string;
-  text: string;
-  mediaIds: string[];
   externalId?: string | undefined;
 }
 
@@ -76,6 +76,7 @@ export class Messages {
     chatId: string,
     input: CreateCombinedMessageInput,
     idempotencyKey?: string,
+    platformTemplate = false,
   ): Promise<Message> {
     requireScope(principal, ApiScope.MESSAGES_SEND);
     if (input.internal) requireScope(principal, ApiScope.NOTES_WRITE);
@@ -83,6 +84,10 @@ export class Messages {
     if (idempotencyKey !== undefined && principal.kind !== PrincipalKind.SYSTEM)
       throw new Forbidden('only services of this installation may name an idempotencyKey', {
         field: 'idempotencyKey',
+      });
+    if (platformTemplate && principal.kind !== PrincipalKind.SYSTEM)
+      throw new Forbidden('only services of this installation may send a platform template', {
+        field: 'platformTemplate',
       });
     const externalId = idempotencyExternalId(idempotencyKey);
     const valid = validMessage(input);
@@ -92,6 +97,7 @@ export class Messages {
       externalId,
       (manager) => (externalId ? lockChat(manager, orgId, chatId) : findChat(manager, orgId, chatId)),
       async (manager, chat) => {
+        if (!input.internal && !platformTemplate) await requireOpenWindow(manager, chat, now());
         const message = await this.insertOutbound(manager, principal, chat, valid, input.internal, externalId);
         if (valid.content?.mediaIds) await this.attachments.attach(manager, message, valid.content.mediaIds);
         return message;

@@ -1,6 +1,16 @@
 import { Column, Entity, Index } from 'typeorm';
 import { DateTimeColumn, EnumColumn, IdColumn, RefColumn, TextColumn } from '@svc/kit';
+import { ChannelType } from '@svc/proto/channels/v1';
 import { ChatPriority, ChatStatus } from '@svc/proto/inbox/v1';
+
+export const CHAT_CHANNEL_TYPES = [
+  ChannelType.WEB,
+  ChannelType.CHAT_APP_A,
+  ChannelType.CHAT_APP_B,
+  ChannelType.CHAT_APP_C,
+  ChannelType.SOCIAL_APP_D,
+] as const;
+export type ChatChannelType = (typeof CHAT_CHANNEL_TYPES)[number];
 
 /**
  * One contact's thread on one channel. The contact's display fields are a copy kept by the inbox (the contacts
@@ -18,6 +28,11 @@ export class ChatRow {
   @RefColumn({ name: 'org_id' }) orgId!: string;
   @RefColumn({ name: 'channel_id' }) channelId!: string;
   @RefColumn({ name: 'contact_id' }) contactId!: string;
+  /**
+   * The channel's kind, as OpenChat was told (chats opened before issue 16 are WEB): the messaging window of the
+   * platform applies to free-form sends (domain/messaging-window.ts, docs/decisions/0140).
+   */
+  @EnumColumn(CHAT_CHANNEL_TYPES, { name: 'channel_type', default: ChannelType.WEB }) channelType!: ChatChannelType;
   @TextColumn(200, { name: 'contact_name', nullable: true }) contactName!: string | null;
   @TextColumn(254, { name: 'contact_email', nullable: true }) contactEmail!: string | null;
   @TextColumn(32, { name: 'contact_phone', nullable: true }) contactPhone!: string | null;

@@ -1,5 +1,5 @@
 import { OutboxEvent } from '@svc/kit';
-import { ChatRow } from './chat';
+import { CHAT_CHANNEL_TYPES, ChatRow, type ChatChannelType } from './chat';
 import { ChatLabelRow } from './chat-label';
 import { CollectionRow } from './collection';
 import { ConversationRow } from './conversation';
@@ -15,6 +15,7 @@ import { ReadStateRow } from './read-state';
 import { VisitorEventRow, type VisitorEventType } from './visitor-event';
 
 export {
+  CHAT_CHANNEL_TYPES,
   MAX_EXTERNAL_ID_LENGTH,
   MAX_FAILURE_REASON_LENGTH,
   ChatLabelRow,
@@ -31,6 +32,7 @@ export {
   MessageTermRow,
   ReadStateRow,
   VisitorEventRow,
+  type ChatChannelType,
   type MessageContent,
   type VisitorEventType,
 };

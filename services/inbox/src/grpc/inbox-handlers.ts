@@ -8,7 +8,13 @@ export function inboxService(domain: InboxDomain, deps: ImplementDeps) {
   const { chats, conversations, messages, messageChanges, reading } = domain;
   const handlers: ServiceHandlers<typeof InboxServiceService> = {
     sendMessage: (r, { principal }) =>
-      messages.send(principal, r.chatId, r.input ?? { text: '', internal: false }, r.idempotencyKey),
+      messages.send(
+        principal,
+        r.chatId,
+        r.input ?? { text: '', internal: false },
+        r.idempotencyKey,
+        r.platformTemplate ?? false,
+      ),
     getMessages: (r, { principal }) => messages.list(principal, r.chatId, pageRequest(r.input)),
     getChat: (r, { principal }) => chats.get(principal, r.chatId),
     searchChats: (r, { principal }) =>
@@ -42,7 +48,7 @@ export function inboxService(domain: InboxDomain, deps: ImplementDeps) {
     getConversationNotes: (r, { principal }) =>
       messages.conversationNotes(principal, r.conversationId, pageRequest(r.input)),
     sendConversationNote: (r, { principal }) => messages.sendConversationNote(principal, r.conversationId, r.text),
-    openChat: (r, { principal }) => chats.open(principal, r.channelId, r.contact ?? { _id: '' }),
+    openChat: (r, { principal }) => chats.open(principal, r.channelId, r.contact ?? { _id: '' }, r.channelType),
     receiveMessage: (r, { principal }) => messages.receive(principal, r),
     addChatLabel: (r, { principal }) => chats.addLabel(principal, r.chatId, r.labelId),
     findChats: async (r, { principal }) => ({ chatIds: await chats.find(principal, r.chatIds) }),
@@ -50,6 +56,9 @@ export function inboxService(domain: InboxDomain, deps: ImplementDeps) {
     moveChatsToContact: (r, { principal }) =>
       domain.chatMoves.moveToContact(principal, r.channelId, r.fromContactId, r.toContact),
     setChatTyping: (r, { principal }) => domain.typing.set(principal, r.chatId, r.typing),
+    getMessageForDelivery: (r, { principal }) => domain.messageDelivery.forDelivery(principal, r.messageId),
+    requeueFailedMessage: (r, { principal }) =>
+      domain.messageDelivery.requeue(principal, r.messageId, r.platformTemplate),
   };
   return implement('inbox', InboxServiceService, handlers, { ...deps, visitor: VISITOR_METHODS.InboxService });
 }

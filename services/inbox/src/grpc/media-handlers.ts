@@ -11,7 +11,7 @@ const typeFilter = (type: MediaType | undefined) =>
 
 export function mediaService(media: MediaLibrary, deps: ImplementDeps) {
   const handlers: ServiceHandlers<typeof MediaServiceService> = {
-    createMedia: (r, { principal }) => media.create(principal, r.file),
+    createMedia: (r, { principal }) => media.create(principal, r.file, r.contactId),
     uploadMultipleMedia: async (r, { principal }) => ({ data: await media.createMany(principal, r.files) }),
     deleteMedia: (r, { principal }) => media.delete(principal, r.mediaId),
     listConversationMedia: (r, { principal }) =>

@@ -64,13 +64,18 @@ const DOMAIN_ERROR_OF: Partial<
 
 /**
  * Turns a downstream gRPC failure back into the domain error it was, for service-to-service calls, keeping the
- * argument it named (`x-svc-error-field`, set by `implement`) so a caller can tell which of its inputs was refused.
+ * argument it named (`x-svc-error-field`, set by `implement`) so a caller can tell which of its inputs was refused,
+ * and the refusal's `reason` word (`x-svc-error-reason`, decision 0140).
  */
 export function domainErrorOf(error: ServiceError): DomainError | ServiceError {
   const ErrorClass = DOMAIN_ERROR_OF[errorCodeOfGrpcStatus(error.code)];
   if (!ErrorClass) return error;
-  const field = error.metadata?.get('x-svc-error-field')[0];
-  return new ErrorClass(error.details || error.message, typeof field === 'string' && field ? { field } : {});
+  const details: Record<string, string> = {};
+  for (const key of ['field', 'reason']) {
+    const value = error.metadata?.get(`x-svc-error-${key}`)[0];
+    if (typeof value === 'string' && value) details[key] = value;
+  }
+  return new ErrorClass(error.details || error.message, details);
 }
 
 /**

@@ -29,6 +29,9 @@ export const TRUST_POLICY = {
   contacts: { 'system-of-org': ['inbox'] },
   inbox: { 'system-of-org': ['identity'] },
   stack: { 'system-of-org': ['inbox'], installation: ['identity'] },
+  // channels records what a messaging platform's user sends (contacts, chats, messages, media) and reports delivery
+  // of what it sent (issue 16), each as SYSTEM of the channel's org.
+  channels: { 'system-of-org': ['contacts', 'inbox'] },
   // widget-api resolves public keys (no org yet) and checks visitor proofs for the key's org (docs/decisions/0075),
   // finds and updates the visitor's contact and opens its chat (SYSTEM of the org), and acts in the chat as the visitor.
   'widget-api': {

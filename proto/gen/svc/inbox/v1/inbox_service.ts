@@ -917,7 +917,22 @@ export interface ReceiveMessageRequest {
    * with the same id in the same chat answers the first message instead of recording another. Ids starting "idem:"
    * are reserved (SendMessage's idempotency keys) and refused.
    */
-  externalId?: string | undefined;
+  externalId?:
+    | string
+    | undefined;
+  /**
+   * At most one of the three below (messaging platforms, issue 16): the message is then LOCATION, CONTACT_CARD or
+   * BUTTONS instead, the text its caption (a button reply's text is the tapped button's title).
+   */
+  location?: Location | undefined;
+  contactCard?:
+    | ContactCard
+    | undefined;
+  /**
+   * The contact tapped a reply button or quick reply: recorded as a BUTTONS message carrying that one button (its id
+   * is the platform's payload, 1-1000 characters).
+   */
+  buttonReply?: MessageButton | undefined;
 }
 
 export interface UpdateDeliveryStatusRequest {
@@ -931,6 +946,20 @@ export interface UpdateDeliveryStatusRequest {
 export interface UpdateDeliveryStatusResult {
   /** The messages whose status moved (ids not in the chat, not outbound, or already further on are left out). */
   changedMessageIds: string[];
+}
+
+export interface MessageForDelivery {
+  message: Message | undefined;
+  channelId: string;
+  /** The chat's channel kind (svc.channels.v1.ChannelType name), WEB for chats opened without one. */
+  channelType: string;
+  contactId: string;
+}
+
+export interface RequeueFailedMessageRequest {
+  messageId: string;
+  /** The message is an approved platform template (sent by sendChatAppATemplateMessage): the window does not apply. */
+  platformTemplate: boolean;
 }
 
 export interface MoveChatsToContactRequest {
@@ -6022,7 +6051,15 @@ export const FindChatsResponse: MessageFns<FindChatsResponse> = {
 };
 
 function createBaseReceiveMessageRequest(): ReceiveMessageRequest {
-  return { chatId: "", text: "", mediaIds: [], externalId: undefined };
+  return {
+    chatId: "",
+    text: "",
+    mediaIds: [],
+    externalId: undefined,
+    location: undefined,
+    contactCard: undefined,
+    buttonReply: undefined,
+  };
 }
 
 export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
@@ -6038,6 +6075,15 @@ export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
     }
     if (message.externalId !== undefined) {
       writer.uint32(34).string(message.externalId);
+    }
+    if (message.location !== undefined) {
+      Location.encode(message.location, writer.uint32(42).fork()).join();
+    }
+    if (message.contactCard !== undefined) {
+      ContactCard.encode(message.contactCard, writer.uint32(50).fork()).join();
+    }
+    if (message.buttonReply !== undefined) {
+      MessageButton.encode(message.buttonReply, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -6087,6 +6133,30 @@ export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
             message.externalId = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.location = Location.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.contactCard = ContactCard.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.buttonReply = MessageButton.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6117,6 +6187,17 @@ export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
         : isSet(object.external_id)
         ? globalThis.String(object.external_id)
         : undefined,
+      location: isSet(object.location) ? Location.fromJSON(object.location) : undefined,
+      contactCard: isSet(object.contactCard)
+        ? ContactCard.fromJSON(object.contactCard)
+        : isSet(object.contact_card)
+        ? ContactCard.fromJSON(object.contact_card)
+        : undefined,
+      buttonReply: isSet(object.buttonReply)
+        ? MessageButton.fromJSON(object.buttonReply)
+        : isSet(object.button_reply)
+        ? MessageButton.fromJSON(object.button_reply)
+        : undefined,
     };
   },
 
@@ -6134,6 +6215,15 @@ export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
     if (message.externalId !== undefined) {
       obj.externalId = message.externalId;
     }
+    if (message.location !== undefined) {
+      obj.location = Location.toJSON(message.location);
+    }
+    if (message.contactCard !== undefined) {
+      obj.contactCard = ContactCard.toJSON(message.contactCard);
+    }
+    if (message.buttonReply !== undefined) {
+      obj.buttonReply = MessageButton.toJSON(message.buttonReply);
+    }
     return obj;
   },
 
@@ -6146,6 +6236,15 @@ export const ReceiveMessageRequest: MessageFns<ReceiveMessageRequest> = {
     message.text = object.text ?? "";
     message.mediaIds = object.mediaIds?.map((e) => e) || [];
     message.externalId = object.externalId ?? undefined;
+    message.location = (object.location !== undefined && object.location !== null)
+      ? Location.fromPartial(object.location)
+      : undefined;
+    message.contactCard = (object.contactCard !== undefined && object.contactCard !== null)
+      ? ContactCard.fromPartial(object.contactCard)
+      : undefined;
+    message.buttonReply = (object.buttonReply !== undefined && object.buttonReply !== null)
+      ? MessageButton.fromPartial(object.buttonReply)
+      : undefined;
     return message;
   },
 };
@@ -6348,6 +6447,230 @@ export const UpdateDeliveryStatusResult: MessageFns<UpdateDeliveryStatusResult> 
   fromPartial<I extends Exact<DeepPartial<UpdateDeliveryStatusResult>, I>>(object: I): UpdateDeliveryStatusResult {
     const message = createBaseUpdateDeliveryStatusResult();
     message.changedMessageIds = object.changedMessageIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseMessageForDelivery(): MessageForDelivery {
+  return { message: undefined, channelId: "", channelType: "", contactId: "" };
+}
+
+export const MessageForDelivery: MessageFns<MessageForDelivery> = {
+  encode(message: MessageForDelivery, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.message !== undefined) {
+      Message.encode(message.message, writer.uint32(10).fork()).join();
+    }
+    if (message.channelId !== "") {
+      writer.uint32(18).string(message.channelId);
+    }
+    if (message.channelType !== "") {
+      writer.uint32(26).string(message.channelType);
+    }
+    if (message.contactId !== "") {
+      writer.uint32(34).string(message.contactId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MessageForDelivery {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMessageForDelivery();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.message = Message.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.channelId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.channelType = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.contactId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MessageForDelivery {
+    return {
+      message: isSet(object.message) ? Message.fromJSON(object.message) : undefined,
+      channelId: isSet(object.channelId)
+        ? globalThis.String(object.channelId)
+        : isSet(object.channel_id)
+        ? globalThis.String(object.channel_id)
+        : "",
+      channelType: isSet(object.channelType)
+        ? globalThis.String(object.channelType)
+        : isSet(object.channel_type)
+        ? globalThis.String(object.channel_type)
+        : "",
+      contactId: isSet(object.contactId)
+        ? globalThis.String(object.contactId)
+        : isSet(object.contact_id)
+        ? globalThis.String(object.contact_id)
+        : "",
+    };
+  },
+
+  toJSON(message: MessageForDelivery): unknown {
+    const obj: any = {};
+    if (message.message !== undefined) {
+      obj.message = Message.toJSON(message.message);
+    }
+    if (message.channelId !== "") {
+      obj.channelId = message.channelId;
+    }
+    if (message.channelType !== "") {
+      obj.channelType = message.channelType;
+    }
+    if (message.contactId !== "") {
+      obj.contactId = message.contactId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MessageForDelivery>, I>>(base?: I): MessageForDelivery {
+    return MessageForDelivery.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MessageForDelivery>, I>>(object: I): MessageForDelivery {
+    const message = createBaseMessageForDelivery();
+    message.message = (object.message !== undefined && object.message !== null)
+      ? Message.fromPartial(object.message)
+      : undefined;
+    message.channelId = object.channelId ?? "";
+    message.channelType = object.channelType ?? "";
+    message.contactId = object.contactId ?? "";
+    return message;
+  },
+};
+
+function createBaseRequeueFailedMessageRequest(): RequeueFailedMessageRequest {
+  return { messageId: "", platformTemplate: false };
+}
+
+export const RequeueFailedMessageRequest: MessageFns<RequeueFailedMessageRequest> = {
+  encode(message: RequeueFailedMessageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.messageId !== "") {
+      writer.uint32(10).string(message.messageId);
+    }
+    if (message.platformTemplate !== false) {
+      writer.uint32(16).bool(message.platformTemplate);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RequeueFailedMessageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRequeueFailedMessageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.messageId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.platformTemplate = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RequeueFailedMessageRequest {
+    return {
+      messageId: isSet(object.messageId)
+        ? globalThis.String(object.messageId)
+        : isSet(object.message_id)
+        ? globalThis.String(object.message_id)
+        : "",
+      platformTemplate: isSet(object.platformTemplate)
+        ? globalThis.Boolean(object.platformTemplate)
+        : isSet(object.platform_template)
+        ? globalThis.Boolean(object.platform_template)
+        : false,
+    };
+  },
+
+  toJSON(message: RequeueFailedMessageRequest): unknown {
+    const obj: any = {};
+    if (message.messageId !== "") {
+      obj.messageId = message.messageId;
+    }
+    if (message.platformTemplate !== false) {
+      obj.platformTemplate = message.platformTemplate;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RequeueFailedMessageRequest>, I>>(base?: I): RequeueFailedMessageRequest {
+    return RequeueFailedMessageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RequeueFailedMessageRequest>, I>>(object: I): RequeueFailedMessageRequest {
+    const message = createBaseRequeueFailedMessageRequest();
+    message.messageId = object.messageId ?? "";
+    message.platformTemplate = object.platformTemplate ?? false;
     return message;
   },
 };
@@ -7761,6 +8084,35 @@ export const InboxServiceService = {
     responseSerialize: (value: FindChatsResponse): Buffer => Buffer.from(FindChatsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): FindChatsResponse => FindChatsResponse.decode(value),
   },
+  /**
+   * SYSTEM (channels' delivery, issue 16): one message with what sending it needs: its full content (media with
+   * signed links the platform fetches), and its chat's channel, channel kind and contact. Notes included.
+   */
+  getMessageForDelivery: {
+    path: "/svc.inbox.v1.InboxService/GetMessageForDelivery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MessageIdRequest): Buffer => Buffer.from(MessageIdRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MessageIdRequest => MessageIdRequest.decode(value),
+    responseSerialize: (value: MessageForDelivery): Buffer => Buffer.from(MessageForDelivery.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MessageForDelivery => MessageForDelivery.decode(value),
+  },
+  /**
+   * SYSTEM (channels' retryFailedMessage, docs/decisions/0142): a FAILED outbound message of a platform chat goes back
+   * to QUEUED for a new attempt (the one move against the forward-only order), with message.status_changed; refused
+   * (FAILED_PRECONDITION with a reason) when it is not outbound, a note, deleted, on a WEB chat, or outside the
+   * platform's messaging window unless it is a template. An already QUEUED message answers as it is.
+   */
+  requeueFailedMessage: {
+    path: "/svc.inbox.v1.InboxService/RequeueFailedMessage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RequeueFailedMessageRequest): Buffer =>
+      Buffer.from(RequeueFailedMessageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RequeueFailedMessageRequest => RequeueFailedMessageRequest.decode(value),
+    responseSerialize: (value: Message): Buffer => Buffer.from(Message.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Message => Message.decode(value),
+  },
 } as const;
 
 export interface InboxServiceServer extends UntypedServiceImplementation {
@@ -7823,6 +8175,18 @@ export interface InboxServiceServer extends UntypedServiceImplementation {
   addChatLabel: handleUnaryCall<AddChatLabelRequest, Chat>;
   /** SYSTEM callers (contacts checks a Chat ID identity): which of these ids name chats of the org. */
   findChats: handleUnaryCall<FindChatsRequest, FindChatsResponse>;
+  /**
+   * SYSTEM (channels' delivery, issue 16): one message with what sending it needs: its full content (media with
+   * signed links the platform fetches), and its chat's channel, channel kind and contact. Notes included.
+   */
+  getMessageForDelivery: handleUnaryCall<MessageIdRequest, MessageForDelivery>;
+  /**
+   * SYSTEM (channels' retryFailedMessage, docs/decisions/0142): a FAILED outbound message of a platform chat goes back
+   * to QUEUED for a new attempt (the one move against the forward-only order), with message.status_changed; refused
+   * (FAILED_PRECONDITION with a reason) when it is not outbound, a note, deleted, on a WEB chat, or outside the
+   * platform's messaging window unless it is a template. An already QUEUED message answers as it is.
+   */
+  requeueFailedMessage: handleUnaryCall<RequeueFailedMessageRequest, Message>;
 }
 
 export interface InboxServiceClient extends Client {
@@ -8373,6 +8737,46 @@ export interface InboxServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: FindChatsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * SYSTEM (channels' delivery, issue 16): one message with what sending it needs: its full content (media with
+   * signed links the platform fetches), and its chat's channel, channel kind and contact. Notes included.
+   */
+  getMessageForDelivery(
+    request: MessageIdRequest,
+    callback: (error: ServiceError | null, response: MessageForDelivery) => void,
+  ): ClientUnaryCall;
+  getMessageForDelivery(
+    request: MessageIdRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MessageForDelivery) => void,
+  ): ClientUnaryCall;
+  getMessageForDelivery(
+    request: MessageIdRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MessageForDelivery) => void,
+  ): ClientUnaryCall;
+  /**
+   * SYSTEM (channels' retryFailedMessage, docs/decisions/0142): a FAILED outbound message of a platform chat goes back
+   * to QUEUED for a new attempt (the one move against the forward-only order), with message.status_changed; refused
+   * (FAILED_PRECONDITION with a reason) when it is not outbound, a note, deleted, on a WEB chat, or outside the
+   * platform's messaging window unless it is a template. An already QUEUED message answers as it is.
+   */
+  requeueFailedMessage(
+    request: RequeueFailedMessageRequest,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  requeueFailedMessage(
+    request: RequeueFailedMessageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Message) => void,
+  ): ClientUnaryCall;
+  requeueFailedMessage(
+    request: RequeueFailedMessageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Message) => void,
   ): ClientUnaryCall;
 }
 

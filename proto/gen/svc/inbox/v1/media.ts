@@ -40,7 +40,14 @@ export interface MediaUpload {
 }
 
 export interface CreateMediaRequest {
-  file: MediaUpload | undefined;
+  file:
+    | MediaUpload
+    | undefined;
+  /**
+   * SYSTEM callers only (a channel storing a platform user's attachment): the media is uploaded as this contact's, so
+   * the library shows who sent it and ReceiveMessage lets that contact's chat carry it.
+   */
+  contactId?: string | undefined;
 }
 
 export interface UploadMultipleMediaRequest {
@@ -221,13 +228,16 @@ export const MediaUpload: MessageFns<MediaUpload> = {
 };
 
 function createBaseCreateMediaRequest(): CreateMediaRequest {
-  return { file: undefined };
+  return { file: undefined, contactId: undefined };
 }
 
 export const CreateMediaRequest: MessageFns<CreateMediaRequest> = {
   encode(message: CreateMediaRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.file !== undefined) {
       MediaUpload.encode(message.file, writer.uint32(10).fork()).join();
+    }
+    if (message.contactId !== undefined) {
+      writer.uint32(18).string(message.contactId);
     }
     return writer;
   },
@@ -253,6 +263,14 @@ export const CreateMediaRequest: MessageFns<CreateMediaRequest> = {
             message.file = MediaUpload.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.contactId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -266,13 +284,23 @@ export const CreateMediaRequest: MessageFns<CreateMediaRequest> = {
   },
 
   fromJSON(object: any): CreateMediaRequest {
-    return { file: isSet(object.file) ? MediaUpload.fromJSON(object.file) : undefined };
+    return {
+      file: isSet(object.file) ? MediaUpload.fromJSON(object.file) : undefined,
+      contactId: isSet(object.contactId)
+        ? globalThis.String(object.contactId)
+        : isSet(object.contact_id)
+        ? globalThis.String(object.contact_id)
+        : undefined,
+    };
   },
 
   toJSON(message: CreateMediaRequest): unknown {
     const obj: any = {};
     if (message.file !== undefined) {
       obj.file = MediaUpload.toJSON(message.file);
+    }
+    if (message.contactId !== undefined) {
+      obj.contactId = message.contactId;
     }
     return obj;
   },
@@ -285,6 +313,7 @@ export const CreateMediaRequest: MessageFns<CreateMediaRequest> = {
     message.file = (object.file !== undefined && object.file !== null)
       ? MediaUpload.fromPartial(object.file)
       : undefined;
+    message.contactId = object.contactId ?? undefined;
     return message;
   },
 };
