@@ -65,6 +65,12 @@ export const SUBGRAPHS: Subgraph[] = [
     grpcService: 'svc.channels.v1.BotSettingsService',
   },
   {
+    name: 'channelsPlatforms',
+    app: 'channels',
+    proto: 'svc/channels/v1/platform_channels.proto',
+    grpcService: 'svc.channels.v1.PlatformChannelsService',
+  },
+  {
     name: 'channelsDelivery',
     app: 'channels',
     proto: 'svc/channels/v1/delivery.proto',

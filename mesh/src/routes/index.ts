@@ -1,6 +1,7 @@
 import { channelsRoutes } from './channels';
 import { channelsTemplatesRoutes } from './channels-templates';
 import { channelsBotRoutes } from './channels-bot';
+import { channelsPlatformRoutes } from './channels-platforms';
 import { channelsDeliveryRoutes } from './channels-delivery';
 import { contactsRoutes } from './contacts';
 import { flowRoutes } from './flows';
@@ -29,5 +30,6 @@ export const ROUTES: Record<string, Route> = {
   ...channelsRoutes,
   ...channelsTemplatesRoutes,
   ...channelsBotRoutes,
+  ...channelsPlatformRoutes,
   ...channelsDeliveryRoutes,
 };

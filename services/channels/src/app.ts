@@ -27,6 +27,12 @@ import { GrpcTemplateInbox } from './domain/templates/inbox';
 import { ChatAppATemplateSends } from './domain/templates/template-sends';
 import { ChatAppATemplates } from './domain/templates/templates';
 import { TEMPLATES_GRPC_SERVICE, templatesService } from './grpc/templates-handlers';
+import { PlatformChannelsServiceService } from '@svc/proto/channels/v1/platform_channels';
+import { PlatformConnections } from './domain/connect/connect';
+import { HostedConnect } from './domain/connect/hosted';
+import { ManagedChannels } from './domain/manage/channels';
+import { platformChannelsService } from './grpc/platform-channels-handlers';
+import { connectCallbackRoute } from './http/connect-callback';
 import { inboundRoute } from './http/inbound-route';
 import { InboundWebhooks } from './http/inbound-webhooks';
 import { ChatAppAAdapter } from './platforms/chat-app-a';
@@ -66,6 +72,7 @@ export interface ChannelsAppDeps extends ServiceAppDeps {
 export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   private keys: LoadedKeyring | undefined;
   private inbound: InboundWebhooks | undefined;
+  private hostedConnect: HostedConnect | undefined;
   /** Platform channels with their secrets opened (set once started). */
   platformChannels: PlatformChannels | undefined;
   /** The platform adapters (platforms/registry.ts), on the configured base URLs. */
@@ -95,6 +102,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
           'svc.channels.v1.DeliveryService',
           TEMPLATES_GRPC_SERVICE,
           'svc.channels.v1.BotSettingsService',
+          'svc.channels.v1.PlatformChannelsService',
         ],
         data: channelsData,
         publishes: [CHANNELS_TOPIC, INBOUND_TOPIC],
@@ -147,6 +155,28 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       BotSettingsServiceService,
       botSettingsService(botSettings, { verifier: this.verifier, logger: this.logger }),
       'svc.channels.v1.BotSettingsService',
+    );
+    const platforms = () => platformChannels;
+    const connections = new PlatformConnections(
+      this.dataSource,
+      () => this.relay,
+      platforms,
+      this.adapters,
+      this.config,
+      this.logger,
+    );
+    this.hostedConnect = new HostedConnect(this.dataSource, connections, this.config, this.logger);
+    this.grpc.add(
+      PlatformChannelsServiceService,
+      platformChannelsService(
+        {
+          channels: new ManagedChannels(this.dataSource, () => this.relay, platforms, this.adapters, this.logger),
+          connections,
+          hosted: this.hostedConnect,
+        },
+        { verifier: this.verifier, logger: this.logger },
+      ),
+      'svc.channels.v1.PlatformChannelsService',
     );
   }
 
@@ -210,13 +240,18 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
         if (!this.inbound) throw new Error('channels is not started');
         return this.inbound;
       }),
+      // The hosted connect's return (decision 0122).
+      connectCallbackRoute(() => {
+        if (!this.hostedConnect) throw new Error('channels is not started');
+        return this.hostedConnect;
+      }, this.logger),
     ];
   }
 
   /** Where the inbound consumer hands status callbacks (decision 0136). */
   protected inboundSinks(): InboundSinks {
-    if (!this.deliveryStatus) throw new Error('channels is not started');
-    return { deliveryStatus: this.deliveryStatus, templateStatus: this.templates ?? UNWIRED_SINKS.templateStatus };
+    if (!this.deliveryStatus || !this.templates) throw new Error('channels is not started');
+    return { deliveryStatus: this.deliveryStatus, templateStatus: this.templates };
   }
 
   /** Moves identity secrets sealed under an older key to the active one (key rotation), then serves. */
@@ -253,13 +288,3 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     this.templateInbox?.close();
   }
 }
-
-// Stand-ins before the app is started (the sinks are delivery/status-sink.ts and domain/templates): a callback fails,
-// so the bus retries it and dead-letters it rather than losing it.
-const UNWIRED_SINKS: InboundSinks = {
-  deliveryStatus: {
-    applyStatus: () => Promise.reject(new Error('delivery status sink not wired')),
-    applyWatermark: () => Promise.reject(new Error('delivery status sink not wired')),
-  },
-  templateStatus: { applyTemplateStatus: () => Promise.reject(new Error('template status sink not wired')) },
-};

@@ -27,6 +27,22 @@ export const channelsSettingsSchema = serviceConfigSchema.extend({
   CHAT_APP_B_API_URL: z.url().default('https://api.telegram.org'),
   CHAT_APP_C_API_URL: z.url().default('https://chatapi.viber.com/pa'),
   SOCIAL_APP_D_API_URL: z.url().default('https://graph.facebook.com/v23.0'),
+  /**
+   * The hosted connect (docs/decisions/0122): the platform app whose dialog a CHAT_APP_A business (Embedded Signup) or
+   * a SOCIAL_APP_D page admin goes through, and which exchanges the returned code. Unset app id or secret: that kind's
+   * partnerChannelConnectUrl answers FAILED_PRECONDITION. The secret also keys the signed state (HKDF), so rotating it
+   * voids connect URLs in flight.
+   */
+  CHAT_APP_A_APP_ID: z.string().trim().default(''),
+  CHAT_APP_A_APP_SECRET: z.string().trim().default(''),
+  /** Embedded Signup's configuration id (Facebook Login for Business); empty: the dialog asks for the scopes. */
+  CHAT_APP_A_CONFIG_ID: z.string().trim().default(''),
+  CHAT_APP_A_DIALOG_URL: z.url().default('https://www.facebook.com/v23.0/dialog/oauth'),
+  SOCIAL_APP_D_APP_ID: z.string().trim().default(''),
+  SOCIAL_APP_D_APP_SECRET: z.string().trim().default(''),
+  SOCIAL_APP_D_DIALOG_URL: z.url().default('https://www.facebook.com/v23.0/dialog/oauth'),
+  /** A hosted connect URL is refused this long after it was made. */
+  CHANNELS_CONNECT_STATE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(900),
   /** Each call to a platform gives up after this long (a timeout is transient: retried with backoff). */
   PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** How often the delivery sender looks for due messages when nothing woke it (retries, resumed channels). */

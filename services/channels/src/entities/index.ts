@@ -1,5 +1,6 @@
 import { OutboxEvent } from '@svc/kit';
 import { ChannelRow } from './channel';
+import { ConnectStateRow } from './connect-state';
 import { PlatformInboundEventRow, PlatformInboundMessageRow } from './inbound';
 import { OutboundDeliveryRow, OutboundPlatformMessageRow } from './outbound-delivery';
 import { PlatformChannelRow } from './platform-channel';
@@ -11,6 +12,7 @@ export { PlatformInboundEventRow, PlatformInboundMessageRow };
 export { OutboundDeliveryRow, OutboundPlatformMessageRow };
 export type { DeliveryState, FailureKind } from './outbound-delivery';
 export { ChatAppATemplateRow, ChatAppATemplateSendRow };
+export { ConnectStateRow };
 export const entities = [
   ChannelRow,
   WebIntegrationRow,
@@ -22,4 +24,5 @@ export const entities = [
   OutboundPlatformMessageRow,
   ChatAppATemplateRow,
   ChatAppATemplateSendRow,
+  ConnectStateRow,
 ];

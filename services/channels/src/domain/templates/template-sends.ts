@@ -14,7 +14,7 @@ import {
 import { PrincipalKind } from '@svc/proto/common/v1';
 import type { Message, SendMessageRequest } from '@svc/proto/inbox/v1';
 import type { SendChatAppATemplateMessageRequest } from '@svc/proto/channels/v1/templates';
-import { ChatAppATemplateRow, ChatAppATemplateSendRow } from '../../entities';
+import { type ChatAppATemplateRow, ChatAppATemplateSendRow } from '../../entities';
 import type { TemplateComponentParameters } from '../../platforms/adapter';
 import type { TemplateInbox } from './inbox';
 import type { ChatAppATemplates } from './templates';
