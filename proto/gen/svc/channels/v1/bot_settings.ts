@@ -1983,7 +1983,7 @@ export const SetChatAppBBotDefaultAdminRightsRequest: MessageFns<SetChatAppBBotD
 
 /**
  * The settings of a CHAT_APP_B channel's bot (issue 16), kept at the platform, never stored here: each RPC is one
- * Telegram Bot API method (services/channels/src/domain/bot-settings/README.md lists them with the limits). A
+ * Telegram Bot API method (services/channels/src/platforms/chat-app-b/README.md lists them with the limits). A
  * mutation answers the settings read back afterwards, in the language (and command scope) it named. Enum-like fields
  * are strings spelled as the public API's enums (`ALL_PRIVATE_CHATS`, `WEB_APP`); the service converts them.
  */
