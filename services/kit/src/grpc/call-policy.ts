@@ -1,5 +1,7 @@
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import { ChannelsServiceService } from '@svc/proto/channels/v1';
+import { BotSettingsServiceService } from '@svc/proto/channels/v1/bot_settings';
+import { PlatformChannelsServiceService } from '@svc/proto/channels/v1/platform_channels';
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
@@ -39,6 +41,8 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   FlowsServiceService,
   WebhookIngressServiceService,
   ChannelsServiceService,
+  PlatformChannelsServiceService,
+  BotSettingsServiceService,
 ];
 
 /**
