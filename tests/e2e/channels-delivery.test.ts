@@ -9,7 +9,7 @@ import {
   systemPrincipal,
   unary,
 } from '@svc/kit';
-import { ChannelStatus, ChannelType } from '@svc/proto/channels/v1';
+import { ChannelStatus } from '@svc/proto/channels/v1';
 import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
 import { InboxServiceClient, type Message } from '@svc/proto/inbox/v1';
 import { OutboundDeliveryRow } from '@svc/channels/dist/src/entities';
