@@ -59,16 +59,16 @@ export const SUBGRAPHS: Subgraph[] = [
     grpcService: 'svc.channels.v1.ChatAppATemplatesService',
   },
   {
-    name: 'channelsPlatforms',
-    app: 'channels',
-    proto: 'svc/channels/v1/platform_channels.proto',
-    grpcService: 'svc.channels.v1.PlatformChannelsService',
-  },
-  {
     name: 'channelsBot',
     app: 'channels',
     proto: 'svc/channels/v1/bot_settings.proto',
     grpcService: 'svc.channels.v1.BotSettingsService',
+  },
+  {
+    name: 'channelsPlatforms',
+    app: 'channels',
+    proto: 'svc/channels/v1/platform_channels.proto',
+    grpcService: 'svc.channels.v1.PlatformChannelsService',
   },
   {
     name: 'channelsDelivery',

@@ -1,11 +1,8 @@
 import { expect } from 'chai';
 import { ApiScope, newId } from '@svc/kit';
-import { ChannelStatus, ChannelType } from '@svc/proto/channels/v1';
-import { channelsKeyring } from '@svc/channels';
-import { ChannelRow, PlatformChannelRow } from '@svc/channels/dist/src/entities';
-import { PlatformChannels } from '@svc/channels/dist/src/domain/platform-channels';
-import { FakeChatAppB, type FakeBot } from '../fakes/chat-app-b';
-import { StackHarness, type TestOrg } from '../support/stack-harness';
+import type { FakeBot } from '../fakes/chat-app-b';
+import type { TestOrg } from '../support/stack-harness';
+import { CONNECT_B, CONNECT_C, DISCONNECT, PlatformStack, type ChannelView } from './channels-platform-fixtures';
 import { dataOf, expectError } from './inbox-fixtures';
 
 const RIGHTS = `isAnonymous canManageChat canDeleteMessages canManageVideoChats canRestrictMembers canPromoteMembers
@@ -31,50 +28,21 @@ interface Settings {
 }
 
 describe('ChatAppB bot settings (whole stack over HTTP, against the fake platform)', function () {
-  const fake = new FakeChatAppB();
-  let harness: StackHarness;
+  const platforms = new PlatformStack();
+  const fake = platforms.b;
   let org: TestOrg;
   let key: string;
   let bot: FakeBot;
   let channelId: string;
 
-  /**
-   * A connected CHAT_APP_B channel of `orgId`, written as connecting one writes it (credentials sealed with the
-   * service's keyring). TODO(merge i16-core): connect through connectChatAppBChannel instead.
-   */
-  const seedChannel = async (orgId: string, type: ChannelType, credentials: Record<string, string>) => {
-    const app = harness.stack.channels;
-    const channels = new PlatformChannels(app.dataSource, channelsKeyring(app.config).keyring);
-    const id = newId();
-    const at = new Date();
-    await app.dataSource.getRepository(ChannelRow).insert({
-      id,
-      orgId,
-      type,
-      status: ChannelStatus.ACTIVE,
-      name: 'Bot',
-      createdAt: at,
-      updatedAt: at,
-      deletedAt: null,
-    });
-    await app.dataSource.getRepository(PlatformChannelRow).insert({
-      id,
-      orgId,
-      type: type as PlatformChannelRow['type'],
-      connectedAccount: `${type}:${id}`,
-      externalAccountId: id,
-      account: JSON.stringify({ externalId: id, displayName: '@bot', details: {} }),
-      credentialsSealed: channels.sealCredentials(credentials, { orgId, id }),
-      webhookSecretSealed: '',
-      aiAutoReply: false,
-      authorizationError: '',
-      connectedAt: at,
-    });
-    return id;
+  const connect = async (as = key) => {
+    bot = fake.addBot();
+    const response = await gql<{ connectChatAppBChannel: ChannelView }>(CONNECT_B, { i: { botToken: bot.token } }, as);
+    return dataOf(response).connectChatAppBChannel.id;
   };
 
   const gql = <T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}, as = key) =>
-    harness.graphql<T>(query, variables, as);
+    platforms.harness.graphql<T>(query, variables, as);
   const read = async (variables: Record<string, unknown> = {}) =>
     dataOf(await gql<{ channelChatAppBBotSettings: Settings }>(READ, { c: channelId, ...variables }))
       .channelChatAppBBotSettings;
@@ -86,19 +54,13 @@ describe('ChatAppB bot settings (whole stack over HTTP, against the fake platfor
   const lastCall = (method: string) => fake.calls(bot, method).at(-1);
 
   before(async () => {
-    await fake.start();
-    harness = new StackHarness({ CHAT_APP_B_API_URL: fake.apiUrl });
-    await harness.start();
-    org = await harness.newOrg();
+    await platforms.start();
+    org = await platforms.harness.newOrg('Bot settings');
     key = (await org.mintKey([ApiScope.CHANNELS_MANAGE])).key;
   });
-  after(async () => {
-    await harness.stop();
-    await fake.stop();
-  });
+  after(() => platforms.stop());
   beforeEach(async () => {
-    bot = fake.addBot();
-    channelId = await seedChannel(org.id, ChannelType.CHAT_APP_B, { botToken: bot.token });
+    channelId = await connect();
   });
 
   describe('channelChatAppBBotSettings', () => {
@@ -267,22 +229,27 @@ describe('ChatAppB bot settings (whole stack over HTTP, against the fake platfor
     });
 
     it("answers another org's channel, an unknown id and a disconnected channel as NOT_FOUND", async () => {
-      const other = await harness.newOrg('Other');
+      const other = await platforms.harness.newOrg('Other');
       const otherKey = (await other.mintKey([ApiScope.CHANNELS_MANAGE])).key;
       const before = fake.requests.length;
-      expectError(await gql(READ, { c: channelId }, otherKey), 200, 'NOT_FOUND');
-      expectError(await gql(READ, { c: newId() }), 200, 'NOT_FOUND');
-      await harness.stack.channels.dataSource
-        .getRepository(ChannelRow)
-        .update({ id: channelId }, { deletedAt: new Date() });
-      expectError(await gql(READ, { c: channelId }), 200, 'NOT_FOUND');
+      const theirs = await gql(READ, { c: channelId }, otherKey);
+      expectError(theirs, 200, 'NOT_FOUND');
+      const unknown = await gql(READ, { c: newId() });
+      expect(theirs.body.errors?.[0]?.message).to.equal(unknown.body.errors?.[0]?.message);
+      expectError(unknown, 200, 'NOT_FOUND');
       expect(fake.requests.length).to.equal(before);
+      dataOf(await gql(DISCONNECT, { id: channelId }));
+      const after = fake.requests.length;
+      expectError(await gql(READ, { c: channelId }), 200, 'NOT_FOUND');
+      expect(fake.requests.length).to.equal(after);
     });
 
     it('refuses a channel of another kind as BAD_USER_INPUT naming channelId', async () => {
-      const viber = await seedChannel(org.id, ChannelType.CHAT_APP_C, {
-        authToken: 'aaaaaaaaaaaaaaaa-bbbbbbbbbbbbbbbb',
+      const account = platforms.c.addAccount();
+      const connected = await gql<{ connectChatAppCChannel: ChannelView }>(CONNECT_C, {
+        i: { authToken: account.authToken },
       });
+      const viber = dataOf(connected).connectChatAppCChannel.id;
       const answer = await gql(READ, { c: viber });
       expectError(answer, 200, 'BAD_USER_INPUT');
       expect(answer.body.errors?.[0]?.message).to.match(/channelId: bot settings exist for CHAT_APP_B channels only/);

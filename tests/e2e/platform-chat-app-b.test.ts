@@ -1,41 +1,20 @@
 import { expect } from 'chai';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ChannelType } from '@svc/proto/channels/v1';
-import type { ConnectedChannel, InboundRequest, OutboundMessage } from '@svc/channels/dist/src/platforms/adapter';
+import type { ConnectedChannel, OutboundMessage } from '@svc/channels/dist/src/platforms/adapter';
 import { ChatAppBAdapter, newChatAppBSecretToken } from '@svc/channels/dist/src/platforms/chat-app-b';
+import { recordingEndpoint, type RecordingEndpoint } from '../fakes/recording-endpoint';
 import { FakeChatAppB, type FakeBot } from '../fakes/chat-app-b';
-
-/** A local inbound endpoint standing in for our route: records what the fake platform delivers and answers 200. */
-async function inboundEndpoint(): Promise<{ url: string; requests: InboundRequest[]; close: () => Promise<void> }> {
-  const requests: InboundRequest[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
-      requests.push({ method: req.method as 'POST', headers, query: {}, rawBody: Buffer.concat(chunks) });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/channels/in/ch-b`,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe('ChatAppB adapter (Telegram Bot API shape) against the fake platform', function () {
   const fake = new FakeChatAppB();
   let adapter: ChatAppBAdapter;
   let bot: FakeBot;
   let channel: ConnectedChannel;
-  let inbound: Awaited<ReturnType<typeof inboundEndpoint>>;
+  let inbound: RecordingEndpoint;
 
   before(async () => {
     await fake.start();
-    inbound = await inboundEndpoint();
+    inbound = await recordingEndpoint();
     adapter = new ChatAppBAdapter({ baseUrl: fake.apiUrl, timeoutMs: 2000 });
   });
   after(async () => {

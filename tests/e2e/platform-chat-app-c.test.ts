@@ -1,38 +1,9 @@
 import { expect } from 'chai';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ChannelType } from '@svc/proto/channels/v1';
-import type { ConnectedChannel, InboundRequest, OutboundMessage } from '@svc/channels/dist/src/platforms/adapter';
+import type { ConnectedChannel, OutboundMessage } from '@svc/channels/dist/src/platforms/adapter';
 import { ChatAppCAdapter } from '@svc/channels/dist/src/platforms/chat-app-c';
+import { recordingEndpoint, type RecordingEndpoint } from '../fakes/recording-endpoint';
 import { FakeChatAppC, type FakeViberAccount, type ViberUserShape } from '../fakes/chat-app-c';
-
-/** A local inbound endpoint standing in for our route: records what the fake delivers and answers `status`. */
-async function inboundEndpoint(): Promise<{
-  url: string;
-  requests: InboundRequest[];
-  status: number;
-  close: () => Promise<void>;
-}> {
-  const endpoint = {
-    url: '',
-    requests: [] as InboundRequest[],
-    status: 200,
-    close: async () => {},
-  };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
-      endpoint.requests.push({ method: req.method as 'POST', headers, query: {}, rawBody: Buffer.concat(chunks) });
-      res.writeHead(endpoint.status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  endpoint.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/channels/in/ch-c`;
-  endpoint.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
-  return endpoint;
-}
 
 describe('ChatAppC adapter (Viber REST bot API shape) against the fake platform', function () {
   const fake = new FakeChatAppC();
@@ -40,11 +11,11 @@ describe('ChatAppC adapter (Viber REST bot API shape) against the fake platform'
   let account: FakeViberAccount;
   let channel: ConnectedChannel;
   let user: ViberUserShape;
-  let inbound: Awaited<ReturnType<typeof inboundEndpoint>>;
+  let inbound: RecordingEndpoint;
 
   before(async () => {
     await fake.start();
-    inbound = await inboundEndpoint();
+    inbound = await recordingEndpoint();
     adapter = new ChatAppCAdapter({ baseUrl: fake.apiUrl, timeoutMs: 2000 });
   });
   after(async () => {

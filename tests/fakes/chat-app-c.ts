@@ -43,7 +43,8 @@ export class FakeChatAppC extends FakePlatform {
 
   constructor() {
     super();
-    this.route('POST', /^\/pa\/\w+$/, (request) => this.method(request));
+    // `/pa/<method>` as Viber serves it; `/<method>` too, so either `url` or `apiUrl` works as the base.
+    this.route('POST', /^(?:\/pa)?\/\w+$/, (request) => this.method(request));
     this.route('GET', /^\/media\/.+$/, (request) => this.media(request));
     this.route('HEAD', /^\/media\/.+$/, (request) => this.media(request));
   }
@@ -84,7 +85,7 @@ export class FakeChatAppC extends FakePlatform {
   }
 
   calls(account: FakeViberAccount, method: string): Body[] {
-    return this.received('POST', new RegExp(`^/pa/${method}$`))
+    return this.received('POST', new RegExp(`^(?:/pa)?/${method}$`))
       .filter((r) => r.headers['x-viber-auth-token'] === account.authToken)
       .map((r) => (r.json ?? {}) as Body);
   }
@@ -95,7 +96,7 @@ export class FakeChatAppC extends FakePlatform {
   /** Answers `status` (and its `status_message`) to the next `times` calls of `method`. */
   failMethod(method: string, status: number, statusMessage: string, times = 1): void {
     this.failNext(
-      (r) => r.path === `/pa/${method}`,
+      (r) => r.path.endsWith(`/${method}`),
       { status: 200, body: { status, status_message: statusMessage, chat_hostname: 'SN-CHAT-01_' } },
       times,
     );
@@ -209,7 +210,7 @@ export class FakeChatAppC extends FakePlatform {
     const account = this.accounts.get(String(token));
     if (!account) return viber(2, 'invalidAuthToken');
     const body = (request.json ?? {}) as Body;
-    switch (request.path.slice('/pa/'.length)) {
+    switch (request.path.replace(/^\/pa/, '').slice(1)) {
       case 'get_account_info':
         return viber(0, 'ok', {
           id: account.id,

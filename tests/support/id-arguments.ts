@@ -45,6 +45,11 @@ export const FREE_IDS = new Set([
   'ContactApiInput.externalId',
   'MessageButtonInput.id',
   'WebSecurityInput.googleClientId',
+  // A messaging platform's own ids of the account being connected (its phone number, business account, page, app).
+  'ConnectChatAppAChannelInput.phoneNumberId',
+  'ConnectChatAppAChannelInput.businessAccountId',
+  'ConnectSocialAppDChannelInput.pageId',
+  'ConnectSocialAppDChannelInput.appId',
 ]);
 
 const ID_NAME = /^_?id$|[a-z0-9](Id|Ids|_id|_ids)$/;
@@ -75,6 +80,7 @@ const KIND_OF_STEM: [RegExp, ObjectKind][] = [
 const KIND_OF_OPERATION: [RegExp, ObjectKind][] = [
   [/InboundConnection/, 'connection'],
   [/Template/, 'template'],
+  [/Channel$|WebIntegration/, 'channel'],
   [/Collection/, 'collection'],
   [/Conversation/, 'conversation'],
   [/Contact/, 'contact'],

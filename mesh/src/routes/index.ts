@@ -1,7 +1,7 @@
 import { channelsRoutes } from './channels';
 import { channelsTemplatesRoutes } from './channels-templates';
-import { channelsPlatformRoutes } from './channels-platforms';
 import { channelsBotRoutes } from './channels-bot';
+import { channelsPlatformRoutes } from './channels-platforms';
 import { channelsDeliveryRoutes } from './channels-delivery';
 import { contactsRoutes } from './contacts';
 import { flowRoutes } from './flows';
@@ -29,7 +29,7 @@ export const ROUTES: Record<string, Route> = {
   ...flowRoutes,
   ...channelsRoutes,
   ...channelsTemplatesRoutes,
-  ...channelsPlatformRoutes,
   ...channelsBotRoutes,
+  ...channelsPlatformRoutes,
   ...channelsDeliveryRoutes,
 };

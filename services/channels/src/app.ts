@@ -99,10 +99,10 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
         name: 'channels',
         grpcServices: [
           'svc.channels.v1.ChannelsService',
-          'svc.channels.v1.PlatformChannelsService',
           'svc.channels.v1.DeliveryService',
           TEMPLATES_GRPC_SERVICE,
           'svc.channels.v1.BotSettingsService',
+          'svc.channels.v1.PlatformChannelsService',
         ],
         data: channelsData,
         publishes: [CHANNELS_TOPIC, INBOUND_TOPIC],
@@ -146,6 +146,16 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       ),
       'svc.channels.v1.ChannelsService',
     );
+    this.registerTemplates(platformChannels);
+    const botSettings = new BotSettings(
+      platformChannels,
+      new TelegramApi(this.config.CHAT_APP_B_API_URL, this.config.PLATFORM_TIMEOUT_MS),
+    );
+    this.grpc.add(
+      BotSettingsServiceService,
+      botSettingsService(botSettings, { verifier: this.verifier, logger: this.logger }),
+      'svc.channels.v1.BotSettingsService',
+    );
     const platforms = () => platformChannels;
     const connections = new PlatformConnections(
       this.dataSource,
@@ -167,16 +177,6 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
         { verifier: this.verifier, logger: this.logger },
       ),
       'svc.channels.v1.PlatformChannelsService',
-    );
-    this.registerTemplates(platformChannels);
-    const botSettings = new BotSettings(
-      platformChannels,
-      new TelegramApi(this.config.CHAT_APP_B_API_URL, this.config.PLATFORM_TIMEOUT_MS),
-    );
-    this.grpc.add(
-      BotSettingsServiceService,
-      botSettingsService(botSettings, { verifier: this.verifier, logger: this.logger }),
-      'svc.channels.v1.BotSettingsService',
     );
   }
 
@@ -267,6 +267,16 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       this.logger.info({ rewrapped: report.rewrapped, activeKey: keyring.activeKeyId }, 'identity secrets re-sealed');
     for (const { integrationId, error } of report.unreadable)
       this.logger.error({ integrationId }, `identity secret cannot be opened: ${error}`);
+  }
+
+  /**
+   * Stops this process's delivery consumer and sender while it keeps serving (tests: another channels process on the
+   * same database and topics is then the only one sending).
+   */
+  async stopDelivery(): Promise<void> {
+    await this.deliverySubscription?.stop();
+    this.deliverySubscription = undefined;
+    await this.sender?.stop();
   }
 
   protected override async stopWorkers(): Promise<void> {

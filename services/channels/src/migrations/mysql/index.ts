@@ -4,7 +4,7 @@ import * as m1 from './1795573624377-PlatformChannels';
 import * as m2 from './1795574461422-PlatformInbound';
 import * as m3 from './1795574971520-ChatAppATemplates';
 import * as m4 from './1795575259200-OutboundDeliveries';
-import * as m5 from './1795575343230-ConnectStatesAndChannelStatuses';
+import * as m5 from './1795576073561-ConnectStates';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [

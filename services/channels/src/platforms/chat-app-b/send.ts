@@ -2,6 +2,7 @@ import { PlatformCallError, type OutboundContent, type OutboundMessage, type Sen
 import type { TelegramApi } from './api';
 import { telegramMessageId, telegramMessageNumber } from './parse';
 import type { TelegramMessage } from './types';
+import { textParts } from '../text-parts';
 
 /** sendMessage's text limit and the caption limit of the send* media methods (core.telegram.org/bots/api#sendmessage). */
 export const TEXT_LIMIT = 4096;
@@ -38,7 +39,7 @@ export async function sendTelegram(api: TelegramApi, token: string, message: Out
 export function telegramCalls(chatId: string, content: OutboundContent): Call[] {
   switch (content.type) {
     case 'TEXT':
-      return chunks(content.text, TEXT_LIMIT).map((text) => ({
+      return textParts(content.text, TEXT_LIMIT).map((text) => ({
         method: 'sendMessage',
         params: { chat_id: chatId, text },
       }));
@@ -123,13 +124,4 @@ function mediaMethod(mimeType: string): [string, string] {
 
 function contactText(content: Extract<OutboundContent, { type: 'CONTACT_CARD' }>): string {
   return [content.name, ...content.phones, ...content.emails].filter(Boolean).join('\n');
-}
-
-function chunks(text: string, size: number): string[] {
-  const characters = Array.from(text);
-  if (characters.length <= size) return [text];
-  const parts: string[] = [];
-  for (let start = 0; start < characters.length; start += size)
-    parts.push(characters.slice(start, start + size).join(''));
-  return parts;
 }

@@ -8,6 +8,7 @@ import {
 import { callPlatform } from '../platform-http';
 import type { ViberApi, ViberEnvelope } from './api';
 import type { ButtonTracking } from './types';
+import { textParts } from '../text-parts';
 
 /** Viber's limits (send_message docs): sender name 28 characters, text 7000, picture description 768. */
 export const SENDER_NAME_LIMIT = 28;
@@ -64,7 +65,7 @@ function sender(channel: ConnectedChannel): Body {
 async function viberBodies(context: SendContext, content: OutboundContent): Promise<Body[]> {
   switch (content.type) {
     case 'TEXT':
-      return chunks(content.text, TEXT_LIMIT).map((text) => ({ type: 'text', text }));
+      return textParts(content.text, TEXT_LIMIT).map((text) => ({ type: 'text', text }));
     case 'MEDIA':
       return mediaBodies(context, content);
     case 'LOCATION':
@@ -144,13 +145,4 @@ async function mediaSize(context: SendContext, url: string): Promise<number> {
     });
   }
   return size;
-}
-
-function chunks(text: string, size: number): string[] {
-  const characters = Array.from(text);
-  if (characters.length <= size) return [text];
-  const parts: string[] = [];
-  for (let start = 0; start < characters.length; start += size)
-    parts.push(characters.slice(start, start + size).join(''));
-  return parts;
 }
