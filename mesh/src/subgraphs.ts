@@ -53,6 +53,12 @@ export const SUBGRAPHS: Subgraph[] = [
     grpcService: 'svc.channels.v1.ChannelsService',
   },
   {
+    name: 'channelsTemplates',
+    app: 'channels',
+    proto: 'svc/channels/v1/templates.proto',
+    grpcService: 'svc.channels.v1.ChatAppATemplatesService',
+  },
+  {
     name: 'channelsBot',
     app: 'channels',
     proto: 'svc/channels/v1/bot_settings.proto',
@@ -63,6 +69,12 @@ export const SUBGRAPHS: Subgraph[] = [
     app: 'channels',
     proto: 'svc/channels/v1/platform_channels.proto',
     grpcService: 'svc.channels.v1.PlatformChannelsService',
+  },
+  {
+    name: 'channelsDelivery',
+    app: 'channels',
+    proto: 'svc/channels/v1/delivery.proto',
+    grpcService: 'svc.channels.v1.DeliveryService',
   },
 ];
 

@@ -72,7 +72,7 @@ const defaults = parse(fs.readFileSync(path.join(chartDir, 'values.yaml'), 'utf8
 const productionValues = path.join(chartDir, 'ci', 'production-values.yaml');
 const devValues = path.join(chartDir, 'values-dev.yaml');
 /** Enabled services with public paths (in render order): the ingress controller may reach only these. */
-const PUBLIC_SERVICES = ['gateway', 'inbox', 'webhook-ingress', 'widget', 'widget-api'];
+const PUBLIC_SERVICES = ['channels', 'gateway', 'inbox', 'webhook-ingress', 'widget', 'widget-api'];
 /** Where the inbox keeps its media files (services.inbox.persistence.mountPath), exported as MEDIA_DIR. */
 const MEDIA_MOUNT = '/var/lib/svc/media';
 const BODY_SIZE = 'nginx.ingress.kubernetes.io/proxy-body-size';
@@ -578,6 +578,23 @@ describe('deploy: charts/svc', function () {
       ]);
     });
 
+    it("production: /channels (Prefix) goes to channels' http port (the platforms' webhooks); channels signs its calls", () => {
+      const objects = helmTemplate(['-f', productionValues]);
+      const spec = getObject(objects, 'Ingress', objectName('channels')).spec as {
+        rules: { http: { paths: unknown[] } }[];
+      };
+      expect(spec.rules[0]!.http.paths).to.deep.equal([
+        {
+          path: '/channels',
+          pathType: 'Prefix',
+          backend: { service: { name: objectName('channels'), port: { name: 'http' } } },
+        },
+      ]);
+      const channels = getObject<Workload>(objects, 'Deployment', objectName('channels'));
+      expect(envValue(objects, channels, 'CONTACTS_GRPC_URL')).to.match(/contacts/);
+      expect(envValue(objects, channels, 'INBOX_GRPC_URL')).to.match(/inbox/);
+    });
+
     it("production: /widget (Prefix) goes to the widget's http port on the host of /api/web; WIDGET_ORIGIN stays unset", () => {
       const objects = helmTemplate(['-f', productionValues]);
       type Rules = { rules: { host: string; http: { paths: unknown[] } }[] };
@@ -997,10 +1014,10 @@ describe('deploy: charts/svc', function () {
       const webhooks = helmTemplate(['-f', productionValues, '--set', 'ingress.primaryService=webhook-ingress']);
       expect(carrying(webhooks, ISSUER)).to.deep.equal([objectName('webhook-ingress')]);
       const noGateway = helmTemplate(['-f', productionValues, '--set', 'services.gateway.enabled=false']);
-      expect(carrying(noGateway, ISSUER)).to.deep.equal([objectName('inbox')]);
+      expect(carrying(noGateway, ISSUER)).to.deep.equal([objectName('channels')]);
       // a primaryService that renders no Ingress (no public paths) falls back the same way
       const identity = helmTemplate(['-f', productionValues, '--set', 'ingress.primaryService=identity']);
-      expect(carrying(identity, ISSUER)).to.deep.equal([objectName('gateway')]);
+      expect(carrying(identity, ISSUER)).to.deep.equal([objectName('channels')]);
     });
 
     it('renders a cert-manager annotation set on the primary service itself', () => {

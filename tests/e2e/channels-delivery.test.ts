@@ -1,49 +1,345 @@
 import { expect } from 'chai';
-import { ApiScope, grpcClient, newId, systemPrincipal, unary } from '@svc/kit';
-import { InboxServiceClient } from '@svc/proto/inbox/v1';
+import {
+  ApiScope,
+  PrincipalSigner,
+  eventually,
+  grpcClient,
+  importSigningKey,
+  newId,
+  systemPrincipal,
+  unary,
+} from '@svc/kit';
+import { ChannelStatus, ChannelType } from '@svc/proto/channels/v1';
+import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
+import { InboxServiceClient, type Message } from '@svc/proto/inbox/v1';
+import { OutboundDeliveryRow } from '@svc/channels/dist/src/entities';
+import { MESSAGING_WINDOW_HOURS } from '@svc/inbox';
+import { FakeChatAppA, type ChatAppAAccount } from '../fakes/chat-app-a';
+import { FakeChatAppB, type FakeBot } from '../fakes/chat-app-b';
+import { connectDirectly, setChannelStatus, type DirectlyConnected } from '../support/platform-channels';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
 
-/** Outbound delivery to the messaging platforms (issue 16): the window refusal, the sender, retryFailedMessage. */
-describe('Channels delivery (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
+interface SentMessage {
+  _id: string;
+  deliveryStatus: string;
+  failureReason: string | null;
+}
+
+/**
+ * Outbound delivery to the messaging platforms (issue 16, decisions 0140-0142), through the whole stack: an agent's
+ * sendMessage goes through the inbox's event, channels' consumer and sender, and the adapter to a fake platform; the
+ * fakes answer, fail and call back as the platforms do.
+ */
+describe('Channels delivery (whole stack, fake platforms)', function () {
+  const chatAppA = new FakeChatAppA();
+  const chatAppB = new FakeChatAppB();
+  let harness: StackHarness;
   let org: TestOrg;
   let key = '';
+  let signer: PrincipalSigner;
   let inbox: InboxServiceClient;
+  let contacts: ContactsServiceClient;
 
   before(async () => {
+    await Promise.all([chatAppA.start(), chatAppB.start()]);
+    harness = new StackHarness(
+      // A platform call gives up after 1 s (the timeout test), the sender looks for due retries every 100 ms.
+      { PLATFORM_TIMEOUT_MS: '1000', DELIVERY_POLL_MS: '100' },
+      {},
+      { platformUrls: { CHAT_APP_A_API_URL: chatAppA.url, CHAT_APP_B_API_URL: chatAppB.url } },
+    );
     await harness.start();
-    inbox = grpcClient(InboxServiceClient, `127.0.0.1:${harness.stack.inbox.grpcPort}`);
     org = await harness.newOrg('Delivery');
     key = (await org.mintKey([ApiScope.MESSAGES_SEND, ApiScope.MESSAGES_READ])).key;
+    signer = new PrincipalSigner(
+      'channels',
+      importSigningKey('channels', JSON.stringify(harness.stack.trustKeys.signing.channels)),
+    );
+    inbox = grpcClient(InboxServiceClient, `127.0.0.1:${harness.stack.inbox.grpcPort}`);
+    contacts = grpcClient(ContactsServiceClient, `127.0.0.1:${harness.stack.contacts.grpcPort}`);
   });
   after(async () => {
     inbox.close();
+    contacts.close();
     await harness.stop();
+    await Promise.all([chatAppA.stop(), chatAppB.stop()]);
   });
 
-  const asSystem = (orgId: string) => harness.stack.signer.metadata(systemPrincipal(orgId), 'inbox');
+  const as = (audience: string, orgId = org.id) => signer.metadata(systemPrincipal(orgId), audience);
+  const sender = () => {
+    const found = harness.stack.channels.sender;
+    if (!found) throw new Error('channels has no sender');
+    return found;
+  };
 
-  /** A chat on a platform channel kind, as channels' inbound consumer opens it. */
-  async function platformChat(channelType: string, channelId = newId()): Promise<string> {
-    const chat = await unary(
-      inbox.openChat.bind(inbox),
-      { channelId, contact: { _id: newId(), name: 'Platform user' }, channelType },
-      asSystem(org.id),
+  const MESSAGE = '_id deliveryStatus failureReason';
+  const sendMessage = (chatId: string, input: Record<string, unknown>, token = key) =>
+    harness.graphql<{ sendMessage: SentMessage }>(
+      `mutation($c: String!, $i: CreateCombinedMessageInput!) { sendMessage(chatId: $c, input: $i) { ${MESSAGE} } }`,
+      { c: chatId, i: input },
+      token,
     );
-    return chat._id;
+  const reply = async (chatId: string, text: string): Promise<SentMessage> => {
+    const sent = await sendMessage(chatId, { text });
+    const message = sent.body.data?.sendMessage;
+    if (!message) throw new Error(`sendMessage failed: ${JSON.stringify(sent.body)}`);
+    return message;
+  };
+  const retry = (messageId: string, token = key) =>
+    harness.graphql<{ retryFailedMessage: SentMessage }>(
+      `mutation($m: String!) { retryFailedMessage(messageId: $m) { ${MESSAGE} } }`,
+      { m: messageId },
+      token,
+    );
+
+  async function messageOf(chatId: string, messageId: string): Promise<Message> {
+    const page = await unary(inbox.getMessages.bind(inbox), { chatId, input: { limit: 100 } }, as('inbox'));
+    const found = page.data.find((m) => m._id === messageId);
+    if (!found) throw new Error(`message ${messageId} not in chat ${chatId}`);
+    return found;
+  }
+  const statusOf = async (chatId: string, messageId: string) => (await messageOf(chatId, messageId)).deliveryStatus;
+  const awaitStatus = (chatId: string, messageId: string, status: string) =>
+    eventually(async () => (await statusOf(chatId, messageId)) === status, 10_000, `${messageId} ${status}`);
+
+  /** The chat the platform user's messages landed in, once the inbound consumer made it. */
+  async function chatOf(channelId: string, platformUserId: string): Promise<string> {
+    const found = await eventually(async () => {
+      const lookup = await unary(
+        contacts.lookupContact.bind(contacts),
+        { identifierType: IdentifierType.CHANNEL_USER_ID, value: platformUserId, channelIntegrationId: channelId },
+        as('contacts'),
+      );
+      return lookup.found && lookup.latestChatId ? lookup : undefined;
+    });
+    return found.latestChatId ?? '';
   }
 
-  const sendMessage = (chatId: string, text: string) =>
-    harness.graphql<{ sendMessage: { _id: string; deliveryStatus: string } }>(
-      'mutation($c: String!, $i: CreateCombinedMessageInput!) { sendMessage(chatId: $c, input: $i) { _id deliveryStatus } }',
-      { c: chatId, i: { text } },
-      key,
-    );
+  const deliveryRow = (messageId: string) =>
+    harness.stack.channels.dataSource.getRepository(OutboundDeliveryRow).findOneByOrFail({ id: messageId });
+
+  describe('CHAT_APP_A (WhatsApp Cloud API shape)', () => {
+    let account: ChatAppAAccount;
+    let channel: DirectlyConnected;
+    const isSend = (r: { method: string; path: string }) =>
+      r.method === 'POST' && r.path === `/${account.phoneNumberId}/messages`;
+    const sendsOf = (text: string) =>
+      chatAppA.requests.filter(
+        (r) => isSend(r) && (r.json as { text?: { body?: string } } | undefined)?.text?.body === text,
+      );
+
+    before(async () => {
+      account = chatAppA.account();
+      channel = await connectDirectly(harness, org.id, ChannelType.CHAT_APP_A, FakeChatAppA.credentials(account));
+    });
+
+    /** A new platform user writes to the channel (opening the window); answers the user id and the chat. */
+    async function userWrites(text = 'hello'): Promise<{ user: string; chatId: string }> {
+      const user = `1555${Math.floor(Math.random() * 1e7)}`;
+      const answer = await chatAppA.deliver(
+        channel.url,
+        account,
+        chatAppA.messagesWebhook(account, {
+          messages: [chatAppA.inboundMessage(user, 'text', { body: text })],
+          names: { [user]: 'Ada' },
+        }),
+      );
+      expect(answer.status).to.equal(200);
+      return { user, chatId: await chatOf(channel.channelId, user) };
+    }
+
+    it('sends an agent’s reply once, in the Cloud API request shape, and marks it SENT', async () => {
+      const { user, chatId } = await userWrites();
+      const message = await reply(chatId, 'How can we help?');
+      expect(message.deliveryStatus).to.equal('QUEUED');
+      await awaitStatus(chatId, message._id, 'SENT');
+      const [sent, ...more] = chatAppA.sentTo(user);
+      expect(more, 'sent once').to.deep.equal([]);
+      expect(sent?.body).to.deep.include({ messaging_product: 'whatsapp', to: user, type: 'text' });
+      expect(sent?.body.text).to.deep.include({ body: 'How can we help?' });
+      const location = await sendMessage(chatId, {
+        type: 'LOCATION',
+        location: { latitude: 51.5, longitude: -0.12, name: 'London' },
+      });
+      await awaitStatus(chatId, location.body.data?.sendMessage._id ?? '', 'SENT');
+      expect(chatAppA.sentTo(user)[1]?.body).to.deep.include({
+        type: 'location',
+        location: { latitude: 51.5, longitude: -0.12, name: 'London' },
+      });
+    });
+
+    it('moves statuses forward only, whatever order the callbacks arrive in', async () => {
+      const { user, chatId } = await userWrites();
+      const message = await reply(chatId, 'order check');
+      await awaitStatus(chatId, message._id, 'SENT');
+      const wamid = (await deliveryRow(message._id)).platformMessageIds?.[0] ?? '';
+      expect(wamid).to.match(/^wamid\./);
+      await chatAppA.deliverStatuses(channel.url, account, [
+        chatAppA.status(wamid, 'read', user),
+        chatAppA.status(wamid, 'delivered', user),
+        chatAppA.status(wamid, 'sent', user),
+        chatAppA.status(wamid, 'failed', user, { code: 131026, title: 'Message undeliverable' }),
+      ]);
+      await awaitStatus(chatId, message._id, 'READ');
+      // The later callbacks were applied (the inbound events are consumed in order) and changed nothing.
+      const other = await reply(chatId, 'delivered only');
+      await awaitStatus(chatId, other._id, 'SENT');
+      const otherWamid = (await deliveryRow(other._id)).platformMessageIds?.[0] ?? '';
+      await chatAppA.deliverStatuses(channel.url, account, [chatAppA.status(otherWamid, 'delivered', user)]);
+      await awaitStatus(chatId, other._id, 'DELIVERED');
+      expect(await statusOf(chatId, message._id)).to.equal('READ');
+    });
+
+    it('retries 429, 5xx and timeouts with backoff until the platform takes the message, sent once', async () => {
+      const { chatId } = await userWrites();
+      chatAppA.failNext(isSend, { status: 429, body: { error: { code: 130429, message: 'Rate limit hit' } } });
+      chatAppA.failNext(isSend, {
+        status: 503,
+        body: { error: { code: 2, message: 'Service temporarily unavailable' } },
+      });
+      chatAppA.failNext(isSend, { status: 200, body: { messages: [{ id: 'wamid.late' }] }, delayMs: 1_500 });
+      const message = await reply(chatId, 'try until it works');
+      await awaitStatus(chatId, message._id, 'SENT');
+      expect(sendsOf('try until it works'), 'three failures, then the one that was taken').to.have.length(4);
+      const row = await deliveryRow(message._id);
+      expect([row.state, row.attempts, row.failureCode]).to.deep.equal(['SENT', 4, 'timeout']);
+    });
+
+    it('fails a permanent error at once with the platform’s code and words, and refuses to retry it', async () => {
+      const { chatId } = await userWrites();
+      chatAppA.failNext(isSend, {
+        status: 400,
+        body: { error: { code: 131026, message: 'Message undeliverable', type: 'OAuthException' } },
+      });
+      const message = await reply(chatId, 'to a number without the app');
+      await awaitStatus(chatId, message._id, 'FAILED');
+      expect((await messageOf(chatId, message._id)).failureReason).to.match(/Message undeliverable.*131026/);
+      expect(sendsOf('to a number without the app')).to.have.length(1);
+      const refused = await retry(message._id);
+      expect(refused.body.errors?.[0]?.extensions).to.deep.include({
+        code: 'FAILED_PRECONDITION',
+        reason: 'PERMANENT_FAILURE',
+      });
+    });
+
+    it('retryFailedMessage sends a message the platform refused outside its window again, as the same message', async () => {
+      const { chatId } = await userWrites();
+      chatAppA.failNext(isSend, {
+        status: 400,
+        body: { error: { code: 131047, message: 'Re-engagement message', type: 'OAuthException' } },
+      });
+      const message = await reply(chatId, 'send me again');
+      await awaitStatus(chatId, message._id, 'FAILED');
+      const retried = await retry(message._id);
+      expect(retried.body.data?.retryFailedMessage).to.deep.equal({
+        _id: message._id,
+        deliveryStatus: 'QUEUED',
+        failureReason: null,
+      });
+      await awaitStatus(chatId, message._id, 'SENT');
+      expect(sendsOf('send me again'), 'the refused attempt and the new one').to.have.length(2);
+      const again = await retry(message._id);
+      expect(again.body.errors?.[0]?.extensions).to.deep.include({ reason: 'NOT_FAILED' });
+    });
+
+    it('holds a paused channel’s messages and sends them on resume; a retry while paused is refused', async () => {
+      const { chatId } = await userWrites();
+      chatAppA.failNext(isSend, { status: 400, body: { error: { code: 131047, message: 'Re-engagement message' } } });
+      const failed = await reply(chatId, 'failed before the pause');
+      await awaitStatus(chatId, failed._id, 'FAILED');
+      await setChannelStatus(harness, channel.channelId, ChannelStatus.PAUSED);
+      try {
+        const held = await reply(chatId, 'held while paused');
+        await eventually(async () => (await deliveryRow(held._id).catch(() => undefined))?.state === 'PENDING');
+        await sender().runOnce();
+        expect((await deliveryRow(held._id)).state).to.equal('PENDING');
+        expect(sendsOf('held while paused')).to.have.length(0);
+        expect((await retry(failed._id)).body.errors?.[0]?.extensions).to.deep.include({ reason: 'CHANNEL_PAUSED' });
+        await setChannelStatus(harness, channel.channelId, ChannelStatus.ACTIVE);
+        await awaitStatus(chatId, held._id, 'SENT');
+        expect(sendsOf('held while paused')).to.have.length(1);
+      } finally {
+        await setChannelStatus(harness, channel.channelId, ChannelStatus.ACTIVE);
+      }
+    });
+
+    it('holds the queue when the platform refuses the token, until the channel is connected again', async () => {
+      const { chatId } = await userWrites();
+      chatAppA.failNext(isSend, {
+        status: 401,
+        body: { error: { code: 190, message: 'Error validating access token', type: 'OAuthException' } },
+      });
+      const message = await reply(chatId, 'after the token expired');
+      const channelRow = () =>
+        harness.stack.channels.dataSource.query('SELECT status FROM channels WHERE id = ?', [channel.channelId]);
+      await eventually(
+        async () => ((await channelRow()) as { status: string }[])[0]?.status === 'NEEDS_REAUTHORIZATION',
+      );
+      await sender().runOnce();
+      expect(await statusOf(chatId, message._id)).to.equal('QUEUED');
+      await setChannelStatus(harness, channel.channelId, ChannelStatus.ACTIVE);
+      await awaitStatus(chatId, message._id, 'SENT');
+      expect(sendsOf('after the token expired')).to.have.length(2);
+    });
+  });
+
+  describe('CHAT_APP_B (Telegram Bot API shape)', () => {
+    let bot: FakeBot;
+    let channel: DirectlyConnected;
+    before(async () => {
+      bot = chatAppB.addBot();
+      channel = await connectDirectly(harness, org.id, ChannelType.CHAT_APP_B, { botToken: bot.token });
+    });
+
+    it('sends an agent’s reply with sendMessage to the user’s chat, once', async () => {
+      const user = chatAppB.user();
+      expect((await chatAppB.deliverUpdate(bot, chatAppB.textUpdate(bot, user, 'hi bot'))).status).to.equal(200);
+      const chatId = await chatOf(channel.channelId, String(user.id));
+      const message = await reply(chatId, 'Hello from the team');
+      await awaitStatus(chatId, message._id, 'SENT');
+      const sent = chatAppB.calls(bot, 'sendMessage').filter((c) => c['text'] === 'Hello from the team');
+      expect(sent).to.have.length(1);
+      expect(sent[0]).to.deep.include({ chat_id: String(user.id) });
+    });
+  });
+
+  describe('retryFailedMessage refusals', () => {
+    it('refuses a web chat’s message, a bad id naming the field, a key without MESSAGES_SEND, and another org’s message', async () => {
+      const webChat = await org.openChat();
+      const web = await reply(webChat, 'on the widget');
+      expect((await retry(web._id)).body.errors?.[0]?.extensions).to.deep.include({
+        code: 'FAILED_PRECONDITION',
+        reason: 'NOT_A_PLATFORM_CHAT',
+      });
+      expect((await retry('nope')).body.errors?.[0]?.extensions).to.deep.equal({
+        code: 'BAD_USER_INPUT',
+        field: 'messageId',
+      });
+      const reader = (await org.mintKey([ApiScope.MESSAGES_READ])).key;
+      expect((await retry(web._id, reader)).body.errors?.[0]?.extensions?.code).to.equal('FORBIDDEN');
+      const other = await harness.newOrg('Other');
+      const otherKey = (await other.mintKey([ApiScope.MESSAGES_SEND])).key;
+      const stranger = await retry(web._id, otherKey);
+      expect(stranger.body.errors?.[0]?.extensions?.code).to.equal('NOT_FOUND');
+      expect(stranger.body.errors?.[0]?.message).to.not.contain(web._id);
+      expect((await retry(newId())).body.errors?.[0]?.extensions?.code).to.equal('NOT_FOUND');
+    });
+  });
 
   describe('the messaging window (decision 0140)', () => {
+    const asSystem = (orgId: string) => harness.stack.signer.metadata(systemPrincipal(orgId), 'inbox');
+    async function platformChat(channelType: string): Promise<string> {
+      const chat = await unary(
+        inbox.openChat.bind(inbox),
+        { channelId: newId(), contact: { _id: newId(), name: 'Platform user' }, channelType },
+        asSystem(org.id),
+      );
+      return chat._id;
+    }
+
     it('refuses a free-form sendMessage on a CHAT_APP_A or SOCIAL_APP_D chat the contact has not written to in 24 hours', async () => {
       for (const type of ['CHAT_APP_A', 'SOCIAL_APP_D']) {
-        const refused = await sendMessage(await platformChat(type), 'hello?');
+        const refused = await sendMessage(await platformChat(type), { text: 'hello?' });
         expect(refused.body.data ?? null, type).to.equal(null);
         expect(refused.body.errors?.[0]?.extensions, type).to.deep.equal({
           code: 'FAILED_PRECONDITION',
@@ -60,9 +356,13 @@ describe('Channels delivery (whole stack over HTTP)', function () {
         { chatId, text: 'hi there', mediaIds: [], externalId: `wamid.${newId()}` },
         asSystem(org.id),
       );
-      expect((await sendMessage(chatId, 'how can we help?')).body.data?.sendMessage.deliveryStatus).to.equal('QUEUED');
-      const telegram = await platformChat('CHAT_APP_B');
-      expect((await sendMessage(telegram, 'hello')).body.data?.sendMessage.deliveryStatus).to.equal('QUEUED');
+      expect((await reply(chatId, 'how can we help?')).deliveryStatus).to.equal('QUEUED');
+      expect((await reply(await platformChat('CHAT_APP_B'), 'hello')).deliveryStatus).to.equal('QUEUED');
+    });
+
+    it('states the same window hours as every adapter that has one', () => {
+      for (const [type, adapter] of harness.stack.channels.adapters)
+        expect(MESSAGING_WINDOW_HOURS[type], type).to.equal(adapter.messagingWindowHours);
     });
   });
 });

@@ -1,23 +1,34 @@
 import { expect } from 'chai';
 import {
+  ApiScope,
   PrincipalSigner,
   eventually,
   grpcClient,
   importSigningKey,
   newId,
-  now,
   systemPrincipal,
   unary,
 } from '@svc/kit';
-import { ChannelStatus, ChannelType } from '@svc/proto/channels/v1';
 import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
 import { InboxServiceClient, MessageType, type Message } from '@svc/proto/inbox/v1';
 import { MediaServiceClient } from '@svc/proto/inbox/v1/media';
-import { ChannelRow, PlatformChannelRow } from '@svc/channels/dist/src/entities';
-import type { PlatformChannelType } from '@svc/channels/dist/src/entities/platform-channel';
 import { FakeChatAppA, type ChatAppAAccount } from '../fakes/chat-app-a';
+import type { FakeBot } from '../fakes/chat-app-b';
+import type { FakeViberAccount } from '../fakes/chat-app-c';
 import { FakeSocialAppD, type SocialAppDPage } from '../fakes/social-app-d';
-import { StackHarness, type TestOrg } from '../support/stack-harness';
+import type { StackHarness, TestOrg } from '../support/stack-harness';
+import {
+  CONNECT_A,
+  CONNECT_B,
+  CONNECT_C,
+  CONNECT_D,
+  DISCONNECT,
+  PAUSE,
+  PlatformStack,
+  RESUME,
+  type ChannelView,
+} from './channels-platform-fixtures';
+import { dataOf } from './inbox-fixtures';
 
 /**
  * Inbound from the messaging platforms (issue 16, decisions 0135-0138), through the whole stack: the fakes post
@@ -25,66 +36,52 @@ import { StackHarness, type TestOrg } from '../support/stack-harness';
  * are read back from the services.
  */
 describe('Channels inbound (whole stack, fake platforms)', function () {
-  const chatAppA = new FakeChatAppA();
-  const socialAppD = new FakeSocialAppD();
+  const platforms = new PlatformStack();
+  const chatAppA = platforms.a;
+  const chatAppB = platforms.b;
+  const chatAppC = platforms.c;
+  const socialAppD = platforms.d;
   let harness: StackHarness;
   let org: TestOrg;
+  let key: string;
   let signer: PrincipalSigner;
   let contacts: ContactsServiceClient;
   let inbox: InboxServiceClient;
   let media: MediaServiceClient;
 
   before(async () => {
-    await Promise.all([chatAppA.start(), socialAppD.start()]);
-    harness = new StackHarness({ CHAT_APP_A_API_URL: chatAppA.url, SOCIAL_APP_D_API_URL: socialAppD.url });
-    await harness.start();
+    await platforms.start();
+    harness = platforms.harness;
     org = await harness.newOrg('Inbound');
-    const key = JSON.stringify(harness.stack.trustKeys.signing.channels);
-    signer = new PrincipalSigner('channels', importSigningKey('channels', key));
+    key = (await org.mintKey([ApiScope.CHANNELS_MANAGE])).key;
+    const signing = JSON.stringify(harness.stack.trustKeys.signing.channels);
+    signer = new PrincipalSigner('channels', importSigningKey('channels', signing));
     contacts = grpcClient(ContactsServiceClient, `127.0.0.1:${harness.stack.contacts.grpcPort}`);
     inbox = grpcClient(InboxServiceClient, `127.0.0.1:${harness.stack.inbox.grpcPort}`);
     media = grpcClient(MediaServiceClient, `127.0.0.1:${harness.stack.inbox.grpcPort}`);
   });
   after(async () => {
     for (const client of [contacts, inbox, media]) client.close();
-    await harness.stop();
-    await Promise.all([chatAppA.stop(), socialAppD.stop()]);
+    await platforms.stop();
   });
 
   const as = (audience: string, orgId = org.id) => signer.metadata(systemPrincipal(orgId), audience);
   const inboundUrl = (channelId: string) => `${harness.url}/channels/in/${channelId}`;
 
-  /** A connected channel as the connect operations leave it: validated at the fake, secrets sealed. */
-  async function connect(type: PlatformChannelType, credentials: Record<string, string>, orgId = org.id) {
-    const channels = harness.stack.channels;
-    const account = await channels.adapters.get(type)!.validate(credentials);
-    const at = now();
-    const id = newId(at);
-    const webhookSecret = `verify-${id}`;
-    await channels.dataSource.getRepository(ChannelRow).insert({
-      id,
-      orgId,
-      type,
-      status: ChannelStatus.ACTIVE,
-      name: account.displayName,
-      createdAt: at,
-      updatedAt: at,
-      deletedAt: null,
-    });
-    await channels.dataSource.getRepository(PlatformChannelRow).insert({
-      id,
-      orgId,
-      type,
-      connectedAccount: `${type}:${account.externalId}`,
-      externalAccountId: account.externalId,
-      account: JSON.stringify(account),
-      credentialsSealed: channels.platformChannels!.sealCredentials(credentials, { orgId, id }),
-      webhookSecretSealed: channels.platformChannels!.sealWebhookSecret(webhookSecret, { orgId, id }),
-      aiAutoReply: false,
-      authorizationError: '',
-      connectedAt: at,
-    });
-    return { channelId: id, webhookSecret, url: inboundUrl(id) };
+  const CONNECT: Record<string, string> = {
+    CHAT_APP_A: CONNECT_A,
+    CHAT_APP_B: CONNECT_B,
+    CHAT_APP_C: CONNECT_C,
+    SOCIAL_APP_D: CONNECT_D,
+  };
+
+  /** Connects through GraphQL (the credentials checked at the fake, the webhook registered there). */
+  async function connect(type: string, input: Record<string, string>) {
+    const response = await harness.graphql<Record<string, ChannelView>>(CONNECT[type]!, { i: input }, key);
+    const channelId = Object.values(dataOf(response))[0]!.id;
+    // The secret the platform presents back (the GET verify token): generated at connect, never answered.
+    const loaded = await harness.stack.channels.platformChannels!.load(channelId);
+    return { channelId, webhookSecret: loaded!.channel.webhookSecret, url: inboundUrl(channelId) };
   }
 
   /** The contact of a platform user on a channel and its latest chat, once the consumer made them. */
@@ -115,7 +112,7 @@ describe('Channels inbound (whole stack, fake platforms)', function () {
     let channel: { channelId: string; webhookSecret: string; url: string };
     before(async () => {
       account = chatAppA.account();
-      channel = await connect(ChannelType.CHAT_APP_A, FakeChatAppA.credentials(account));
+      channel = await connect('CHAT_APP_A', FakeChatAppA.credentials(account));
     });
     const deliver = (messages: Record<string, unknown>[], names: Record<string, string> = {}) =>
       chatAppA.deliver(channel.url, account, chatAppA.messagesWebhook(account, { messages, names }));
@@ -143,6 +140,23 @@ describe('Channels inbound (whole stack, fake platforms)', function () {
       const all = await awaitMessages(latestChatId, 2);
       expect(all.map((m) => m.text)).to.deep.equal(['Hello from A', 'second']);
       expect((await contactOf(channel.channelId, user)).contactId).to.equal(contactId);
+    });
+
+    it('records nothing for a redelivery after the chat was closed (a new thread would open)', async () => {
+      const user = '15550002006';
+      const message = chatAppA.inboundMessage(user, 'text', { body: 'before close' });
+      await deliver([message]);
+      const first = await contactOf(channel.channelId, user);
+      await awaitMessages(first.latestChatId, 1);
+      await unary(inbox.closeChat.bind(inbox), { chatId: first.latestChatId }, as('inbox'));
+      await deliver([message]);
+      await deliver([chatAppA.inboundMessage(user, 'text', { body: 'after close' })]);
+      const reopened = await eventually(async () => {
+        const found = await contactOf(channel.channelId, user);
+        return found.latestChatId !== first.latestChatId ? found : undefined;
+      });
+      expect((await awaitMessages(reopened.latestChatId, 1)).map((m) => m.text)).to.deep.equal(['after close']);
+      expect((await messagesOf(first.latestChatId)).map((m) => m.text)).to.deep.equal(['before close']);
     });
 
     it('fetches media from the platform into the media library as the contact upload, bytes and all', async () => {
@@ -219,16 +233,27 @@ describe('Channels inbound (whole stack, fake platforms)', function () {
       expect((await awaitMessages(latestChatId, 1)).map((m) => m.text)).to.deep.equal(['genuine']);
     });
 
+    it('keeps recording inbound while the channel is paused (decisions 0120, 0139)', async () => {
+      const user = '15550002007';
+      dataOf(await harness.graphql(PAUSE, { id: channel.channelId }, key));
+      try {
+        expect((await deliver([chatAppA.inboundMessage(user, 'text', { body: 'while paused' })])).status).to.equal(200);
+        const { latestChatId } = await contactOf(channel.channelId, user);
+        expect((await awaitMessages(latestChatId, 1)).map((m) => m.text)).to.deep.equal(['while paused']);
+      } finally {
+        dataOf(await harness.graphql(RESUME, { id: channel.channelId }, key));
+      }
+    });
+
     it('answers 404 for an unknown channel and a disconnected one', async () => {
       const body = chatAppA.messagesWebhook(account, {
         messages: [chatAppA.inboundMessage('15550002005', 'text', { body: 'nobody home' })],
       });
       expect((await chatAppA.deliver(inboundUrl(newId()), account, body)).status).to.equal(404);
-      const other = await connect(ChannelType.CHAT_APP_A, FakeChatAppA.credentials(chatAppA.account()));
-      await harness.stack.channels.dataSource
-        .getRepository(ChannelRow)
-        .update({ id: other.channelId }, { deletedAt: new Date() });
-      expect((await chatAppA.deliver(other.url, account, body)).status).to.equal(404);
+      const otherAccount = chatAppA.account();
+      const other = await connect('CHAT_APP_A', FakeChatAppA.credentials(otherAccount));
+      dataOf(await harness.graphql(DISCONNECT, { id: other.channelId }, key));
+      expect((await chatAppA.deliver(other.url, otherAccount, body)).status).to.equal(404);
     });
   });
 
@@ -237,7 +262,7 @@ describe('Channels inbound (whole stack, fake platforms)', function () {
     let channel: { channelId: string; webhookSecret: string; url: string };
     before(async () => {
       page = socialAppD.page();
-      channel = await connect(ChannelType.SOCIAL_APP_D, FakeSocialAppD.credentials(page));
+      channel = await connect('SOCIAL_APP_D', FakeSocialAppD.credentials(page));
     });
     const deliver = (events: Record<string, unknown>[]) =>
       socialAppD.deliver(channel.url, page, socialAppD.webhook(page, events));
@@ -271,6 +296,101 @@ describe('Channels inbound (whole stack, fake platforms)', function () {
       expect(message?.type).to.equal(MessageType.MEDIA);
       const bytes = await (await fetch(new URL(message!.media[0]!.url, harness.url))).text();
       expect(bytes).to.equal(socialAppD.fileBytes(url));
+    });
+  });
+
+  describe('CHAT_APP_B (Telegram Bot API shape)', () => {
+    let bot: FakeBot;
+    let channel: { channelId: string; webhookSecret: string; url: string };
+    before(async () => {
+      bot = chatAppB.addBot();
+      channel = await connect('CHAT_APP_B', { botToken: bot.token });
+    });
+
+    it('creates contact, chat and message once; a redelivered update adds nothing', async () => {
+      const user = chatAppB.user({ first_name: 'Tele', last_name: 'User' });
+      const update = chatAppB.textUpdate(bot, user, 'Hello bot');
+      expect((await chatAppB.deliverUpdate(bot, update)).status).to.equal(200);
+      const { latestChatId } = await contactOf(channel.channelId, String(user.id));
+      await awaitMessages(latestChatId, 1);
+      await chatAppB.deliverUpdate(bot, update);
+      await chatAppB.deliverUpdate(bot, chatAppB.textUpdate(bot, user, 'again'));
+      expect((await awaitMessages(latestChatId, 2)).map((m) => m.text)).to.deep.equal(['Hello bot', 'again']);
+    });
+
+    it('fetches a document through getFile into the media library', async () => {
+      const user = chatAppB.user();
+      const fileId = chatAppB.addFile(bot, 'telegram-file-bytes', 'application/pdf', 'invoice.pdf');
+      await chatAppB.deliverUpdate(
+        bot,
+        chatAppB.messageUpdate(bot, user, {
+          document: { file_id: fileId, file_unique_id: 'u1', file_name: 'invoice.pdf', mime_type: 'application/pdf' },
+          caption: 'the invoice',
+        }),
+      );
+      const { latestChatId } = await contactOf(channel.channelId, String(user.id));
+      const [message] = await awaitMessages(latestChatId, 1);
+      expect(message).to.deep.include({ type: MessageType.MEDIA, text: 'the invoice' });
+      const bytes = await (await fetch(new URL(message!.media[0]!.url, harness.url))).text();
+      expect(bytes).to.equal('telegram-file-bytes');
+    });
+
+    it('refuses a wrong or missing secret token with 401 and stores nothing', async () => {
+      const user = chatAppB.user();
+      expect(
+        (await chatAppB.deliverUpdate(bot, chatAppB.textUpdate(bot, user, 'forged'), { secretToken: 'guess' })).status,
+      ).to.equal(401);
+      expect(
+        (await chatAppB.deliverUpdate(bot, chatAppB.textUpdate(bot, user, 'forged'), { secretToken: null })).status,
+      ).to.equal(401);
+      await chatAppB.deliverUpdate(bot, chatAppB.textUpdate(bot, user, 'genuine'));
+      const { latestChatId } = await contactOf(channel.channelId, String(user.id));
+      expect((await awaitMessages(latestChatId, 1)).map((m) => m.text)).to.deep.equal(['genuine']);
+    });
+  });
+
+  describe('CHAT_APP_C (Viber REST bot API shape)', () => {
+    let account: FakeViberAccount;
+    let channel: { channelId: string; webhookSecret: string; url: string };
+    before(async () => {
+      account = chatAppC.addAccount();
+      channel = await connect('CHAT_APP_C', { authToken: account.authToken });
+    });
+
+    it("answers set_webhook's signed `event: webhook` check with 200", () => {
+      expect(chatAppC.webhookChecks.filter((check) => check.url === channel.url)).to.deep.equal([
+        { url: channel.url, status: 200 },
+      ]);
+    });
+
+    it('creates contact, chat and message once; a redelivered callback adds nothing; a picture is fetched', async () => {
+      const user = chatAppC.user({ name: 'Viber User' });
+      const text = chatAppC.textCallback(user, 'Hi Viber');
+      expect((await chatAppC.deliverCallback(account, text)).status).to.equal(200);
+      const { latestChatId } = await contactOf(channel.channelId, user.id);
+      await awaitMessages(latestChatId, 1);
+      await chatAppC.deliverCallback(account, text);
+      const picture = chatAppC.mediaUrl(`${newId()}.jpg`);
+      await chatAppC.deliverCallback(
+        account,
+        chatAppC.messageCallback(user, { type: 'picture', media: picture, text: 'a photo', file_name: 'photo.jpg' }),
+      );
+      const [first, media] = await awaitMessages(latestChatId, 2);
+      expect(first?.text).to.equal('Hi Viber');
+      expect(media).to.deep.include({ type: MessageType.MEDIA });
+      const bytes = await (await fetch(new URL(media!.media[0]!.url, harness.url))).text();
+      expect(bytes).to.equal(`viber-media:${picture.split('/').pop()}`);
+    });
+
+    it('refuses a bad signature with 401 and stores nothing', async () => {
+      const user = chatAppC.user();
+      const forged = await chatAppC.deliverCallback(account, chatAppC.textCallback(user, 'forged'), {
+        signature: '0'.repeat(64),
+      });
+      expect(forged.status).to.equal(401);
+      await chatAppC.deliverCallback(account, chatAppC.textCallback(user, 'genuine'));
+      const { latestChatId } = await contactOf(channel.channelId, user.id);
+      expect((await awaitMessages(latestChatId, 1)).map((m) => m.text)).to.deep.equal(['genuine']);
     });
   });
 });

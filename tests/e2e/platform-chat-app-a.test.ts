@@ -3,6 +3,8 @@ import { ChannelType } from '@svc/proto/channels/v1';
 import {
   ChatAppAAdapter,
   PlatformCallError,
+  chatAppAConnectUrl,
+  chatAppANumbersFromCode,
   type ConnectedChannel,
   type InboundRequest,
   type OutboundContent,
@@ -516,3 +518,78 @@ function graph(status: number, code: number) {
     },
   };
 }
+
+describe('ChatAppA hosted connect (Embedded Signup) against the fake', function () {
+  const fake = new FakeChatAppA();
+  let adapter: ChatAppAAdapter;
+  before(async () => {
+    await fake.start();
+    adapter = new ChatAppAAdapter({ baseUrl: fake.url, timeoutMs: 2000 });
+  });
+  after(() => fake.stop());
+
+  const redirectUri = 'https://inbox.example/channels/connect/callback';
+  const visit = async (url: string) => {
+    const response = await fetch(url, { redirect: 'manual' });
+    return new URL(response.headers.get('location') ?? '');
+  };
+
+  it('builds the dialog URL, and the code exchanged yields every number of the granted business account', async () => {
+    const account = fake.account();
+    const second = fake.account({ businessAccountId: account.businessAccountId });
+    fake.consentAs(account);
+    const url = chatAppAConnectUrl({ ...fake.app, redirectUri, state: 'signed-state', dialogUrl: fake.dialogUrl });
+    const dialog = new URL(url);
+    expect(Object.fromEntries(dialog.searchParams)).to.deep.equal({
+      client_id: fake.app.appId,
+      redirect_uri: redirectUri,
+      state: 'signed-state',
+      response_type: 'code',
+      scope: 'whatsapp_business_management,whatsapp_business_messaging',
+    });
+    const back = await visit(url);
+    expect(back.searchParams.get('state')).to.equal('signed-state');
+    const numbers = await chatAppANumbersFromCode(adapter, fake.app, {
+      code: back.searchParams.get('code')!,
+      redirectUri,
+    });
+    expect(
+      numbers.map((n) => [n.credentials.phoneNumberId, n.credentials.businessAccountId, n.displayPhoneNumber]),
+    ).to.deep.equal([
+      [account.phoneNumberId, account.businessAccountId, account.displayPhoneNumber],
+      [second.phoneNumberId, account.businessAccountId, second.displayPhoneNumber],
+    ]);
+    expect(numbers[0]!.credentials.appSecret).to.equal(fake.app.appSecret);
+    // The exchanged token acts for the business: connect validates it like own credentials.
+    expect((await adapter.validate(numbers[0]!.credentials)).externalId).to.equal(account.phoneNumberId);
+  });
+
+  it('uses the Embedded Signup configuration instead of scopes when given', () => {
+    const url = new URL(chatAppAConnectUrl({ ...fake.app, redirectUri, state: 's', configId: '1234' }));
+    expect(url.origin + url.pathname).to.equal('https://www.facebook.com/v23.0/dialog/oauth');
+    expect([url.searchParams.get('config_id'), url.searchParams.get('scope')]).to.deep.equal(['1234', null]);
+  });
+
+  it('refuses a code used twice, and one exchanged with another redirect URI', async () => {
+    fake.consentAs(fake.account());
+    const code = (
+      await visit(chatAppAConnectUrl({ ...fake.app, redirectUri, state: 's', dialogUrl: fake.dialogUrl }))
+    ).searchParams.get('code')!;
+    await chatAppANumbersFromCode(adapter, fake.app, { code, redirectUri });
+    try {
+      await chatAppANumbersFromCode(adapter, fake.app, { code, redirectUri });
+      expect.fail('a code was exchanged twice');
+    } catch (error) {
+      expect((error as PlatformCallError).error).to.include({ code: '100', transient: false });
+    }
+    const other = (
+      await visit(chatAppAConnectUrl({ ...fake.app, redirectUri, state: 's', dialogUrl: fake.dialogUrl }))
+    ).searchParams.get('code')!;
+    try {
+      await chatAppANumbersFromCode(adapter, fake.app, { code: other, redirectUri: `${redirectUri}x` });
+      expect.fail('exchanged with another redirect URI');
+    } catch (error) {
+      expect(error).to.be.instanceOf(PlatformCallError);
+    }
+  });
+});

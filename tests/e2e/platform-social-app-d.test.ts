@@ -3,6 +3,8 @@ import { ChannelType } from '@svc/proto/channels/v1';
 import {
   PlatformCallError,
   SocialAppDAdapter,
+  socialAppDConnectUrl,
+  socialAppDPagesFromCode,
   type ConnectedChannel,
   type InboundRequest,
   type OutboundContent,
@@ -260,6 +262,54 @@ describe('SocialAppDAdapter against the Messenger-Platform-shaped fake', functio
         const result = await send({ type: 'TEXT', text: 'x' });
         expect(!result.ok && result.error).to.deep.include({ code: String(code), ...expected });
       });
+    }
+  });
+});
+
+describe('SocialAppD hosted connect (Facebook Login) against the fake', function () {
+  const fake = new FakeSocialAppD();
+  let adapter: SocialAppDAdapter;
+  before(async () => {
+    await fake.start();
+    adapter = new SocialAppDAdapter({ baseUrl: fake.url, timeoutMs: 2000 });
+  });
+  after(() => fake.stop());
+
+  it('builds the dialog URL with the page permissions, and the code yields the pages with their page tokens', async () => {
+    const redirectUri = 'https://inbox.example/channels/connect/callback';
+    const page = fake.page();
+    fake.consentAs(page);
+    const url = socialAppDConnectUrl({ ...fake.app, redirectUri, state: 'st', dialogUrl: fake.dialogUrl });
+    expect(new URL(url).searchParams.get('scope')).to.equal('pages_show_list,pages_messaging,pages_manage_metadata');
+    const back = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
+    const pages = await socialAppDPagesFromCode(adapter, fake.app, {
+      code: back.searchParams.get('code')!,
+      redirectUri,
+    });
+    expect(pages).to.deep.equal([{ credentials: FakeSocialAppD.credentials(page), name: page.name }]);
+    const exchanges = fake.received('GET', /^\/oauth\/access_token$/).map((r) => r.query.get('grant_type'));
+    expect(exchanges).to.deep.equal([null, 'fb_exchange_token']);
+    expect((await adapter.validate(pages[0]!.credentials)).externalId).to.equal(page.pageId);
+  });
+
+  it('answers the person refusing as an error redirect (no code)', async () => {
+    const fresh = new FakeSocialAppD();
+    await fresh.start();
+    try {
+      const url = socialAppDConnectUrl({
+        ...fresh.app,
+        redirectUri: 'https://x.example/cb',
+        state: 'st',
+        dialogUrl: fresh.dialogUrl,
+      });
+      const back = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
+      expect([
+        back.searchParams.get('error'),
+        back.searchParams.get('code'),
+        back.searchParams.get('state'),
+      ]).to.deep.equal(['access_denied', null, 'st']);
+    } finally {
+      await fresh.stop();
     }
   });
 });

@@ -150,6 +150,13 @@ export abstract class GraphFakePlatform<A extends { appId: string; appSecret: st
       }
       return this.issueUserToken(account);
     }
+    if (request.query.get('grant_type') === 'fb_exchange_token') {
+      const account = this.userTokens.get(request.query.get('fb_exchange_token') ?? '');
+      if (!account || request.query.get('client_secret') !== account.appSecret) {
+        return graphError(400, 190, 'Invalid OAuth access token.');
+      }
+      return this.issueUserToken(account);
+    }
     return graphError(400, 100, 'Missing authorization code');
   }
 

@@ -33,6 +33,7 @@ export const OBJECT_KINDS = [
   'member',
   'key',
   'channel',
+  'template',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
@@ -44,6 +45,11 @@ export const FREE_IDS = new Set([
   'ContactApiInput.externalId',
   'MessageButtonInput.id',
   'WebSecurityInput.googleClientId',
+  // A messaging platform's own ids of the account being connected (its phone number, business account, page, app).
+  'ConnectChatAppAChannelInput.phoneNumberId',
+  'ConnectChatAppAChannelInput.businessAccountId',
+  'ConnectSocialAppDChannelInput.pageId',
+  'ConnectSocialAppDChannelInput.appId',
 ]);
 
 const ID_NAME = /^_?id$|[a-z0-9](Id|Ids|_id|_ids)$/;
@@ -67,11 +73,14 @@ const KIND_OF_STEM: [RegExp, ObjectKind][] = [
   [/^connection$/i, 'connection'],
   [/^(member|operator|assignee|uploader|author|reactor|editor)$/i, 'member'],
   [/^key$/i, 'key'],
+  [/^template$/i, 'template'],
 ];
 
 /** For a bare `id`: the object the operation is about, by the words of its name (most specific first). */
 const KIND_OF_OPERATION: [RegExp, ObjectKind][] = [
   [/InboundConnection/, 'connection'],
+  [/Template/, 'template'],
+  [/Channel$|WebIntegration/, 'channel'],
   [/Collection/, 'collection'],
   [/Conversation/, 'conversation'],
   [/Contact/, 'contact'],

@@ -205,13 +205,16 @@ export class TestOrg {
    * A chat with a contact, as a channel would open it. There is no public operation that opens a chat (contacts
    * start them through channels and the widget), so tests call the inbox the way those services do.
    */
-  async openChat(contact: { _id?: string; name?: string; email?: string; phone?: string } = {}): Promise<string> {
+  async openChat(
+    contact: { _id?: string; name?: string; email?: string; phone?: string } = {},
+    channelId = newId(),
+  ): Promise<string> {
     const inbox = grpcClient(InboxServiceClient, `127.0.0.1:${this.harness.stack.inbox.grpcPort}`);
     try {
       const chat = await unary(
         inbox.openChat.bind(inbox),
         {
-          channelId: newId(),
+          channelId,
           contact: { _id: newId(), name: 'Ada Lovelace', email: 'ada@example.com', phone: '+15550100100', ...contact },
         },
         this.harness.stack.signer.metadata(systemPrincipal(this.id), 'inbox'),

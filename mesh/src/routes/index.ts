@@ -1,6 +1,8 @@
 import { channelsRoutes } from './channels';
+import { channelsTemplatesRoutes } from './channels-templates';
 import { channelsBotRoutes } from './channels-bot';
 import { channelsPlatformRoutes } from './channels-platforms';
+import { channelsDeliveryRoutes } from './channels-delivery';
 import { contactsRoutes } from './contacts';
 import { flowRoutes } from './flows';
 import { identityRoutes } from './identity';
@@ -26,6 +28,8 @@ export const ROUTES: Record<string, Route> = {
   ...webhookRoutes,
   ...flowRoutes,
   ...channelsRoutes,
+  ...channelsTemplatesRoutes,
   ...channelsBotRoutes,
   ...channelsPlatformRoutes,
+  ...channelsDeliveryRoutes,
 };

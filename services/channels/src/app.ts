@@ -7,11 +7,13 @@ import {
   type ServiceAppDeps,
   type Subscription,
 } from '@svc/kit';
-import { ChannelsServiceService } from '@svc/proto/channels/v1';
+import { ChannelType, ChannelsServiceService } from '@svc/proto/channels/v1';
+import { ChatAppATemplatesServiceService } from '@svc/proto/channels/v1/templates';
 import { BotSettingsServiceService } from '@svc/proto/channels/v1/bot_settings';
+import { BotSettings, botSettingsService } from './domain/bot-settings';
+import { TelegramApi } from './platforms/chat-app-b';
 import type { ChannelsConfig } from './config';
 import { channelsData } from './data';
-import { BotSettings, botSettingsService } from './domain/bot-settings';
 import { CHANNELS_TOPIC, INBOUND_TOPIC } from './domain/events';
 import { InboundBackends } from './domain/inbound/backends';
 import { InboundConsumer, type InboundSinks } from './domain/inbound/consumer';
@@ -21,6 +23,10 @@ import { resealIdentitySecrets } from './domain/reseal';
 import { IdentitySecrets } from './domain/secrets';
 import { WebIntegrations } from './domain/web-integrations';
 import { channelsService } from './grpc/channels-handlers';
+import { GrpcTemplateInbox } from './domain/templates/inbox';
+import { ChatAppATemplateSends } from './domain/templates/template-sends';
+import { ChatAppATemplates } from './domain/templates/templates';
+import { TEMPLATES_GRPC_SERVICE, templatesService } from './grpc/templates-handlers';
 import { PlatformChannelsServiceService } from '@svc/proto/channels/v1/platform_channels';
 import { PlatformConnections } from './domain/connect/connect';
 import { HostedConnect } from './domain/connect/hosted';
@@ -29,8 +35,16 @@ import { platformChannelsService } from './grpc/platform-channels-handlers';
 import { connectCallbackRoute } from './http/connect-callback';
 import { inboundRoute } from './http/inbound-route';
 import { InboundWebhooks } from './http/inbound-webhooks';
-import { TelegramApi } from './platforms/chat-app-b';
+import { ChatAppAAdapter } from './platforms/chat-app-a';
 import { platformAdapters, type PlatformAdapters } from './platforms/registry';
+import { DeliveryBackends } from './delivery/backends';
+import { DeliveryConsumer } from './delivery/consumer';
+import { Reauthorizations } from './delivery/reauthorization';
+import { FailedMessageRetries } from './delivery/retry';
+import { DeliverySender } from './delivery/sender';
+import { DeliveryStatusUpdates } from './delivery/status-sink';
+import { deliveryService } from './grpc/delivery-handlers';
+import { DeliveryServiceService } from '@svc/proto/channels/v1/delivery';
 
 export const EMBEDDED_KEY_FILE = 'channels-secrets.key';
 
@@ -67,6 +81,14 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   private inboundBackends: InboundBackends | undefined;
   private inboundConsumer: InboundConsumer | undefined;
   private inboundSubscription: Subscription | undefined;
+  private deliveryBackends: DeliveryBackends | undefined;
+  private deliveryConsumer: DeliveryConsumer | undefined;
+  private deliverySubscription: Subscription | undefined;
+  /** The outbound sender (decision 0141); tests wake it. */
+  sender: DeliverySender | undefined;
+  private templateInbox: GrpcTemplateInbox | undefined;
+  /** CHAT_APP_A templates: also the inbound consumer's TemplateStatusSink. */
+  templates: ChatAppATemplates | undefined;
 
   constructor(
     config: ChannelsConfig,
@@ -77,8 +99,10 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
         name: 'channels',
         grpcServices: [
           'svc.channels.v1.ChannelsService',
-          'svc.channels.v1.PlatformChannelsService',
+          'svc.channels.v1.DeliveryService',
+          TEMPLATES_GRPC_SERVICE,
           'svc.channels.v1.BotSettingsService',
+          'svc.channels.v1.PlatformChannelsService',
         ],
         data: channelsData,
         publishes: [CHANNELS_TOPIC, INBOUND_TOPIC],
@@ -113,6 +137,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       () => this.inboundSinks(),
       this.logger,
     );
+    this.registerDelivery(platformChannels);
     this.grpc.add(
       ChannelsServiceService,
       channelsService(
@@ -120,6 +145,16 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
         { verifier: this.verifier, logger: this.logger },
       ),
       'svc.channels.v1.ChannelsService',
+    );
+    this.registerTemplates(platformChannels);
+    const botSettings = new BotSettings(
+      platformChannels,
+      new TelegramApi(this.config.CHAT_APP_B_API_URL, this.config.PLATFORM_TIMEOUT_MS),
+    );
+    this.grpc.add(
+      BotSettingsServiceService,
+      botSettingsService(botSettings, { verifier: this.verifier, logger: this.logger }),
+      'svc.channels.v1.BotSettingsService',
     );
     const platforms = () => platformChannels;
     const connections = new PlatformConnections(
@@ -143,16 +178,60 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       ),
       'svc.channels.v1.PlatformChannelsService',
     );
-    const botSettings = new BotSettings(
+  }
+
+  /** CHAT_APP_A templates and template sends (decisions 0128, 0129). */
+  private registerTemplates(platformChannels: PlatformChannels): void {
+    const adapter = this.adapters.get(ChannelType.CHAT_APP_A);
+    this.templates = new ChatAppATemplates(
+      this.dataSource,
       platformChannels,
-      new TelegramApi(this.config.CHAT_APP_B_API_URL, this.config.PLATFORM_TIMEOUT_MS),
+      adapter instanceof ChatAppAAdapter ? adapter : undefined,
+      this.logger,
     );
+    this.templateInbox = new GrpcTemplateInbox(
+      () => this.signer,
+      this.channelsDeps.inboxAddress ?? (() => this.config.INBOX_GRPC_URL),
+      callPolicyOf(this.config),
+    );
+    const sends = new ChatAppATemplateSends(this.dataSource, this.templates, this.templateInbox);
     this.grpc.add(
-      BotSettingsServiceService,
-      botSettingsService(botSettings, { verifier: this.verifier, logger: this.logger }),
-      'svc.channels.v1.BotSettingsService',
+      ChatAppATemplatesServiceService,
+      templatesService({ templates: this.templates, sends }, { verifier: this.verifier, logger: this.logger }),
+      TEMPLATES_GRPC_SERVICE,
     );
   }
+
+  /** The outbound side (decisions 0141, 0142): queue consumer, sender, status sink, retryFailedMessage. */
+  private registerDelivery(platformChannels: PlatformChannels): void {
+    const backends = (this.deliveryBackends = new DeliveryBackends(
+      () => this.signer,
+      {
+        contacts: this.channelsDeps.contactsAddress ?? (() => this.config.CONTACTS_GRPC_URL),
+        inbox: this.channelsDeps.inboxAddress ?? (() => this.config.INBOX_GRPC_URL),
+      },
+      callPolicyOf(this.config),
+    ));
+    const sender = (this.sender = new DeliverySender(
+      this.dataSource,
+      platformChannels,
+      this.adapters,
+      backends,
+      new Reauthorizations(this.dataSource, () => this.relay, this.logger),
+      this.logger,
+      { pollMs: this.config.DELIVERY_POLL_MS, leaseMs: this.config.DELIVERY_LEASE_MS },
+    ));
+    this.deliveryConsumer = new DeliveryConsumer(this.dataSource, () => sender.wake(), this.logger);
+    this.deliveryStatus = new DeliveryStatusUpdates(this.dataSource, backends, this.logger);
+    const retries = new FailedMessageRetries(this.dataSource, platformChannels, backends, () => sender.wake());
+    this.grpc.add(
+      DeliveryServiceService,
+      deliveryService(retries, { verifier: this.verifier, logger: this.logger }),
+      'svc.channels.v1.DeliveryService',
+    );
+  }
+
+  private deliveryStatus: DeliveryStatusUpdates | undefined;
 
   /** `/channels/in/:channelId`, the platforms' webhooks (decision 0135). */
   protected override rawRoutes(): RawRoute[] {
@@ -171,12 +250,15 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
 
   /** Where the inbound consumer hands status callbacks (decision 0136). */
   protected inboundSinks(): InboundSinks {
-    return UNWIRED_SINKS;
+    if (!this.deliveryStatus || !this.templates) throw new Error('channels is not started');
+    return { deliveryStatus: this.deliveryStatus, templateStatus: this.templates };
   }
 
   /** Moves identity secrets sealed under an older key to the active one (key rotation), then serves. */
   protected override async startWorkers(): Promise<void> {
     this.inboundSubscription = await this.inboundConsumer?.subscribe(this.bus, this.config.KAFKA_TOPIC_PREFIX);
+    this.deliverySubscription = await this.deliveryConsumer?.subscribe(this.bus, this.config.KAFKA_TOPIC_PREFIX);
+    this.sender?.start();
     if (!this.keys) return;
     const { keyring, source } = this.keys;
     this.logger.info({ keys: keyring.keyIds, source }, 'identity secrets keyring loaded');
@@ -187,18 +269,22 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       this.logger.error({ integrationId }, `identity secret cannot be opened: ${error}`);
   }
 
+  /**
+   * Stops this process's delivery consumer and sender while it keeps serving (tests: another channels process on the
+   * same database and topics is then the only one sending).
+   */
+  async stopDelivery(): Promise<void> {
+    await this.deliverySubscription?.stop();
+    this.deliverySubscription = undefined;
+    await this.sender?.stop();
+  }
+
   protected override async stopWorkers(): Promise<void> {
     await this.inboundSubscription?.stop();
+    await this.deliverySubscription?.stop();
+    await this.sender?.stop();
     this.inboundBackends?.close();
+    this.deliveryBackends?.close();
+    this.templateInbox?.close();
   }
 }
-
-// TEMPORARY until the delivery (i16-outbound) and templates (i16-meta) sinks are merged: a status callback fails, so
-// the bus retries it and dead-letters it rather than losing it.
-const UNWIRED_SINKS: InboundSinks = {
-  deliveryStatus: {
-    applyStatus: () => Promise.reject(new Error('delivery status sink not wired')),
-    applyWatermark: () => Promise.reject(new Error('delivery status sink not wired')),
-  },
-  templateStatus: { applyTemplateStatus: () => Promise.reject(new Error('template status sink not wired')) },
-};

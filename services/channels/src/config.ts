@@ -45,6 +45,13 @@ export const channelsSettingsSchema = serviceConfigSchema.extend({
   CHANNELS_CONNECT_STATE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(900),
   /** Each call to a platform gives up after this long (a timeout is transient: retried with backoff). */
   PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** How often the delivery sender looks for due messages when nothing woke it (retries, resumed channels). */
+  DELIVERY_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /**
+   * How long one send attempt holds its claim (decision 0141): longer than the slowest send (every part of a message,
+   * each up to PLATFORM_TIMEOUT_MS). An attempt still unanswered after it is IN DOUBT: failed, never resent on its own.
+   */
+  DELIVERY_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(180_000),
 });
 
 export const channelsConfigSchema = channelsSettingsSchema.refine(

@@ -92,7 +92,7 @@ describe('channels: the inbound webhook route', () => {
     expect(bodiesOf(channelId)).to.deep.equal([]);
   });
 
-  it.skip('keeps accepting for a paused channel (decision 0120: inbound kept)', async () => {
+  it('keeps accepting for a paused channel (decision 0120: inbound kept)', async () => {
     const { channelId, secret } = await insertPlatformChannel(app.dataSource, channels, {
       status: ChannelStatus.PAUSED,
     });

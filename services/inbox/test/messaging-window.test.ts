@@ -134,8 +134,12 @@ describe('inbox: platform chats (channel type, messaging window, delivery RPCs)'
   });
 
   describe('RequeueFailedMessage', () => {
-    const requeue = (principal: Principal, messageId: string, platformTemplate = false) =>
-      unary(stack.inbox.requeueFailedMessage.bind(stack.inbox), { messageId, platformTemplate }, stack.as(principal));
+    const requeue = (principal: Principal, messageId: string, platformTemplate = false, dryRun = false) =>
+      unary(
+        stack.inbox.requeueFailedMessage.bind(stack.inbox),
+        { messageId, platformTemplate, dryRun },
+        stack.as(principal),
+      );
     const fail = (principal: Principal, chatId: string, messageId: string) =>
       unary(
         stack.inbox.updateDeliveryStatus.bind(stack.inbox),
@@ -147,6 +151,9 @@ describe('inbox: platform chats (channel type, messaging window, delivery RPCs)'
       const { chat, agent, system } = await platformChat('CHAT_APP_B');
       const sent = await send(agent, chat._id, 'to retry');
       await fail(system, chat._id, sent._id);
+      expect((await requeue(system, sent._id, false, true)).deliveryStatus, 'a dry run').to.equal(
+        DeliveryStatus.FAILED,
+      );
       const queued = await requeue(system, sent._id);
       expect(queued.deliveryStatus).to.equal(DeliveryStatus.QUEUED);
       expect((await requeue(system, sent._id)).deliveryStatus).to.equal(DeliveryStatus.QUEUED);

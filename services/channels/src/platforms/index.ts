@@ -1,7 +1,8 @@
 export * from './adapter';
 export { platformAdapters, type AdapterOptions, type PlatformAdapters } from './registry';
-export { ChatAppAAdapter, chatAppACredentialsSchema, type ChatAppACredentials } from './chat-app-a';
-export { SocialAppDAdapter, socialAppDCredentialsSchema, type SocialAppDCredentials } from './social-app-d';
+export * from './chat-app-a';
+export * from './social-app-d';
 export { hubSignature, verifyHubSignature, HUB_SIGNATURE_HEADER } from './graph/signature';
 export { appSecretProof } from './graph/client';
 export { classifyGraphError } from './graph/errors';
+export { GRAPH_OAUTH_DIALOG_URL, type GraphApp } from './graph/oauth';

@@ -12,6 +12,8 @@ import type {
   InboundRequest,
   PlatformAdapter,
   PlatformMediaRef,
+  OutboundMessage,
+  SendResult,
 } from '../../src/platforms/adapter';
 
 /** The header the test kinds sign with: hex HMAC-SHA256 of the raw body keyed with the channel's webhook secret. */
@@ -74,7 +76,7 @@ export class TestAdapter implements PlatformAdapter {
     return found ? Promise.resolve(found) : Promise.reject(new Error(`no media ${ref.ref}`));
   }
 
-  send(): Promise<never> {
+  send(_channel: ConnectedChannel, _message: OutboundMessage): Promise<SendResult> {
     return Promise.reject(new Error('not used'));
   }
 }

@@ -51,8 +51,11 @@ export class MessageDelivery {
     };
   }
 
-  /** FAILED → QUEUED for a new attempt; QUEUED answers as it is (a retry whose first call was cut short). */
-  async requeue(principal: Principal, messageId: string, platformTemplate: boolean): Promise<Message> {
+  /**
+   * FAILED → QUEUED for a new attempt; QUEUED answers as it is (a retry whose first call was cut short). `dryRun`
+   * checks the same and changes nothing.
+   */
+  async requeue(principal: Principal, messageId: string, platformTemplate: boolean, dryRun = false): Promise<Message> {
     requireSystem(principal);
     const orgId = requireOrg(principal);
     const { row, moved } = await this.dataSource.transaction(async (manager) => {
@@ -63,6 +66,7 @@ export class MessageDelivery {
       if (row.deliveryStatus === DeliveryStatus.QUEUED) return { row, moved: false };
       const at = now();
       if (!platformTemplate) await requireOpenWindow(manager, chat, at);
+      if (dryRun) return { row, moved: false };
       await manager.update(
         MessageRow,
         { orgId, id: row.id },

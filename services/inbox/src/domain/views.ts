@@ -82,6 +82,7 @@ export function messageView(row: MessageRow, details: MessageDetails = NO_DETAIL
     text: deleted ? '' : row.text,
     internal: row.internal,
     deliveryStatus: row.deliveryStatus,
+    ...(row.failureReason ? { failureReason: row.failureReason } : {}),
     createdAt: toIso(row.createdAt),
     mediaIds: deleted ? [] : details.media.map((m) => m._id),
     location: content?.location,

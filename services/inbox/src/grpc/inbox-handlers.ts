@@ -58,7 +58,7 @@ export function inboxService(domain: InboxDomain, deps: ImplementDeps) {
     setChatTyping: (r, { principal }) => domain.typing.set(principal, r.chatId, r.typing),
     getMessageForDelivery: (r, { principal }) => domain.messageDelivery.forDelivery(principal, r.messageId),
     requeueFailedMessage: (r, { principal }) =>
-      domain.messageDelivery.requeue(principal, r.messageId, r.platformTemplate),
+      domain.messageDelivery.requeue(principal, r.messageId, r.platformTemplate, r.dryRun),
   };
   return implement('inbox', InboxServiceService, handlers, { ...deps, visitor: VISITOR_METHODS.InboxService });
 }

@@ -1,7 +1,9 @@
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import { ChannelsServiceService } from '@svc/proto/channels/v1';
 import { BotSettingsServiceService } from '@svc/proto/channels/v1/bot_settings';
+import { DeliveryServiceService } from '@svc/proto/channels/v1/delivery';
 import { PlatformChannelsServiceService } from '@svc/proto/channels/v1/platform_channels';
+import { ChatAppATemplatesServiceService } from '@svc/proto/channels/v1/templates';
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
@@ -43,6 +45,8 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   ChannelsServiceService,
   PlatformChannelsServiceService,
   BotSettingsServiceService,
+  ChatAppATemplatesServiceService,
+  DeliveryServiceService,
 ];
 
 /**

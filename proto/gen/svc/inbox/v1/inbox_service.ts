@@ -690,6 +690,8 @@ export interface Message {
   labelIds: string[];
   /** The media attached (MEDIA messages), with signed links; deleted media is gone from here. */
   media: Media[];
+  /** FAILED: why, in the platform's words with its code (issue 16). */
+  failureReason?: string | undefined;
 }
 
 export interface Media {
@@ -960,6 +962,8 @@ export interface RequeueFailedMessageRequest {
   messageId: string;
   /** The message is an approved platform template (sent by sendChatAppATemplateMessage): the window does not apply. */
   platformTemplate: boolean;
+  /** Check only: the same refusals, nothing changed (channels checks the message before its own conditions). */
+  dryRun: boolean;
 }
 
 export interface MoveChatsToContactRequest {
@@ -2345,6 +2349,7 @@ function createBaseMessage(): Message {
     reactions: [],
     labelIds: [],
     media: [],
+    failureReason: undefined,
   };
 }
 
@@ -2415,6 +2420,9 @@ export const Message: MessageFns<Message> = {
     }
     for (const v of message.media) {
       Media.encode(v!, writer.uint32(178).fork()).join();
+    }
+    if (message.failureReason !== undefined) {
+      writer.uint32(186).string(message.failureReason);
     }
     return writer;
   },
@@ -2608,6 +2616,14 @@ export const Message: MessageFns<Message> = {
             message.media.push(Media.decode(reader, reader.uint32()));
             continue;
           }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.failureReason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2698,6 +2714,11 @@ export const Message: MessageFns<Message> = {
       media: globalThis.Array.isArray(object?.media)
         ? object.media.map((e: any) => Media.fromJSON(e))
         : [],
+      failureReason: isSet(object.failureReason)
+        ? globalThis.String(object.failureReason)
+        : isSet(object.failure_reason)
+        ? globalThis.String(object.failure_reason)
+        : undefined,
     };
   },
 
@@ -2769,6 +2790,9 @@ export const Message: MessageFns<Message> = {
     if (message.media?.length) {
       obj.media = message.media.map((e) => Media.toJSON(e));
     }
+    if (message.failureReason !== undefined) {
+      obj.failureReason = message.failureReason;
+    }
     return obj;
   },
 
@@ -2803,6 +2827,7 @@ export const Message: MessageFns<Message> = {
     message.reactions = object.reactions?.map((e) => MessageReaction.fromPartial(e)) || [];
     message.labelIds = object.labelIds?.map((e) => e) || [];
     message.media = object.media?.map((e) => Media.fromPartial(e)) || [];
+    message.failureReason = object.failureReason ?? undefined;
     return message;
   },
 };
@@ -6583,7 +6608,7 @@ export const MessageForDelivery: MessageFns<MessageForDelivery> = {
 };
 
 function createBaseRequeueFailedMessageRequest(): RequeueFailedMessageRequest {
-  return { messageId: "", platformTemplate: false };
+  return { messageId: "", platformTemplate: false, dryRun: false };
 }
 
 export const RequeueFailedMessageRequest: MessageFns<RequeueFailedMessageRequest> = {
@@ -6593,6 +6618,9 @@ export const RequeueFailedMessageRequest: MessageFns<RequeueFailedMessageRequest
     }
     if (message.platformTemplate !== false) {
       writer.uint32(16).bool(message.platformTemplate);
+    }
+    if (message.dryRun !== false) {
+      writer.uint32(24).bool(message.dryRun);
     }
     return writer;
   },
@@ -6626,6 +6654,14 @@ export const RequeueFailedMessageRequest: MessageFns<RequeueFailedMessageRequest
             message.platformTemplate = reader.bool();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.dryRun = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6650,6 +6686,11 @@ export const RequeueFailedMessageRequest: MessageFns<RequeueFailedMessageRequest
         : isSet(object.platform_template)
         ? globalThis.Boolean(object.platform_template)
         : false,
+      dryRun: isSet(object.dryRun)
+        ? globalThis.Boolean(object.dryRun)
+        : isSet(object.dry_run)
+        ? globalThis.Boolean(object.dry_run)
+        : false,
     };
   },
 
@@ -6661,6 +6702,9 @@ export const RequeueFailedMessageRequest: MessageFns<RequeueFailedMessageRequest
     if (message.platformTemplate !== false) {
       obj.platformTemplate = message.platformTemplate;
     }
+    if (message.dryRun !== false) {
+      obj.dryRun = message.dryRun;
+    }
     return obj;
   },
 
@@ -6671,6 +6715,7 @@ export const RequeueFailedMessageRequest: MessageFns<RequeueFailedMessageRequest
     const message = createBaseRequeueFailedMessageRequest();
     message.messageId = object.messageId ?? "";
     message.platformTemplate = object.platformTemplate ?? false;
+    message.dryRun = object.dryRun ?? false;
     return message;
   },
 };

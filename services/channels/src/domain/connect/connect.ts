@@ -20,7 +20,7 @@ import type { ChannelsConfig } from '../../config';
 import { ChannelRow, PlatformChannelRow } from '../../entities';
 import type { PlatformChannelType } from '../../entities/platform-channel';
 import { inboundWebhookUrl } from '../../http/urls';
-import type { ConnectedChannel, PlatformAccount } from '../../platforms/adapter';
+import { PlatformCallError, type ConnectedChannel, type PlatformAccount } from '../../platforms/adapter';
 import type { PlatformAdapters } from '../../platforms/registry';
 import { channelEvent } from '../events';
 import { CHANNEL_NAME_MAX } from '../manage/channels';
@@ -35,6 +35,21 @@ export const PRIMARY_CREDENTIAL: Record<PlatformChannelType, string> = {
   [ChannelType.CHAT_APP_B]: 'botToken',
   [ChannelType.CHAT_APP_C]: 'authToken',
   [ChannelType.SOCIAL_APP_D]: 'pageAccessToken',
+};
+
+/** The Graph API refuses a wrong app secret through `appsecret_proof`: that names the app secret, not the token. */
+function refusedField(type: PlatformChannelType, error: unknown): string {
+  const message = error instanceof PlatformCallError ? error.error.message : '';
+  return 'appSecret' in CREDENTIAL_FIELDS_OF[type] && /appsecret/i.test(message)
+    ? 'appSecret'
+    : PRIMARY_CREDENTIAL[type];
+}
+
+const CREDENTIAL_FIELDS_OF: Record<PlatformChannelType, Record<string, true>> = {
+  [ChannelType.CHAT_APP_A]: { accessToken: true, phoneNumberId: true, businessAccountId: true, appSecret: true },
+  [ChannelType.CHAT_APP_B]: { botToken: true },
+  [ChannelType.CHAT_APP_C]: { authToken: true },
+  [ChannelType.SOCIAL_APP_D]: { pageAccessToken: true, pageId: true, appId: true, appSecret: true },
 };
 
 /** 32 random bytes, base64url (43 characters of A-Za-z0-9_-: every kind's secret token or verify token alphabet). */
@@ -92,7 +107,7 @@ export class PlatformConnections {
     try {
       account = await adapter.validate(credentials);
     } catch (error) {
-      throw platformRefusal(error, PRIMARY_CREDENTIAL[type], 'checking the credentials');
+      throw platformRefusal(error, refusedField(type, error), 'checking the credentials');
     }
     const connectedAccount = `${ChannelType[type]}:${account.externalId}`;
     const existing = await this.dataSource.manager.findOneBy(PlatformChannelRow, { connectedAccount });

@@ -2,7 +2,9 @@
 import * as m0 from './1795552530132-Initial';
 import * as m1 from './1795573624237-PlatformChannels';
 import * as m2 from './1795574455746-PlatformInbound';
-import * as m3 from './1795575343006-ConnectStatesAndChannelStatuses';
+import * as m3 from './1795574970877-ChatAppATemplates';
+import * as m4 from './1795575259064-OutboundDeliveries';
+import * as m5 from './1795576072361-ConnectStates';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
@@ -10,4 +12,6 @@ export const migrations: Function[] = [
   ...Object.values(m1),
   ...Object.values(m2),
   ...Object.values(m3),
+  ...Object.values(m4),
+  ...Object.values(m5),
 ];

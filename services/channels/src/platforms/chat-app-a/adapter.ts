@@ -2,21 +2,15 @@ import { ChannelType } from '@svc/proto/channels/v1';
 import {
   PlatformCallError,
   type ConnectedChannel,
-  type HandshakeAnswer,
   type InboundEvent,
-  type InboundRequest,
   type OutboundMessage,
   type PlatformAccount,
   type PlatformAdapter,
   type PlatformMediaRef,
   type SendResult,
-  type Verification,
 } from '../adapter';
-import type { AdapterOptions } from '../registry';
-import { GraphClient } from '../graph/client';
-import { hubHandshake } from '../graph/handshake';
+import { GraphPlatformAdapter } from '../graph/graph-adapter';
 import { sendParts } from '../graph/send';
-import { verifyHubSignature } from '../graph/signature';
 import { chatAppACredentialsSchema, type ChatAppACredentials } from './credentials';
 import { parseChatAppAWebhook } from './parse';
 import { chatAppAPayloads } from './payloads';
@@ -28,7 +22,7 @@ export const CHAT_APP_A_WEBHOOK_FIELDS = ['messages', 'message_template_status_u
  * CHAT_APP_A: a WhatsApp Business Cloud API-shaped platform (README.md in this folder cites what it follows).
  * One channel is one business phone number; its business account holds the templates and the webhook subscription.
  */
-export class ChatAppAAdapter implements PlatformAdapter {
+export class ChatAppAAdapter extends GraphPlatformAdapter implements PlatformAdapter {
   readonly type = ChannelType.CHAT_APP_A;
   readonly credentialsSchema = chatAppACredentialsSchema;
   /**
@@ -38,12 +32,6 @@ export class ChatAppAAdapter implements PlatformAdapter {
   readonly rateLimit = { perSecond: 16, burst: 20 };
   /** The customer service window: free-form messages only within 24 h of the user's last message. */
   readonly messagingWindowHours = 24;
-  readonly graph: GraphClient;
-
-  constructor(options: AdapterOptions) {
-    this.graph = new GraphClient(options);
-  }
-
   /** The phone number must exist for the token and belong to the business account; the app secret must match. */
   async validate(raw: Record<string, string>): Promise<PlatformAccount> {
     const credentials = chatAppACredentialsSchema.parse(raw);
@@ -94,14 +82,6 @@ export class ChatAppAAdapter implements PlatformAdapter {
       accessToken: credentials.accessToken,
       appSecret: credentials.appSecret,
     });
-  }
-
-  verify(channel: ConnectedChannel, request: InboundRequest): Verification {
-    return verifyHubSignature(channel.credentials.appSecret ?? '', request);
-  }
-
-  handshake(channel: ConnectedChannel, request: InboundRequest): HandshakeAnswer {
-    return hubHandshake(channel.webhookSecret, request);
   }
 
   parse(channel: ConnectedChannel, rawBody: Buffer): InboundEvent[] {

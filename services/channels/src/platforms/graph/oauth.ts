@@ -1,5 +1,8 @@
 import type { GraphClient } from './client';
 
+/** Where the real platform's login dialog lives (the API's version); tests use the fake's `/dialog/oauth`. */
+export const GRAPH_OAUTH_DIALOG_URL = 'https://www.facebook.com/v23.0/dialog/oauth';
+
 /**
  * The Facebook Login dialog of the hosted connect flows (CHAT_APP_A Embedded Signup, SOCIAL_APP_D page connect):
  * `https://www.facebook.com/<version>/dialog/oauth?client_id&redirect_uri&state&response_type=code&scope|config_id`
@@ -7,7 +10,8 @@ import type { GraphClient } from './client';
  * like the API base URL so tests reach a fake.
  */
 export function graphOAuthDialogUrl(input: {
-  dialogUrl: string;
+  /** Default: the real platform's dialog. */
+  dialogUrl?: string;
   appId: string;
   redirectUri: string;
   state: string;
@@ -15,7 +19,7 @@ export function graphOAuthDialogUrl(input: {
   /** Embedded Signup's configuration id (Facebook Login for Business), when the app has one. */
   configId?: string;
 }): string {
-  const url = new URL(input.dialogUrl);
+  const url = new URL(input.dialogUrl ?? GRAPH_OAUTH_DIALOG_URL);
   url.searchParams.set('client_id', input.appId);
   url.searchParams.set('redirect_uri', input.redirectUri);
   url.searchParams.set('state', input.state);
@@ -49,4 +53,20 @@ export async function exchangeGraphCode(
 /** The app access token `<APP_ID>|<APP_SECRET>` Graph takes for app-level calls (debug_token, subscriptions). */
 export function appAccessToken(app: GraphApp): string {
   return `${app.appId}|${app.appSecret}`;
+}
+
+/**
+ * A short-lived user token for a long-lived one (`grant_type=fb_exchange_token`, about 60 days); page tokens read with
+ * a long-lived user token do not expire (https://developers.facebook.com/docs/facebook-login/guides/access-tokens/get-long-lived/).
+ */
+export async function longLivedToken(client: GraphClient, app: GraphApp, token: string): Promise<string> {
+  const answer = await client.call<{ access_token: string }>('oauth/access_token', {
+    query: {
+      grant_type: 'fb_exchange_token',
+      client_id: app.appId,
+      client_secret: app.appSecret,
+      fb_exchange_token: token,
+    },
+  });
+  return answer.access_token;
 }

@@ -2,22 +2,16 @@ import { ChannelType } from '@svc/proto/channels/v1';
 import {
   PlatformCallError,
   type ConnectedChannel,
-  type HandshakeAnswer,
   type InboundEvent,
-  type InboundRequest,
   type OutboundMessage,
   type PlatformAccount,
   type PlatformAdapter,
   type PlatformMediaRef,
   type SendResult,
-  type Verification,
 } from '../adapter';
-import type { AdapterOptions } from '../registry';
-import { GraphClient } from '../graph/client';
-import { hubHandshake } from '../graph/handshake';
+import { GraphPlatformAdapter } from '../graph/graph-adapter';
 import { appAccessToken } from '../graph/oauth';
 import { sendParts } from '../graph/send';
-import { verifyHubSignature } from '../graph/signature';
 import { socialAppDCredentialsSchema, type SocialAppDCredentials } from './credentials';
 import { parseSocialAppDWebhook } from './parse';
 import { socialAppDMessages } from './payloads';
@@ -34,7 +28,7 @@ export const SOCIAL_APP_D_WEBHOOK_FIELDS = [
  * SOCIAL_APP_D: a Messenger Platform-shaped page platform (README.md in this folder cites what it follows).
  * One channel is one page; sends are `messaging_type: RESPONSE` inside the 24 h standard window (decision 0127).
  */
-export class SocialAppDAdapter implements PlatformAdapter {
+export class SocialAppDAdapter extends GraphPlatformAdapter implements PlatformAdapter {
   readonly type = ChannelType.SOCIAL_APP_D;
   readonly credentialsSchema = socialAppDCredentialsSchema;
   /**
@@ -43,12 +37,6 @@ export class SocialAppDAdapter implements PlatformAdapter {
    */
   readonly rateLimit = { perSecond: 10, burst: 20 };
   readonly messagingWindowHours = 24;
-  readonly graph: GraphClient;
-
-  constructor(options: AdapterOptions) {
-    this.graph = new GraphClient(options);
-  }
-
   /** `GET /<PAGE_ID>` with the page token (and the app secret's proof): the token must be the page's. */
   async validate(raw: Record<string, string>): Promise<PlatformAccount> {
     const credentials = socialAppDCredentialsSchema.parse(raw);
@@ -95,14 +83,6 @@ export class SocialAppDAdapter implements PlatformAdapter {
       accessToken: credentials.pageAccessToken,
       appSecret: credentials.appSecret,
     });
-  }
-
-  verify(channel: ConnectedChannel, request: InboundRequest): Verification {
-    return verifyHubSignature(channel.credentials.appSecret ?? '', request);
-  }
-
-  handshake(channel: ConnectedChannel, request: InboundRequest): HandshakeAnswer {
-    return hubHandshake(channel.webhookSecret, request);
   }
 
   parse(channel: ConnectedChannel, rawBody: Buffer): InboundEvent[] {

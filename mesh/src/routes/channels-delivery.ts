@@ -1,0 +1,5 @@
+import type { Route } from './route';
+
+export const channelsDeliveryRoutes: Record<string, Route> = {
+  retryFailedMessage: { service: 'channelsDelivery', method: 'RetryFailedMessage' },
+};

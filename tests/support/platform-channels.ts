@@ -1,0 +1,63 @@
+import { newId, now } from '@svc/kit';
+import { ChannelStatus } from '@svc/proto/channels/v1';
+import { ChannelRow, PlatformChannelRow } from '@svc/channels/dist/src/entities';
+import type { PlatformChannelType } from '@svc/channels/dist/src/entities/platform-channel';
+import type { StackHarness } from './stack-harness';
+
+export interface DirectlyConnected {
+  channelId: string;
+  webhookSecret: string;
+  /** The channel's inbound webhook URL on the stack's one port. */
+  url: string;
+}
+
+/**
+ * A connected platform channel as the connect operations leave it — validated at the (fake) platform, its webhook
+ * registered there, secrets sealed — written straight into the stack's channels database, for suites about what
+ * happens after connecting.
+ */
+export async function connectDirectly(
+  harness: StackHarness,
+  orgId: string,
+  type: PlatformChannelType,
+  credentials: Record<string, string>,
+  webhookSecret = `secret${newId()}`,
+): Promise<DirectlyConnected> {
+  const channels = harness.stack.channels;
+  const adapter = channels.adapters.get(type);
+  if (!adapter || !channels.platformChannels) throw new Error(`no ${type} adapter in the stack`);
+  const account = await adapter.validate(credentials);
+  const at = now();
+  const id = newId(at);
+  const url = `${harness.url}/channels/in/${id}`;
+  await channels.dataSource.getRepository(ChannelRow).insert({
+    id,
+    orgId,
+    type,
+    status: ChannelStatus.ACTIVE,
+    name: account.displayName,
+    createdAt: at,
+    updatedAt: at,
+    deletedAt: null,
+  });
+  await channels.dataSource.getRepository(PlatformChannelRow).insert({
+    id,
+    orgId,
+    type,
+    connectedAccount: `${type}:${account.externalId}`,
+    externalAccountId: account.externalId,
+    account: JSON.stringify(account),
+    credentialsSealed: channels.platformChannels.sealCredentials(credentials, { orgId, id }),
+    webhookSecretSealed: channels.platformChannels.sealWebhookSecret(webhookSecret, { orgId, id }),
+    aiAutoReply: false,
+    authorizationError: '',
+    connectedAt: at,
+  });
+  await adapter.registerWebhook({ channelId: id, orgId, type, account, credentials, webhookSecret }, url);
+  return { channelId: id, webhookSecret, url };
+}
+
+/** Sets a channel's status as pauseChannel / resumeChannel / a refused token would. */
+export async function setChannelStatus(harness: StackHarness, channelId: string, status: ChannelStatus) {
+  await harness.stack.channels.dataSource.getRepository(ChannelRow).update({ id: channelId }, { status });
+}
