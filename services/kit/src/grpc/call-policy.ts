@@ -1,5 +1,9 @@
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import { ChannelsServiceService } from '@svc/proto/channels/v1';
+import { BotSettingsServiceService } from '@svc/proto/channels/v1/bot_settings';
+import { DeliveryServiceService } from '@svc/proto/channels/v1/delivery';
+import { PlatformChannelsServiceService } from '@svc/proto/channels/v1/platform_channels';
+import { ChatAppATemplatesServiceService } from '@svc/proto/channels/v1/templates';
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
@@ -39,6 +43,10 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   FlowsServiceService,
   WebhookIngressServiceService,
   ChannelsServiceService,
+  PlatformChannelsServiceService,
+  ChatAppATemplatesServiceService,
+  BotSettingsServiceService,
+  DeliveryServiceService,
 ];
 
 /**
