@@ -9,15 +9,21 @@ import {
   systemPrincipal,
   unary,
 } from '@svc/kit';
-import { ChannelStatus, ChannelType } from '@svc/proto/channels/v1';
-import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
+import { ChannelStatus } from '@svc/proto/channels/v1';
 import { InboxServiceClient, type Message } from '@svc/proto/inbox/v1';
 import { OutboundDeliveryRow } from '@svc/channels/dist/src/entities';
 import { MESSAGING_WINDOW_HOURS } from '@svc/inbox';
 import { FakeChatAppA, type ChatAppAAccount } from '../fakes/chat-app-a';
 import { FakeChatAppB, type FakeBot } from '../fakes/chat-app-b';
-import { connectDirectly, setChannelStatus, type DirectlyConnected } from '../support/platform-channels';
+import { FakeSocialAppD } from '../fakes/social-app-d';
+import { chatOfPlatformUser, setChannelStatus } from '../support/platform-channels';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
+import { CONNECT_A, CONNECT_B, CONNECT_D, PAUSE, RESUME } from './channels-platform-fixtures';
+
+interface Connected {
+  channelId: string;
+  url: string;
+}
 
 interface SentMessage {
   _id: string;
@@ -33,20 +39,26 @@ interface SentMessage {
 describe('Channels delivery (whole stack, fake platforms)', function () {
   const chatAppA = new FakeChatAppA();
   const chatAppB = new FakeChatAppB();
+  const socialAppD = new FakeSocialAppD();
   let harness: StackHarness;
   let org: TestOrg;
   let key = '';
   let signer: PrincipalSigner;
   let inbox: InboxServiceClient;
-  let contacts: ContactsServiceClient;
 
   before(async () => {
-    await Promise.all([chatAppA.start(), chatAppB.start()]);
+    await Promise.all([chatAppA.start(), chatAppB.start(), socialAppD.start()]);
     harness = new StackHarness(
       // A platform call gives up after 1 s (the timeout test), the sender looks for due retries every 100 ms.
       { PLATFORM_TIMEOUT_MS: '1000', DELIVERY_POLL_MS: '100' },
       {},
-      { platformUrls: { CHAT_APP_A_API_URL: chatAppA.url, CHAT_APP_B_API_URL: chatAppB.url } },
+      {
+        platformUrls: {
+          CHAT_APP_A_API_URL: chatAppA.url,
+          CHAT_APP_B_API_URL: chatAppB.url,
+          SOCIAL_APP_D_API_URL: socialAppD.url,
+        },
+      },
     );
     await harness.start();
     org = await harness.newOrg('Delivery');
@@ -56,13 +68,11 @@ describe('Channels delivery (whole stack, fake platforms)', function () {
       importSigningKey('channels', JSON.stringify(harness.stack.trustKeys.signing.channels)),
     );
     inbox = grpcClient(InboxServiceClient, `127.0.0.1:${harness.stack.inbox.grpcPort}`);
-    contacts = grpcClient(ContactsServiceClient, `127.0.0.1:${harness.stack.contacts.grpcPort}`);
   });
   after(async () => {
     inbox.close();
-    contacts.close();
     await harness.stop();
-    await Promise.all([chatAppA.stop(), chatAppB.stop()]);
+    await Promise.all([chatAppA.stop(), chatAppB.stop(), socialAppD.stop()]);
   });
 
   const as = (audience: string, orgId = org.id) => signer.metadata(systemPrincipal(orgId), audience);
@@ -102,25 +112,27 @@ describe('Channels delivery (whole stack, fake platforms)', function () {
   const awaitStatus = (chatId: string, messageId: string, status: string) =>
     eventually(async () => (await statusOf(chatId, messageId)) === status, 10_000, `${messageId} ${status}`);
 
-  /** The chat the platform user's messages landed in, once the inbound consumer made it. */
-  async function chatOf(channelId: string, platformUserId: string): Promise<string> {
-    const found = await eventually(async () => {
-      const lookup = await unary(
-        contacts.lookupContact.bind(contacts),
-        { identifierType: IdentifierType.CHANNEL_USER_ID, value: platformUserId, channelIntegrationId: channelId },
-        as('contacts'),
-      );
-      return lookup.found && lookup.latestChatId ? lookup : undefined;
-    });
-    return found.latestChatId ?? '';
+  const chatOf = (channelId: string, platformUserId: string) =>
+    chatOfPlatformUser(harness, org.id, channelId, platformUserId);
+
+  /** Connects a channel through the GraphQL connect mutation, as the org's owner. */
+  async function connect(mutation: string, input: Record<string, string>): Promise<Connected> {
+    const answer = await harness.graphql<Record<string, { id: string }>>(mutation, { i: input }, org.sessionToken);
+    const id = Object.values(answer.body.data ?? {})[0]?.id;
+    if (!id) throw new Error(`connect failed: ${JSON.stringify(answer.body)}`);
+    return { channelId: id, url: `${harness.url}/channels/in/${id}` };
   }
+  const pauseOrResume = async (mutation: string, id: string) => {
+    const answer = await harness.graphql(mutation, { id }, org.sessionToken);
+    if (answer.body.errors) throw new Error(JSON.stringify(answer.body.errors));
+  };
 
   const deliveryRow = (messageId: string) =>
     harness.stack.channels.dataSource.getRepository(OutboundDeliveryRow).findOneByOrFail({ id: messageId });
 
   describe('CHAT_APP_A (WhatsApp Cloud API shape)', () => {
     let account: ChatAppAAccount;
-    let channel: DirectlyConnected;
+    let channel: Connected;
     const isSend = (r: { method: string; path: string }) =>
       r.method === 'POST' && r.path === `/${account.phoneNumberId}/messages`;
     const sendsOf = (text: string) =>
@@ -130,7 +142,7 @@ describe('Channels delivery (whole stack, fake platforms)', function () {
 
     before(async () => {
       account = chatAppA.account();
-      channel = await connectDirectly(harness, org.id, ChannelType.CHAT_APP_A, FakeChatAppA.credentials(account));
+      channel = await connect(CONNECT_A, FakeChatAppA.credentials(account));
     });
 
     /** A new platform user writes to the channel (opening the window); answers the user id and the chat. */
@@ -247,20 +259,21 @@ describe('Channels delivery (whole stack, fake platforms)', function () {
       chatAppA.failNext(isSend, { status: 400, body: { error: { code: 131047, message: 'Re-engagement message' } } });
       const failed = await reply(chatId, 'failed before the pause');
       await awaitStatus(chatId, failed._id, 'FAILED');
-      await setChannelStatus(harness, channel.channelId, ChannelStatus.PAUSED);
+      await pauseOrResume(PAUSE, channel.channelId);
+      let held: SentMessage | undefined;
       try {
-        const held = await reply(chatId, 'held while paused');
-        await eventually(async () => (await deliveryRow(held._id).catch(() => undefined))?.state === 'PENDING');
+        held = await reply(chatId, 'held while paused');
+        const heldId = held._id;
+        await eventually(async () => (await deliveryRow(heldId).catch(() => undefined))?.state === 'PENDING');
         await sender().runOnce();
-        expect((await deliveryRow(held._id)).state).to.equal('PENDING');
+        expect((await deliveryRow(heldId)).state).to.equal('PENDING');
         expect(sendsOf('held while paused')).to.have.length(0);
         expect((await retry(failed._id)).body.errors?.[0]?.extensions).to.deep.include({ reason: 'CHANNEL_PAUSED' });
-        await setChannelStatus(harness, channel.channelId, ChannelStatus.ACTIVE);
-        await awaitStatus(chatId, held._id, 'SENT');
-        expect(sendsOf('held while paused')).to.have.length(1);
       } finally {
-        await setChannelStatus(harness, channel.channelId, ChannelStatus.ACTIVE);
+        await pauseOrResume(RESUME, channel.channelId);
       }
+      await awaitStatus(chatId, held._id, 'SENT');
+      expect(sendsOf('held while paused')).to.have.length(1);
     });
 
     it('holds the queue when the platform refuses the token, until the channel is connected again', async () => {
@@ -285,10 +298,10 @@ describe('Channels delivery (whole stack, fake platforms)', function () {
 
   describe('CHAT_APP_B (Telegram Bot API shape)', () => {
     let bot: FakeBot;
-    let channel: DirectlyConnected;
+    let channel: Connected;
     before(async () => {
       bot = chatAppB.addBot();
-      channel = await connectDirectly(harness, org.id, ChannelType.CHAT_APP_B, { botToken: bot.token });
+      channel = await connect(CONNECT_B, { botToken: bot.token });
     });
 
     it('sends an agent’s reply with sendMessage to the user’s chat, once', async () => {
@@ -300,6 +313,43 @@ describe('Channels delivery (whole stack, fake platforms)', function () {
       const sent = chatAppB.calls(bot, 'sendMessage').filter((c) => c['text'] === 'Hello from the team');
       expect(sent).to.have.length(1);
       expect(sent[0]).to.deep.include({ chat_id: String(user.id) });
+    });
+  });
+
+  describe('SOCIAL_APP_D (Messenger shape)', () => {
+    it('sends with the Send API shape and applies delivery and read watermarks to what was sent before them', async () => {
+      const page = socialAppD.page();
+      const channel = await connect(CONNECT_D, FakeSocialAppD.credentials(page));
+      const psid = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+      const wrote = await socialAppD.deliver(
+        channel.url,
+        page,
+        socialAppD.webhook(page, [socialAppD.text(page, psid, 'hi page')]),
+      );
+      expect(wrote.status).to.equal(200);
+      const chatId = await chatOf(channel.channelId, psid);
+      const first = await reply(chatId, 'first answer');
+      const second = await reply(chatId, 'second answer');
+      await awaitStatus(chatId, first._id, 'SENT');
+      await awaitStatus(chatId, second._id, 'SENT');
+      expect(socialAppD.sentTo(psid)[0]?.body).to.deep.include({
+        recipient: { id: psid },
+        messaging_type: 'RESPONSE',
+        message: { text: 'first answer' },
+      });
+      const watermark = Date.now();
+      const later = await reply(chatId, 'after the watermark');
+      await awaitStatus(chatId, later._id, 'SENT');
+      await socialAppD.deliver(
+        channel.url,
+        page,
+        socialAppD.webhook(page, [socialAppD.delivery(page, psid, watermark)]),
+      );
+      await awaitStatus(chatId, second._id, 'DELIVERED');
+      await socialAppD.deliver(channel.url, page, socialAppD.webhook(page, [socialAppD.read(page, psid, watermark)]));
+      await awaitStatus(chatId, first._id, 'READ');
+      await awaitStatus(chatId, second._id, 'READ');
+      expect(await statusOf(chatId, later._id), 'sent after the watermark').to.equal('SENT');
     });
   });
 

@@ -1,5 +1,5 @@
-import type { ServiceError } from '@grpc/grpc-js';
-import { Peer, domainErrorOf, systemPrincipal, unary, type GrpcCallPolicy, type PrincipalSigner } from '@svc/kit';
+import { Peer, type GrpcCallPolicy, type PrincipalSigner } from '@svc/kit';
+import { callAsSystem, type BackendAddresses } from '../grpc/system-call';
 import { ContactsServiceClient, type Contact } from '@svc/proto/contacts/v1';
 import {
   InboxServiceClient,
@@ -8,13 +8,6 @@ import {
   type MessageForDelivery,
   type UpdateDeliveryStatusResult,
 } from '@svc/proto/inbox/v1';
-
-export interface DeliveryAddresses {
-  contacts: () => string;
-  inbox: () => string;
-}
-
-type Unary<Req, Res> = Parameters<typeof unary<Req, Res>>[0];
 
 /**
  * The calls the delivery side makes, each as SYSTEM of the message's org (kit trust policy: channels → contacts,
@@ -26,7 +19,7 @@ export class DeliveryBackends {
 
   constructor(
     private readonly signer: () => PrincipalSigner,
-    addresses: DeliveryAddresses,
+    addresses: BackendAddresses,
     policy: GrpcCallPolicy,
   ) {
     this.contacts = new Peer(ContactsServiceClient, addresses.contacts, policy);
@@ -69,11 +62,12 @@ export class DeliveryBackends {
     return this.call(client.getContact.bind(client), { id }, orgId, 'contacts');
   }
 
-  private async call<Req, Res>(method: Unary<Req, Res>, request: Req, orgId: string, audience: string): Promise<Res> {
-    try {
-      return await unary(method, request, this.signer().metadata(systemPrincipal(orgId), audience));
-    } catch (error) {
-      throw domainErrorOf(error as ServiceError);
-    }
+  private call<Req, Res>(
+    method: Parameters<typeof callAsSystem<Req, Res>>[3],
+    request: Req,
+    orgId: string,
+    audience: 'contacts' | 'inbox',
+  ): Promise<Res> {
+    return callAsSystem(this.signer(), audience, orgId, method, request);
   }
 }

@@ -1,5 +1,5 @@
-import type { ServiceError } from '@grpc/grpc-js';
-import { Peer, domainErrorOf, systemPrincipal, unary, type GrpcCallPolicy, type PrincipalSigner } from '@svc/kit';
+import { Peer, type GrpcCallPolicy, type PrincipalSigner } from '@svc/kit';
+import { callAsSystem, type BackendAddresses } from '../../grpc/system-call';
 import { ContactsServiceClient, type IdentifierType, type Contact, type ContactInput } from '@svc/proto/contacts/v1';
 import {
   InboxServiceClient,
@@ -10,13 +10,6 @@ import {
 } from '@svc/proto/inbox/v1';
 import { MediaServiceClient, type MediaUpload } from '@svc/proto/inbox/v1/media';
 import type { Media } from '@svc/proto/inbox/v1';
-
-export interface InboundAddresses {
-  contacts: () => string;
-  inbox: () => string;
-}
-
-type Unary<Req, Res> = Parameters<typeof unary<Req, Res>>[0];
 
 /**
  * The calls the inbound consumer makes, each as SYSTEM of the channel's org (kit trust policy: channels → contacts,
@@ -30,7 +23,7 @@ export class InboundBackends {
   constructor(
     /** Read at each call: the signer exists once the service started with its key. */
     private readonly signer: () => PrincipalSigner,
-    addresses: InboundAddresses,
+    addresses: BackendAddresses,
     policy: GrpcCallPolicy,
   ) {
     this.contacts = new Peer(ContactsServiceClient, addresses.contacts, policy);
@@ -85,11 +78,12 @@ export class InboundBackends {
     return this.call(client.receiveMessage.bind(client), request, orgId, 'inbox');
   }
 
-  private async call<Req, Res>(method: Unary<Req, Res>, request: Req, orgId: string, audience: string): Promise<Res> {
-    try {
-      return await unary(method, request, this.signer().metadata(systemPrincipal(orgId), audience));
-    } catch (error) {
-      throw domainErrorOf(error as ServiceError);
-    }
+  private call<Req, Res>(
+    method: Parameters<typeof callAsSystem<Req, Res>>[3],
+    request: Req,
+    orgId: string,
+    audience: 'contacts' | 'inbox',
+  ): Promise<Res> {
+    return callAsSystem(this.signer(), audience, orgId, method, request);
   }
 }
