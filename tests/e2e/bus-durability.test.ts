@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -7,6 +6,7 @@ import { eventually, newId, openDataSource, testRunId, testTrustEnv } from '@svc
 import { startStackProcess, type StackProcess } from '../bench/stack-process';
 import { FlowRunsLedger, RemoteStack, demoOrg } from '../support/remote-stack';
 import { WebhookFixtures } from '../support/webhooks';
+import { startDeployable, type DeployableProcess } from '../support/deployable-process';
 
 const REQUESTS = 240;
 const CONCURRENCY = 8;
@@ -282,44 +282,22 @@ describe('Durable events: kill -9 of the stack mid-stream', function () {
 });
 
 /** flows' deployable (`services/flows/dist/src/main.js`) against the stack's services, database and Kafka topics. */
-async function startFlowsProcess(
-  stack: StackProcess,
-  topicPrefix: string,
-): Promise<{ kill(): Promise<void>; output(): string }> {
-  const main = path.resolve(__dirname, '../../../services/flows/dist/src/main.js');
-  const child = spawn(process.execPath, [main], {
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'info',
-      DB_URL: `sqlite:${path.join(stack.dataDir, 'flows.sqlite')}`,
-      DB_MIGRATE: 'skip',
-      KAFKA_BROKERS: process.env.SVC_TEST_KAFKA_BROKERS ?? '',
-      KAFKA_TOPIC_PREFIX: topicPrefix,
-      ...testTrustEnv('flows'),
-      GRPC_HOST: '127.0.0.1',
-      GRPC_PORT: '0',
-      HTTP_PORT: '0',
-      IDENTITY_GRPC_URL: `127.0.0.1:${stack.grpc.identity}`,
-      INBOX_GRPC_URL: `127.0.0.1:${stack.grpc.inbox}`,
-      CONTACTS_GRPC_URL: `127.0.0.1:${stack.grpc.contacts}`,
-      WEBHOOK_INGRESS_GRPC_URL: `127.0.0.1:${stack.grpc['webhook-ingress']}`,
-      FLOWS_RUN_LEASE_MS: '2000',
-      FLOWS_RUNNER_INTERVAL_MS: '200',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+function startFlowsProcess(stack: StackProcess, topicPrefix: string): Promise<DeployableProcess> {
+  return startDeployable('flows', {
+    LOG_LEVEL: 'info',
+    DB_URL: `sqlite:${path.join(stack.dataDir, 'flows.sqlite')}`,
+    DB_MIGRATE: 'skip',
+    KAFKA_BROKERS: process.env.SVC_TEST_KAFKA_BROKERS ?? '',
+    KAFKA_TOPIC_PREFIX: topicPrefix,
+    ...testTrustEnv('flows'),
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: '0',
+    HTTP_PORT: '0',
+    IDENTITY_GRPC_URL: `127.0.0.1:${stack.grpc.identity}`,
+    INBOX_GRPC_URL: `127.0.0.1:${stack.grpc.inbox}`,
+    CONTACTS_GRPC_URL: `127.0.0.1:${stack.grpc.contacts}`,
+    WEBHOOK_INGRESS_GRPC_URL: `127.0.0.1:${stack.grpc['webhook-ingress']}`,
+    FLOWS_RUN_LEASE_MS: '2000',
+    FLOWS_RUNNER_INTERVAL_MS: '200',
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-    if (output.length > 100_000) output = output.slice(-10_000);
-  });
-  await eventually(async () => output.includes('flows started'), 60_000, 'the flows process to start');
-  return {
-    kill: async () => {
-      child.kill('SIGKILL');
-      await exited;
-    },
-    output: () => output,
-  };
 }

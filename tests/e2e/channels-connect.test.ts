@@ -2,6 +2,7 @@ import { hkdfSync } from 'node:crypto';
 import { expect } from 'chai';
 import { SignJWT, decodeJwt } from 'jose';
 import { ALL_SCOPES, ApiScope } from '@svc/kit';
+import { ConnectStateRow } from '@svc/channels/dist/src/entities';
 import { FakeChatAppA } from '../fakes/chat-app-a';
 import { telegramError } from '../fakes/chat-app-b';
 import { FakeSocialAppD } from '../fakes/social-app-d';
@@ -307,6 +308,23 @@ describe('Channels: connecting messaging platforms through GraphQL (fake platfor
       const answer = await open(declinedCallback.toString());
       expect(answer.status).to.equal(400);
       expect(await answer.text()).to.contain('declined');
+    });
+
+    it('refuses a state whose stored row expired, even while its token has not, and says so on the return URL', async () => {
+      const account = platforms.a.account();
+      platforms.a.consentAs(account);
+      const { url } = dataOf(
+        await connectUrl({ type: 'CHAT_APP_A', returnUrl: 'https://app.example.com/done' }),
+      ).partnerChannelConnectUrl;
+      const callback = await throughDialog(url);
+      await platforms.harness.stack.channels.dataSource
+        .getRepository(ConnectStateRow)
+        .update({ id: String(decodeJwt(stateOf(url)).jti) }, { expiresAt: new Date(Date.now() - 1000) });
+      const answer = await open(callback);
+      expect(answer.status).to.equal(303);
+      const back = new URL(answer.headers.get('location') ?? '');
+      expect(back.searchParams.get('error')).to.equal('state_expired');
+      expect((await list()).some((c) => c.accountId === account.phoneNumberId)).to.equal(false);
     });
 
     it('bad input: a type without a hosted connect, an unsafe return URL, each naming the field', async () => {

@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import * as path from 'node:path';
 import { expect } from 'chai';
 import {
   ApiScope,
@@ -13,10 +11,10 @@ import {
   unary,
 } from '@svc/kit';
 import { ChannelType } from '@svc/proto/channels/v1';
-import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
 import { InboxServiceClient, type Message } from '@svc/proto/inbox/v1';
 import { FakeChatAppB, type FakeBot } from '../fakes/chat-app-b';
-import { connectDirectly } from '../support/platform-channels';
+import { chatOfPlatformUser, connectDirectly } from '../support/platform-channels';
+import { startDeployable, type DeployableProcess } from '../support/deployable-process';
 import { StackHarness } from '../support/stack-harness';
 
 const USERS = 6;
@@ -41,7 +39,6 @@ describe('Channels delivery: the channels process killed mid-batch (Kafka)', fun
   let harness: StackHarness;
   let bot: FakeBot;
   let inbox: InboxServiceClient;
-  let contacts: ContactsServiceClient;
 
   before(async () => {
     await fake.start();
@@ -55,11 +52,9 @@ describe('Channels delivery: the channels process killed mid-batch (Kafka)', fun
     // The stack's own channels keeps receiving webhooks; only the process below sends.
     await harness.stack.channels.stopDelivery();
     inbox = grpcClient(InboxServiceClient, `127.0.0.1:${harness.stack.inbox.grpcPort}`);
-    contacts = grpcClient(ContactsServiceClient, `127.0.0.1:${harness.stack.contacts.grpcPort}`);
   });
   after(async () => {
     inbox.close();
-    contacts.close();
     await harness.stop();
     await fake.stop();
   });
@@ -74,18 +69,7 @@ describe('Channels delivery: the channels process killed mid-batch (Kafka)', fun
     for (let i = 0; i < USERS; i += 1) {
       const user = fake.user();
       await fake.deliverUpdate(bot, fake.textUpdate(bot, user, 'hello'));
-      const found = await eventually(async () => {
-        const lookup = await unary(
-          contacts.lookupContact.bind(contacts),
-          {
-            identifierType: IdentifierType.CHANNEL_USER_ID,
-            value: String(user.id),
-            channelIntegrationId: channel.channelId,
-          },
-          as('contacts'),
-        );
-        return lookup.found && lookup.latestChatId ? lookup.latestChatId : undefined;
-      });
+      const found = await chatOfPlatformUser(harness, org.id, channel.channelId, String(user.id));
       chats.push(found);
     }
 
@@ -104,11 +88,11 @@ describe('Channels delivery: the channels process killed mid-batch (Kafka)', fun
     const arrivals = (text: string) => fake.calls(bot, 'sendMessage').filter((c) => c['text'] === text).length;
     const arrived = () => fake.calls(bot, 'sendMessage').filter((c) => String(c['text']).startsWith(run)).length;
 
-    let channels = startChannelsProcess(harness, fake.url);
+    let channels = await startChannelsProcess(harness, fake.url);
     await eventually(async () => arrived() >= KILL_AT, 60_000, `${KILL_AT} sends at the fake`);
     await channels.kill();
     const atKill = arrived();
-    channels = startChannelsProcess(harness, fake.url);
+    channels = await startChannelsProcess(harness, fake.url);
     try {
       const messages = await eventually(
         async () => {
@@ -147,43 +131,25 @@ describe('Channels delivery: the channels process killed mid-batch (Kafka)', fun
 });
 
 /** channels' deployable on the stack's channels database and Kafka topics, sending to the fake. */
-function startChannelsProcess(harness: StackHarness, fakeUrl: string): { kill(): Promise<void>; output(): string } {
-  const main = path.resolve(__dirname, '../../../services/channels/dist/src/main.js');
+function startChannelsProcess(harness: StackHarness, fakeUrl: string): Promise<DeployableProcess> {
   const config = harness.stack.channels.config;
-  const child = spawn(process.execPath, [main], {
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'info',
-      DB_URL: config.DB_URL,
-      DB_MIGRATE: 'skip',
-      KAFKA_BROKERS: process.env.SVC_TEST_KAFKA_BROKERS ?? '',
-      KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
-      ...testTrustEnv('channels'),
-      CHANNELS_SECRETS_KEY_FILE: config.CHANNELS_SECRETS_KEY_FILE ?? '',
-      GRPC_HOST: '127.0.0.1',
-      GRPC_PORT: '0',
-      HTTP_PORT: '0',
-      INBOX_GRPC_URL: `127.0.0.1:${harness.stack.inbox.grpcPort}`,
-      CONTACTS_GRPC_URL: `127.0.0.1:${harness.stack.contacts.grpcPort}`,
-      CHAT_APP_B_API_URL: fakeUrl,
-      // An attempt the kill cut short is declared in doubt after 3 s, so the test need not wait the default.
-      PLATFORM_TIMEOUT_MS: '1000',
-      DELIVERY_LEASE_MS: '3000',
-      DELIVERY_POLL_MS: '100',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  return startDeployable('channels', {
+    LOG_LEVEL: 'info',
+    DB_URL: config.DB_URL,
+    DB_MIGRATE: 'skip',
+    KAFKA_BROKERS: process.env.SVC_TEST_KAFKA_BROKERS ?? '',
+    KAFKA_TOPIC_PREFIX: config.KAFKA_TOPIC_PREFIX,
+    ...testTrustEnv('channels'),
+    CHANNELS_SECRETS_KEY_FILE: config.CHANNELS_SECRETS_KEY_FILE ?? '',
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: '0',
+    HTTP_PORT: '0',
+    INBOX_GRPC_URL: `127.0.0.1:${harness.stack.inbox.grpcPort}`,
+    CONTACTS_GRPC_URL: `127.0.0.1:${harness.stack.contacts.grpcPort}`,
+    CHAT_APP_B_API_URL: fakeUrl,
+    // An attempt the kill cut short is declared in doubt after 3 s, so the test need not wait the default.
+    PLATFORM_TIMEOUT_MS: '1000',
+    DELIVERY_LEASE_MS: '3000',
+    DELIVERY_POLL_MS: '100',
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-    if (output.length > 100_000) output = output.slice(-10_000);
-  });
-  return {
-    kill: async () => {
-      child.kill('SIGKILL');
-      await exited;
-    },
-    output: () => output,
-  };
 }

@@ -10,14 +10,13 @@ import {
   unary,
 } from '@svc/kit';
 import { ChannelStatus } from '@svc/proto/channels/v1';
-import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
 import { InboxServiceClient, type Message } from '@svc/proto/inbox/v1';
 import { OutboundDeliveryRow } from '@svc/channels/dist/src/entities';
 import { MESSAGING_WINDOW_HOURS } from '@svc/inbox';
 import { FakeChatAppA, type ChatAppAAccount } from '../fakes/chat-app-a';
 import { FakeChatAppB, type FakeBot } from '../fakes/chat-app-b';
 import { FakeSocialAppD } from '../fakes/social-app-d';
-import { setChannelStatus } from '../support/platform-channels';
+import { chatOfPlatformUser, setChannelStatus } from '../support/platform-channels';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
 import { CONNECT_A, CONNECT_B, CONNECT_D, PAUSE, RESUME } from './channels-platform-fixtures';
 
@@ -46,7 +45,6 @@ describe('Channels delivery (whole stack, fake platforms)', function () {
   let key = '';
   let signer: PrincipalSigner;
   let inbox: InboxServiceClient;
-  let contacts: ContactsServiceClient;
 
   before(async () => {
     await Promise.all([chatAppA.start(), chatAppB.start(), socialAppD.start()]);
@@ -70,11 +68,9 @@ describe('Channels delivery (whole stack, fake platforms)', function () {
       importSigningKey('channels', JSON.stringify(harness.stack.trustKeys.signing.channels)),
     );
     inbox = grpcClient(InboxServiceClient, `127.0.0.1:${harness.stack.inbox.grpcPort}`);
-    contacts = grpcClient(ContactsServiceClient, `127.0.0.1:${harness.stack.contacts.grpcPort}`);
   });
   after(async () => {
     inbox.close();
-    contacts.close();
     await harness.stop();
     await Promise.all([chatAppA.stop(), chatAppB.stop(), socialAppD.stop()]);
   });
@@ -116,18 +112,8 @@ describe('Channels delivery (whole stack, fake platforms)', function () {
   const awaitStatus = (chatId: string, messageId: string, status: string) =>
     eventually(async () => (await statusOf(chatId, messageId)) === status, 10_000, `${messageId} ${status}`);
 
-  /** The chat the platform user's messages landed in, once the inbound consumer made it. */
-  async function chatOf(channelId: string, platformUserId: string): Promise<string> {
-    const found = await eventually(async () => {
-      const lookup = await unary(
-        contacts.lookupContact.bind(contacts),
-        { identifierType: IdentifierType.CHANNEL_USER_ID, value: platformUserId, channelIntegrationId: channelId },
-        as('contacts'),
-      );
-      return lookup.found && lookup.latestChatId ? lookup : undefined;
-    });
-    return found.latestChatId ?? '';
-  }
+  const chatOf = (channelId: string, platformUserId: string) =>
+    chatOfPlatformUser(harness, org.id, channelId, platformUserId);
 
   /** Connects a channel through the GraphQL connect mutation, as the org's owner. */
   async function connect(mutation: string, input: Record<string, string>): Promise<Connected> {

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { ALL_SCOPES, ApiScope, eventually, newId } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
+import { ChannelStatus } from '@svc/proto/channels/v1';
+import { ChannelRow, PlatformChannelRow } from '@svc/channels/dist/src/entities';
 import { FakeChatAppA } from '../fakes/chat-app-a';
 import { telegramError } from '../fakes/chat-app-b';
 import type { TestOrg } from '../support/stack-harness';
@@ -160,6 +162,39 @@ describe('Channels: listing and managing channels through GraphQL (fake platform
     platforms.b.failNext((r) => r.path.endsWith('/deleteWebhook'), telegramError(401, 'Unauthorized'));
     expect(dataOf(await disconnect(channel.id)).disconnectChannel.disconnected).to.equal(true);
     expect((await list()).map((c) => c.id)).not.to.include(channel.id);
+  });
+
+  it('a channel the platform stopped accepting (NEEDS_REAUTHORIZATION) is fixed by connecting its account again', async () => {
+    const { bot, channel } = await connectBot();
+    const secret = bot.webhook?.secretToken;
+    // What the sender records when the platform refuses the token on a send (decision 0121).
+    const dataSource = platforms.harness.stack.channels.dataSource;
+    await dataSource
+      .getRepository(ChannelRow)
+      .update({ id: channel.id }, { status: ChannelStatus.NEEDS_REAUTHORIZATION });
+    await dataSource
+      .getRepository(PlatformChannelRow)
+      .update({ id: channel.id }, { authorizationError: 'Unauthorized (401)' });
+    expect((await list()).find((c) => c.id === channel.id)).to.include({
+      status: 'NEEDS_REAUTHORIZATION',
+      authorizationError: 'Unauthorized (401)',
+    });
+    expectError(await pause(channel.id), 200, 'FAILED_PRECONDITION');
+    expectError(await resume(channel.id), 200, 'FAILED_PRECONDITION');
+    const again = dataOf(
+      await gql<{ connectChatAppBChannel: ChannelView }>(CONNECT_B, { i: { botToken: bot.token } }),
+    ).connectChatAppBChannel;
+    expect(again).to.include({ id: channel.id, status: 'ACTIVE', authorizationError: '' });
+    // The webhook is set again with the channel's own secret: deliveries in flight still verify.
+    expect(bot.webhook).to.deep.include({ url: platforms.inboundUrl(channel.id), secretToken: secret });
+    expect(platforms.b.calls(bot, 'setWebhook')).to.have.length(2);
+    // Another org cannot take it over that way.
+    const other = await platforms.harness.newOrg('Takeover');
+    const otherKey = (await other.mintKey([ApiScope.CHANNELS_MANAGE])).key;
+    await dataSource
+      .getRepository(ChannelRow)
+      .update({ id: channel.id }, { status: ChannelStatus.NEEDS_REAUTHORIZATION });
+    expectError(await gql(CONNECT_B, { i: { botToken: bot.token } }, otherKey), 200, 'CONFLICT');
   });
 
   it('publishes channel.created, channel.updated and channel.deleted, with ids only', async () => {

@@ -18,16 +18,19 @@ describe('Bot platforms through the stack (ChatAppB, ChatAppC)', function () {
   const platforms = new PlatformStack();
   let org: TestOrg;
   let key: string;
+  let agentKey: string;
   let signer: PrincipalSigner;
   let contacts: ContactsServiceClient;
   let inbox: InboxServiceClient;
   let media: MediaServiceClient;
 
   before(async () => {
-    await platforms.start();
+    // The sender looks for due retries every 100 ms (the retry_after test).
+    await platforms.start({ DELIVERY_POLL_MS: '100' });
     const harness = platforms.harness;
     org = await harness.newOrg('Bots');
     key = (await org.mintKey([ApiScope.CHANNELS_MANAGE])).key;
+    agentKey = (await org.mintKey([ApiScope.MESSAGES_SEND, ApiScope.MESSAGES_READ])).key;
     signer = new PrincipalSigner(
       'channels',
       importSigningKey('channels', JSON.stringify(harness.stack.trustKeys.signing.channels)),
@@ -63,6 +66,32 @@ describe('Bot platforms through the stack (ChatAppB, ChatAppC)', function () {
     await eventually(async () => (await read()).length >= count, 10_000, `${count} messages`);
     return read();
   }
+
+  interface Sent {
+    _id: string;
+    deliveryStatus: string;
+    failureReason: string | null;
+  }
+  /** An agent's reply through the public API. */
+  const reply = async (chatId: string, text: string): Promise<Sent> => {
+    const sent = await platforms.harness.graphql<{ sendMessage: Sent }>(
+      'mutation($c: String!, $i: CreateCombinedMessageInput!) { sendMessage(chatId: $c, input: $i) { _id deliveryStatus failureReason } }',
+      { c: chatId, i: { text } },
+      agentKey,
+    );
+    if (!sent.body.data) throw new Error(`sendMessage failed: ${JSON.stringify(sent.body)}`);
+    return sent.body.data.sendMessage;
+  };
+  const messageOf = async (chatId: string, id: string) => (await messages(chatId, 1)).find((m) => m._id === id);
+  const awaitStatus = (chatId: string, id: string, status: string) =>
+    eventually(
+      async () => {
+        const message = await messageOf(chatId, id);
+        return message?.deliveryStatus === status ? message : undefined;
+      },
+      10_000,
+      `${id} ${status}`,
+    );
 
   /** Lets the consumer drain: a marker delivered after `deliveries` is stored only once they were processed. */
   const settle = async (chatId: string, count: number, marker: () => Promise<unknown>) => {
@@ -136,6 +165,31 @@ describe('Bot platforms through the stack (ChatAppB, ChatAppC)', function () {
       expect(tap?.buttons.map((b) => [b.id, b.title])).to.deep.equal([['yes', 'Yes please']]);
       expect(edit?.text).to.equal('typo fixed');
     });
+
+    it('waits the retry_after a 429 asks for, then sends once more: SENT', async () => {
+      const user = platforms.b.user();
+      await platforms.b.deliverUpdate(bot, platforms.b.textUpdate(bot, user, 'hi'));
+      const chatId = await chatOf(channelId, String(user.id));
+      platforms.b.failMethod('sendMessage', 429, 'Too Many Requests: retry after 1', { retryAfter: 1 });
+      const sent = await reply(chatId, 'after the wait');
+      await awaitStatus(chatId, sent._id, 'SENT');
+      const attempts = platforms.b
+        .received('POST', new RegExp(`/bot${bot.id}:[^/]+/sendMessage$`))
+        .filter((r) => (r.json as { text?: string } | undefined)?.text === 'after the wait');
+      expect(attempts).to.have.length(2);
+      expect(attempts[1]!.at - attempts[0]!.at).to.be.at.least(1000);
+    });
+
+    it("fails a reply to a user who blocked the bot at once, with Telegram's words, and sends it once", async () => {
+      const user = platforms.b.user();
+      await platforms.b.deliverUpdate(bot, platforms.b.textUpdate(bot, user, 'hi'));
+      const chatId = await chatOf(channelId, String(user.id));
+      platforms.b.failMethod('sendMessage', 403, 'Forbidden: bot was blocked by the user');
+      const sent = await reply(chatId, 'are you there?');
+      const failed = await awaitStatus(chatId, sent._id, 'FAILED');
+      expect(failed.failureReason).to.contain('Forbidden: bot was blocked by the user');
+      expect(platforms.b.calls(bot, 'sendMessage').filter((c) => c['text'] === 'are you there?')).to.have.length(1);
+    });
   });
 
   describe('CHAT_APP_C (Viber REST bot API shape)', () => {
@@ -205,6 +259,41 @@ describe('Bot platforms through the stack (ChatAppB, ChatAppC)', function () {
       expect(library.data).to.have.length(1);
       expect(place).to.deep.include({ type: MessageType.LOCATION });
       expect(place?.location).to.deep.include({ latitude: 48.85, longitude: 2.35 });
+    });
+
+    it('sends a reply as the account with send_message; seen before delivered ends READ and never regresses', async () => {
+      const user = platforms.c.user();
+      await platforms.c.deliverCallback(account, platforms.c.textCallback(user, 'hi'));
+      const chatId = await chatOf(channelId, user.id);
+      const sent = await reply(chatId, 'Hello from the team');
+      await awaitStatus(chatId, sent._id, 'SENT');
+      const call = platforms.c.calls(account, 'send_message').find((c) => c['text'] === 'Hello from the team');
+      expect(call).to.deep.include({
+        receiver: user.id,
+        type: 'text',
+        sender: { name: 'Acme Viber', avatar: account.icon },
+      });
+      const token = platforms.c.sentTokens.at(-1)!;
+      expect(await platforms.c.deliverStatuses(account, token, user.id, ['seen', 'delivered'])).to.deep.equal([
+        200, 200,
+      ]);
+      await awaitStatus(chatId, sent._id, 'READ');
+      const marker = await reply(chatId, 'marker');
+      await awaitStatus(chatId, marker._id, 'SENT');
+      await platforms.c.deliverStatuses(account, platforms.c.sentTokens.at(-1)!, user.id, ['delivered']);
+      await awaitStatus(chatId, marker._id, 'DELIVERED');
+      expect((await messageOf(chatId, sent._id))?.deliveryStatus).to.equal('READ');
+    });
+
+    it('fails a reply to a user who unsubscribed at once with status 6 and its explanation', async () => {
+      const user = platforms.c.user();
+      await platforms.c.deliverCallback(account, platforms.c.textCallback(user, 'hi'));
+      const chatId = await chatOf(channelId, user.id);
+      await platforms.c.deliverCallback(account, platforms.c.unsubscribedCallback(user.id));
+      const sent = await reply(chatId, 'still there?');
+      const failed = await awaitStatus(chatId, sent._id, 'FAILED');
+      expect(failed.failureReason).to.match(/not subscribed to the account/);
+      expect(platforms.c.calls(account, 'send_message').filter((c) => c['text'] === 'still there?')).to.have.length(1);
     });
   });
 });

@@ -1,4 +1,14 @@
-import { newId, now } from '@svc/kit';
+import {
+  PrincipalSigner,
+  eventually,
+  grpcClient,
+  importSigningKey,
+  newId,
+  now,
+  systemPrincipal,
+  unary,
+} from '@svc/kit';
+import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
 import { ChannelStatus } from '@svc/proto/channels/v1';
 import { ChannelRow, PlatformChannelRow } from '@svc/channels/dist/src/entities';
 import type { PlatformChannelType } from '@svc/channels/dist/src/entities/platform-channel';
@@ -60,4 +70,28 @@ export async function connectDirectly(
 /** Sets a channel's status as pauseChannel / resumeChannel / a refused token would. */
 export async function setChannelStatus(harness: StackHarness, channelId: string, status: ChannelStatus) {
   await harness.stack.channels.dataSource.getRepository(ChannelRow).update({ id: channelId }, { status });
+}
+
+/** The chat a platform user's messages landed in (its contact's latest chat), once the inbound consumer made it. */
+export async function chatOfPlatformUser(
+  harness: StackHarness,
+  orgId: string,
+  channelId: string,
+  platformUserId: string,
+): Promise<string> {
+  const key = JSON.stringify(harness.stack.trustKeys.signing.channels);
+  const signer = new PrincipalSigner('channels', importSigningKey('channels', key));
+  const contacts = grpcClient(ContactsServiceClient, `127.0.0.1:${harness.stack.contacts.grpcPort}`);
+  try {
+    return await eventually(async () => {
+      const lookup = await unary(
+        contacts.lookupContact.bind(contacts),
+        { identifierType: IdentifierType.CHANNEL_USER_ID, value: platformUserId, channelIntegrationId: channelId },
+        signer.metadata(systemPrincipal(orgId), 'contacts'),
+      );
+      return lookup.found && lookup.latestChatId ? lookup.latestChatId : undefined;
+    });
+  } finally {
+    contacts.close();
+  }
 }

@@ -109,6 +109,16 @@ describe('channels: outbound delivery (consumer, sender)', () => {
     );
   }
 
+  /** One pass of a sender started for it. */
+  async function onePass(running: DeliverySender): Promise<void> {
+    running.start();
+    try {
+      await running.runOnce();
+    } finally {
+      await running.stop();
+    }
+  }
+
   describe('the consumer', () => {
     const consumer = () => new DeliveryConsumer(app.dataSource, () => undefined, createLogger('test', 'silent'));
 
@@ -180,13 +190,7 @@ describe('channels: outbound delivery (consumer, sender)', () => {
         { state: 'SENDING', attempts: 1, attemptStartedAt: started, leaseUntil: new Date(started.getTime() + 5_000) },
       );
       const backends = new StubBackends();
-      const running = sender(backends);
-      running.start();
-      try {
-        await running.runOnce();
-      } finally {
-        await running.stop();
-      }
+      await onePass(sender(backends));
       const row = await rows().findOneByOrFail({ id });
       expect([row.state, row.failureKind, row.failureCode, row.inboxReported]).to.deep.equal([
         'FAILED',
@@ -207,13 +211,7 @@ describe('channels: outbound delivery (consumer, sender)', () => {
         { ok: false, error: { transient: true, code: '429', message: 'Too Many Requests', retryAfterMs: 30_000 } },
       ];
       const backends = new StubBackends();
-      const running = sender(backends);
-      running.start();
-      try {
-        await running.runOnce();
-      } finally {
-        await running.stop();
-      }
+      await onePass(sender(backends));
       const failed = await rows().findOneByOrFail({ id: permanent });
       expect([failed.state, failed.failureKind, failed.failureCode]).to.deep.equal(['FAILED', 'PERMANENT', '131026']);
       expect(backends.reports).to.deep.include({

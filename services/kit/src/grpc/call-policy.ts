@@ -44,8 +44,8 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   WebhookIngressServiceService,
   ChannelsServiceService,
   PlatformChannelsServiceService,
-  ChatAppATemplatesServiceService,
   BotSettingsServiceService,
+  ChatAppATemplatesServiceService,
   DeliveryServiceService,
 ];
 

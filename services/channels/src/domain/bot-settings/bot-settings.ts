@@ -62,7 +62,8 @@ export class BotSettings {
   ) {}
 
   async get(principal: Principal, request: GetChatAppBBotSettingsRequest): Promise<ChatAppBBotSettings> {
-    const bot = await this.bot(principal, request.channelId);
+    const orgId = authorize(principal);
+    const bot = await this.bot(orgId, request.channelId);
     return this.read(bot, {
       languageCode: languageCode(request.languageCode),
       scope: commandScope(request.commandsScope, 'commandsScope'),
@@ -70,9 +71,10 @@ export class BotSettings {
   }
 
   async updateName(principal: Principal, request: UpdateChatAppBBotNameRequest): Promise<ChatAppBBotSettings> {
+    const orgId = authorize(principal);
     const read = { languageCode: languageCode(request.languageCode), scope: undefined };
     const name = settingText(request.name, 'name', NAME_LIMIT);
-    const bot = await this.bot(principal, request.channelId);
+    const bot = await this.bot(orgId, request.channelId);
     await this.call(bot, 'setMyName', { name, ...language(read) }, 'name');
     return this.read(bot, read);
   }
@@ -81,9 +83,10 @@ export class BotSettings {
     principal: Principal,
     request: UpdateChatAppBBotDescriptionRequest,
   ): Promise<ChatAppBBotSettings> {
+    const orgId = authorize(principal);
     const read = { languageCode: languageCode(request.languageCode), scope: undefined };
     const description = settingText(request.description, 'description', DESCRIPTION_LIMIT);
-    const bot = await this.bot(principal, request.channelId);
+    const bot = await this.bot(orgId, request.channelId);
     await this.call(bot, 'setMyDescription', { description, ...language(read) }, 'description');
     return this.read(bot, read);
   }
@@ -92,9 +95,10 @@ export class BotSettings {
     principal: Principal,
     request: UpdateChatAppBBotShortDescriptionRequest,
   ): Promise<ChatAppBBotSettings> {
+    const orgId = authorize(principal);
     const read = { languageCode: languageCode(request.languageCode), scope: undefined };
     const shortDescription = settingText(request.shortDescription, 'shortDescription', SHORT_DESCRIPTION_LIMIT);
-    const bot = await this.bot(principal, request.channelId);
+    const bot = await this.bot(orgId, request.channelId);
     await this.call(
       bot,
       'setMyShortDescription',
@@ -105,23 +109,26 @@ export class BotSettings {
   }
 
   async setCommands(principal: Principal, request: SetChatAppBBotCommandsRequest): Promise<ChatAppBBotSettings> {
+    const orgId = authorize(principal);
     const read = { languageCode: languageCode(request.languageCode), scope: commandScope(request.scope) };
     const list = commands(request.commands);
-    const bot = await this.bot(principal, request.channelId);
+    const bot = await this.bot(orgId, request.channelId);
     await this.call(bot, 'setMyCommands', { commands: list, ...scoped(read), ...language(read) }, 'commands');
     return this.read(bot, read);
   }
 
   async deleteCommands(principal: Principal, request: DeleteChatAppBBotCommandsRequest): Promise<ChatAppBBotSettings> {
+    const orgId = authorize(principal);
     const read = { languageCode: languageCode(request.languageCode), scope: commandScope(request.scope) };
-    const bot = await this.bot(principal, request.channelId);
+    const bot = await this.bot(orgId, request.channelId);
     await this.call(bot, 'deleteMyCommands', { ...scoped(read), ...language(read) }, 'scope');
     return this.read(bot, read);
   }
 
   async setMenuButton(principal: Principal, request: SetChatAppBBotMenuButtonRequest): Promise<ChatAppBBotSettings> {
+    const orgId = authorize(principal);
     const button = menuButton(request.menuButton);
-    const bot = await this.bot(principal, request.channelId);
+    const bot = await this.bot(orgId, request.channelId);
     await this.call(bot, 'setChatMenuButton', { menu_button: button }, 'menuButton');
     return this.read(bot, { languageCode: '', scope: undefined });
   }
@@ -130,7 +137,8 @@ export class BotSettings {
     principal: Principal,
     request: SetChatAppBBotDefaultAdminRightsRequest,
   ): Promise<ChatAppBBotSettings> {
-    const bot = await this.bot(principal, request.channelId);
+    const orgId = authorize(principal);
+    const bot = await this.bot(orgId, request.channelId);
     await this.call(
       bot,
       'setMyDefaultAdministratorRights',
@@ -166,9 +174,7 @@ export class BotSettings {
     };
   }
 
-  private async bot(principal: Principal, channelId: string): Promise<Bot> {
-    requireScope(principal, ApiScope.CHANNELS_MANAGE);
-    const orgId = requireOrg(principal);
+  private async bot(orgId: string, channelId: string): Promise<Bot> {
     if (!isId(channelId)) throw new InvalidArgument('channelId must be a 24-character hex id', { field: 'channelId' });
     const loaded = await this.channels.load(channelId);
     if (!loaded || loaded.channel.orgId !== orgId || loaded.disconnected) {
@@ -197,6 +203,12 @@ export class BotSettings {
       throw new InvalidArgument(`${field}: the platform refused ${method}: ${message}`, { field });
     }
   }
+}
+
+/** The scope comes first: a caller without it learns nothing about its arguments. */
+function authorize(principal: Principal): string {
+  requireScope(principal, ApiScope.CHANNELS_MANAGE);
+  return requireOrg(principal);
 }
 
 function language(of: ReadOf): { language_code?: string } {
