@@ -5,6 +5,7 @@ import { InboxServiceClient, MessageType, type Message } from '@svc/proto/inbox/
 import { MediaServiceClient } from '@svc/proto/inbox/v1/media';
 import type { FakeBot } from '../fakes/chat-app-b';
 import type { FakeViberAccount } from '../fakes/chat-app-c';
+import { chatOfPlatformUser } from '../support/platform-channels';
 import type { TestOrg } from '../support/stack-harness';
 import { CONNECT_B, CONNECT_C, PlatformStack, type ChannelView } from './channels-platform-fixtures';
 import { dataOf } from './inbox-fixtures';
@@ -48,17 +49,8 @@ describe('Bot platforms through the stack (ChatAppB, ChatAppC)', function () {
   const gql = <T>(query: string, variables: Record<string, unknown>) =>
     platforms.harness.graphql<T>(query, variables, key);
 
-  async function chatOf(channelId: string, platformUserId: string): Promise<string> {
-    const found = await eventually(async () => {
-      const answer = await unary(
-        contacts.lookupContact.bind(contacts),
-        { identifierType: IdentifierType.CHANNEL_USER_ID, value: platformUserId, channelIntegrationId: channelId },
-        as('contacts'),
-      );
-      return answer.found && answer.latestChatId ? answer : undefined;
-    });
-    return found.latestChatId!;
-  }
+  const chatOf = (channelId: string, platformUserId: string) =>
+    chatOfPlatformUser(platforms.harness, org.id, channelId, platformUserId);
 
   async function messages(chatId: string, count: number): Promise<Message[]> {
     const read = async () =>
