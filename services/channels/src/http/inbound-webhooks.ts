@@ -86,7 +86,10 @@ export class InboundWebhooks {
   }
 
   /** A platform's POST: `rawBody` undefined when it was larger than MAX_INBOUND_BODY_BYTES (never read whole). */
-  async receive(channelId: string, request: Omit<InboundRequest, 'rawBody'> & { rawBody?: Buffer }) {
+  async receive(
+    channelId: string,
+    request: Omit<InboundRequest, 'rawBody'> & { rawBody?: Buffer },
+  ): Promise<InboundAnswer> {
     const loaded = await this.serving(channelId);
     if (!loaded) return UNKNOWN();
     const { channel } = loaded;
