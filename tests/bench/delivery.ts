@@ -86,6 +86,7 @@ async function main(): Promise<void> {
       );
       if (answer.body.errors) throw new Error(JSON.stringify(answer.body.errors));
     });
+    rows.push({ name: 'outbound: sendMessage answered', count: MESSAGES, seconds: since(started) });
     await eventually(async () => arrived() - before >= MESSAGES, 600_000, 'every reply at the fake');
     rows.push({ name: 'outbound: sendMessage → fake platform', count: MESSAGES, seconds: since(started) });
     const texts = new Map<string, number>();

@@ -18,7 +18,7 @@ import { FakeChatAppB, type FakeBot } from '../fakes/chat-app-b';
 import { FakeSocialAppD } from '../fakes/social-app-d';
 import { chatOfPlatformUser, setChannelStatus } from '../support/platform-channels';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
-import { CONNECT_A, CONNECT_B, CONNECT_D, PAUSE, RESUME } from './channels-platform-fixtures';
+import { CONNECT_A, CONNECT_B, CONNECT_D, DISCONNECT, PAUSE, RESUME } from './channels-platform-fixtures';
 
 interface Connected {
   channelId: string;
@@ -313,6 +313,24 @@ describe('Channels delivery (whole stack, fake platforms)', function () {
       const sent = chatAppB.calls(bot, 'sendMessage').filter((c) => c['text'] === 'Hello from the team');
       expect(sent).to.have.length(1);
       expect(sent[0]).to.deep.include({ chat_id: String(user.id) });
+    });
+  });
+
+  describe('a disconnected channel', () => {
+    it('fails what was held for it, and refuses to retry it', async () => {
+      const bot = chatAppB.addBot();
+      const channel = await connect(CONNECT_B, { botToken: bot.token });
+      const user = chatAppB.user();
+      await chatAppB.deliverUpdate(bot, chatAppB.textUpdate(bot, user, 'hi'));
+      const chatId = await chatOf(channel.channelId, String(user.id));
+      await pauseOrResume(PAUSE, channel.channelId);
+      const held = await reply(chatId, 'held, then the channel goes');
+      await eventually(async () => (await deliveryRow(held._id).catch(() => undefined))?.state === 'PENDING');
+      await pauseOrResume(DISCONNECT, channel.channelId);
+      await awaitStatus(chatId, held._id, 'FAILED');
+      expect((await messageOf(chatId, held._id)).failureReason).to.match(/disconnected.*\(channel_disconnected\)/);
+      expect(chatAppB.calls(bot, 'sendMessage')).to.deep.equal([]);
+      expect((await retry(held._id)).body.errors?.[0]?.extensions).to.deep.include({ reason: 'CHANNEL_DISCONNECTED' });
     });
   });
 

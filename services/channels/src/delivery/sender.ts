@@ -26,6 +26,7 @@ import { DeliveryReports, failureReason } from './reports';
 import { templatePayloadOf } from '../domain/templates/template-sends';
 
 const BATCH = 100;
+const DELETED = 'deleted';
 const CONCURRENCY = 8;
 
 export interface SenderOptions {
@@ -205,7 +206,8 @@ export class DeliverySender {
     } catch (error) {
       return this.beforeSendFailed(claimed, error);
     }
-    if ('transient' in prepared) return this.fail(claimed, 'PERMANENT', prepared);
+    // A message deleted before it went out is simply not sent: nothing to tell the inbox about it.
+    if ('transient' in prepared) return this.fail(claimed, 'PERMANENT', prepared, prepared.code !== DELETED);
     let result;
     try {
       result = await adapter.send(loaded.channel, { messageId: row.id, ...prepared });
@@ -231,7 +233,7 @@ export class DeliverySender {
   ): Promise<{ recipient: string; content: OutboundContent } | PlatformError> {
     const { message } = await this.backends.messageForDelivery(row.orgId, row.id);
     if (!message || message.deleted)
-      return { transient: false, code: 'deleted', message: 'the message was deleted before it was sent' };
+      return { transient: false, code: DELETED, message: 'the message was deleted before it was sent' };
     const recipient =
       row.recipient ?? recipientOf(await this.backends.contact(row.orgId, row.contactId), row.channelId);
     if (!recipient)
