@@ -19,7 +19,7 @@ import { InboundBackends } from './domain/inbound/backends';
 import { InboundConsumer, type InboundSinks } from './domain/inbound/consumer';
 import { InboundMessages } from './domain/inbound/messages';
 import { PlatformChannels } from './domain/platform-channels';
-import { resealIdentitySecrets } from './domain/reseal';
+import { resealSecrets } from './domain/reseal';
 import { IdentitySecrets } from './domain/secrets';
 import { WebIntegrations } from './domain/web-integrations';
 import { channelsService } from './grpc/channels-handlers';
@@ -254,19 +254,19 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     return { deliveryStatus: this.deliveryStatus, templateStatus: this.templates };
   }
 
-  /** Moves identity secrets sealed under an older key to the active one (key rotation), then serves. */
+  /** Moves every secret sealed under an older key to the active one (key rotation), then serves. */
   protected override async startWorkers(): Promise<void> {
     this.inboundSubscription = await this.inboundConsumer?.subscribe(this.bus, this.config.KAFKA_TOPIC_PREFIX);
     this.deliverySubscription = await this.deliveryConsumer?.subscribe(this.bus, this.config.KAFKA_TOPIC_PREFIX);
     this.sender?.start();
     if (!this.keys) return;
     const { keyring, source } = this.keys;
-    this.logger.info({ keys: keyring.keyIds, source }, 'identity secrets keyring loaded');
-    const report = await resealIdentitySecrets(this.dataSource, keyring);
+    this.logger.info({ keys: keyring.keyIds, source }, 'channels secrets keyring loaded');
+    const report = await resealSecrets(this.dataSource, keyring);
     if (report.rewrapped)
-      this.logger.info({ rewrapped: report.rewrapped, activeKey: keyring.activeKeyId }, 'identity secrets re-sealed');
-    for (const { integrationId, error } of report.unreadable)
-      this.logger.error({ integrationId }, `identity secret cannot be opened: ${error}`);
+      this.logger.info({ rewrapped: report.rewrapped, activeKey: keyring.activeKeyId }, 'sealed secrets re-sealed');
+    for (const { owner, id, error } of report.unreadable)
+      this.logger.error({ owner, id }, `sealed secret cannot be opened: ${error}`);
   }
 
   /**

@@ -4,7 +4,8 @@ import { SECRET_KEYS_FORMAT, loadConfig, secretKeysSetting, serviceConfigSchema,
 /** Every setting; `channelsConfigSchema` adds the rules a serving production process must meet. */
 export const channelsSettingsSchema = serviceConfigSchema.extend({
   /**
-   * Key-encryption keys of the web integrations' identity secrets (docs/decisions/0075, sealed as decision 0014
+   * Key-encryption keys of the web integrations' identity secrets and the platform channels' credentials and webhook
+   * secrets (docs/decisions/0075, 0121; sealed as decision 0014
    * seals webhook secrets): `<keyId>:<base64 32 bytes>,…`; the first seals, all open. Required in production;
    * without it a development install keeps a generated key in a file.
    */
@@ -58,7 +59,7 @@ export const channelsConfigSchema = channelsSettingsSchema.refine(
   (config) => config.NODE_ENV !== 'production' || !!config.CHANNELS_SECRETS_KEYS,
   {
     path: ['CHANNELS_SECRETS_KEYS'],
-    message: `required in production to encrypt identity secrets (${SECRET_KEYS_FORMAT})`,
+    message: `required in production to encrypt identity secrets and platform credentials (${SECRET_KEYS_FORMAT})`,
   },
 );
 export type ChannelsConfig = z.infer<typeof channelsSettingsSchema>;

@@ -26,6 +26,7 @@ import {
 } from '@svc/kit';
 import {
   ChannelStatus,
+  ChannelType,
   ChannelsServiceClient,
   IdentityVerification,
   LauncherPosition,
@@ -33,8 +34,8 @@ import {
 } from '@svc/proto/channels/v1';
 import { Envelope } from '@svc/proto/events/v1';
 import { ChannelsApp, CHANNELS_TOPIC, channelsConfig, channelsKeyring } from '../src';
-import { resealIdentitySecrets } from '../src/domain/reseal';
-import { WebIntegrationRow } from '../src/entities';
+import { resealSecrets } from '../src/domain/reseal';
+import { PlatformChannelRow, WebIntegrationRow } from '../src/entities';
 
 describe('ChannelsService', () => {
   let app: ChannelsApp;
@@ -106,7 +107,7 @@ describe('ChannelsService', () => {
   });
 
   describe('key rotation (CHANNELS_SECRETS_KEYS)', () => {
-    it('re-seals every identity secret under the new first key at start-up; the old key can then go', async () => {
+    it('re-seals every identity secret and platform credential under the new first key at start-up; the old key can then go', async () => {
       const [a, b] = [newKeyEntry('a'), newKeyEntry('b')];
       // A file (on the embedded default): the data outlives the first process.
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-channels-keys-'));
@@ -124,6 +125,23 @@ describe('ChannelsService', () => {
         const sealedOf = async (app: ChannelsApp) =>
           (await app.dataSource.manager.findOneByOrFail(WebIntegrationRow, { id })).identitySecretSealed;
         expect(keyIdOf(await sealedOf(before))).to.equal('a');
+        // A platform channel's credentials and webhook secret are sealed with the same keys (decision 0121).
+        const platformId = '0123456789abcdef01234567';
+        const platformOwner = { orgId, id: platformId };
+        const underA = new SecretKeyring(parseKeys(a));
+        await before.dataSource.manager.insert(PlatformChannelRow, {
+          id: platformId,
+          orgId,
+          type: ChannelType.CHAT_APP_B,
+          connectedAccount: 'CHAT_APP_B:42',
+          externalAccountId: '42',
+          account: '{}',
+          credentialsSealed: underA.seal('{"botToken":"42:secret"}', platformOwner),
+          webhookSecretSealed: underA.seal('hook-secret', platformOwner),
+          aiAutoReply: false,
+          authorizationError: '',
+          connectedAt: new Date(),
+        });
         await before.stop();
         beforeRunning = false;
 
@@ -133,7 +151,10 @@ describe('ChannelsService', () => {
         expect(keyIdOf(resealed)).to.equal('b');
         const onlyB = new SecretKeyring(parseKeys(b));
         expect(onlyB.open(resealed, { orgId, id })).to.equal(created.identitySecret);
-        expect(await resealIdentitySecrets(after.dataSource, onlyB)).to.deep.equal({ rewrapped: 0, unreadable: [] });
+        const platform = await after.dataSource.manager.findOneByOrFail(PlatformChannelRow, { id: platformId });
+        expect(onlyB.open(platform.credentialsSealed, platformOwner)).to.equal('{"botToken":"42:secret"}');
+        expect(onlyB.open(platform.webhookSecretSealed, platformOwner)).to.equal('hook-secret');
+        expect(await resealSecrets(after.dataSource, onlyB)).to.deep.equal({ rewrapped: 0, unreadable: [] });
       } finally {
         await after?.stop();
         if (beforeRunning) await before.stop();

@@ -19,7 +19,7 @@ import {
 } from '@svc/kit';
 import { ChannelsServiceClient } from '@svc/proto/channels/v1';
 import { ChannelsApp, channelsConfig } from '../src';
-import { identitySecretsStore } from '../src/cli/secrets';
+import { sealedSecretsStore } from '../src/cli/secrets';
 
 describe('channels secrets CLI (status, reseal, new-key)', () => {
   const [a, b, lost] = [newKeyEntry('a'), newKeyEntry('b'), newKeyEntry('lost')];
@@ -34,7 +34,7 @@ describe('channels secrets CLI (status, reseal, new-key)', () => {
     const errors: string[] = [];
     const code = await runSecretsCli(
       argv,
-      identitySecretsStore,
+      sealedSecretsStore,
       { ...env, CHANNELS_SECRETS_KEYS: keys },
       {
         log: (line) => lines.push(line),
@@ -89,11 +89,11 @@ describe('channels secrets CLI (status, reseal, new-key)', () => {
   it('reseal moves every identity secret to the new first key without a restart; the old key can then go', async () => {
     const resealed = await cli(['reseal'], `${b},${a}`);
     expect(resealed.code, resealed.err).to.equal(0);
-    expect(resealed.out).to.include('re-sealed 2 identity secrets under b').and.include('b: 2');
+    expect(resealed.out).to.include('re-sealed 2 sealed secrets under b').and.include('b: 2');
     const onlyB = await cli(['status'], b);
     expect(onlyB.code).to.equal(0);
     expect(onlyB.out).to.include('b: 2').and.not.include('a: ');
-    expect((await cli(['reseal'], b)).out).to.include('re-sealed 0 identity secrets');
+    expect((await cli(['reseal'], b)).out).to.include('re-sealed 0 sealed secrets');
   });
 
   it('new-key prints a fresh entry for CHANNELS_SECRETS_KEYS; anything else prints the usage, exit 2', async () => {

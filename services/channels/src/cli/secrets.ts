@@ -2,11 +2,14 @@ import { exitWith, runSecretsCli, withoutBus, type SealedSecretsStore } from '@s
 import { channelsKeyring } from '../app';
 import { channelsConfig } from '../config';
 import { channelsData } from '../data';
-import { identitySecretsByKey, resealIdentitySecrets } from '../domain/reseal';
+import { resealSecrets, sealedSecretsByKey } from '../domain/reseal';
 
-/** The web integrations' identity secrets (docs/decisions/0075) for the kit's `secrets` commands. */
-export const identitySecretsStore: SealedSecretsStore = {
-  what: 'identity secrets',
+/**
+ * Every value sealed with CHANNELS_SECRETS_KEYS (web integrations' identity secrets, decision 0075; platform channels'
+ * credentials and webhook secrets, decision 0121) for the kit's `secrets` commands.
+ */
+export const sealedSecretsStore: SealedSecretsStore = {
+  what: 'sealed secrets',
   setting: 'CHANNELS_SECRETS_KEYS',
   data: channelsData,
   load(env) {
@@ -14,13 +17,13 @@ export const identitySecretsStore: SealedSecretsStore = {
     return { keys: channelsKeyring(config), dbUrl: config.DB_URL };
   },
   async reseal(dataSource, keyring) {
-    const { rewrapped, unreadable } = await resealIdentitySecrets(dataSource, keyring);
-    return { rewrapped, unreadable: unreadable.map((u) => ({ id: `web integration ${u.integrationId}`, ...u })) };
+    const { rewrapped, unreadable } = await resealSecrets(dataSource, keyring);
+    return { rewrapped, unreadable: unreadable.map((u) => ({ id: `${u.owner} ${u.id}`, error: u.error })) };
   },
-  countByKey: identitySecretsByKey,
+  countByKey: sealedSecretsByKey,
 };
 
 /** `secrets status|reseal|new-key`, with the service's environment (DB_URL, CHANNELS_SECRETS_KEYS, …). */
-export const secretsCli = (argv: string[]) => runSecretsCli(argv, identitySecretsStore, process.env);
+export const secretsCli = (argv: string[]) => runSecretsCli(argv, sealedSecretsStore, process.env);
 
 if (require.main === module) exitWith(secretsCli(process.argv.slice(2)));
