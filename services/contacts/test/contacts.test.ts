@@ -94,6 +94,14 @@ describe('ContactsService', () => {
 
   const create = (principal: Principal, input: Partial<ContactInput>) =>
     unary(client.createContact.bind(client), { input: { identities: [], ...input } }, as(principal));
+  const update = (principal: Principal, id: string, input: Partial<ContactInput>) =>
+    unary(client.updateContact.bind(client), { id, input: { identities: [], ...input } }, as(principal));
+  const upsert = (principal: Principal, input: Partial<ContactInput>) =>
+    unary(client.upsertContact.bind(client), { input: { identities: [], ...input } }, as(principal));
+  const refusal = async (call: Promise<unknown>) => {
+    const error = await rejection(call);
+    return { code: error.code, field: error.metadata?.get('x-svc-error-field')[0], details: error.details };
+  };
   const lookup = (orgId: string, identifierType: IdentifierType, value: string, channelIntegrationId?: string) =>
     unary(
       client.lookupContact.bind(client),
@@ -196,14 +204,6 @@ describe('ContactsService', () => {
 
   describe('ContactsService.CreateContact / UpdateContact / UpsertContact (Chat ID identities)', () => {
     const chatIdentity = (value: string) => ({ type: IdentifierType.CHAT_ID, value });
-    const update = (principal: Principal, id: string, input: Partial<ContactInput>) =>
-      unary(client.updateContact.bind(client), { id, input: { identities: [], ...input } }, as(principal));
-    const upsert = (principal: Principal, input: Partial<ContactInput>) =>
-      unary(client.upsertContact.bind(client), { input: { identities: [], ...input } }, as(principal));
-    const refusal = async (call: Promise<unknown>) => {
-      const error = await rejection(call);
-      return { code: error.code, field: error.metadata?.get('x-svc-error-field')[0], details: error.details };
-    };
     const notFound = (index: number) => ({
       code: status.NOT_FOUND,
       field: `identities[${index}]`,
@@ -239,14 +239,6 @@ describe('ContactsService', () => {
       value,
       channelIntegrationId,
     });
-    const update = (principal: Principal, id: string, input: Partial<ContactInput>) =>
-      unary(client.updateContact.bind(client), { id, input: { identities: [], ...input } }, as(principal));
-    const upsert = (principal: Principal, input: Partial<ContactInput>) =>
-      unary(client.upsertContact.bind(client), { input: { identities: [], ...input } }, as(principal));
-    const refusal = async (call: Promise<unknown>) => {
-      const error = await rejection(call);
-      return { code: error.code, field: error.metadata?.get('x-svc-error-field')[0], details: error.details };
-    };
     const channelOf = (orgId: string) => {
       const id = newId();
       channels.channels.set(id, orgId);
