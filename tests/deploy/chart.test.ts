@@ -496,7 +496,7 @@ describe('deploy: charts/svc', function () {
         'widget-api',
       ]);
       expect(grpcCallers(objects, 'flows')).to.deep.equal(['gateway', 'webhook-ingress']);
-      expect(grpcCallers(objects, 'channels')).to.deep.equal(['gateway', 'widget-api']);
+      expect(grpcCallers(objects, 'channels')).to.deep.equal(['contacts', 'gateway', 'webhook-ingress', 'widget-api']);
     });
     it('derive callers from upstreams when planned services are enabled', () => {
       const objects = helmTemplate([
@@ -511,7 +511,7 @@ describe('deploy: charts/svc', function () {
         'webhook-ingress',
         'widget-api',
       ]);
-      expect(grpcCallers(objects, 'channels')).to.deep.equal(['gateway', 'widget-api']);
+      expect(grpcCallers(objects, 'channels')).to.deep.equal(['contacts', 'gateway', 'webhook-ingress', 'widget-api']);
     });
     it('admit the ingress controller to public services only, and Prometheus to every pod', () => {
       const objects = helmTemplate(REQUIRED_ARGS);
@@ -593,6 +593,14 @@ describe('deploy: charts/svc', function () {
       const channels = getObject<Workload>(objects, 'Deployment', objectName('channels'));
       expect(envValue(objects, channels, 'CONTACTS_GRPC_URL')).to.match(/contacts/);
       expect(envValue(objects, channels, 'INBOX_GRPC_URL')).to.match(/inbox/);
+    });
+
+    it('production: contacts and webhook-ingress find channels (CHANNELS_GRPC_URL)', () => {
+      const objects = helmTemplate(['-f', productionValues]);
+      for (const name of ['contacts', 'webhook-ingress']) {
+        const workload = getObject<Workload>(objects, 'Deployment', objectName(name));
+        expect(envValue(objects, workload, 'CHANNELS_GRPC_URL'), name).to.match(/channels/);
+      }
     });
 
     it("production: /widget (Prefix) goes to the widget's http port on the host of /api/web; WIDGET_ORIGIN stays unset", () => {

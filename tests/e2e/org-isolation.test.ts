@@ -8,6 +8,7 @@ import {
   isObjectType,
   isRequiredArgument,
   type GraphQLField,
+  type GraphQLInputType,
   type GraphQLSchema,
   type GraphQLType,
   type IntrospectionQuery,
@@ -37,6 +38,12 @@ interface Org {
 
 /** Fields that change on their own when an org merely calls (a key's last use): not stored by the refused calls. */
 const VOLATILE = /^(lastUsedAt)$/;
+
+/**
+ * Text fields whose generated value (a random word) would be refused before any id in the call is looked at, with the
+ * value that passes, so the id under test is what decides (a connection's channel: decision 0042).
+ */
+const VALID_TEXT: Record<string, string> = { identifierPath: '$.id' };
 
 /** A refusal reduced to what a caller sees, with the id under test written as `<id>`. */
 function outcome(response: GraphQLResponse, field: string, id: string) {
@@ -78,7 +85,7 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
     return body.data;
   }
 
-  /** One object of every kind an org can own today (channels do not exist yet: decision 0042). */
+  /** One object of every kind an org can own today (a channel: its cheapest kind, a web integration). */
   async function populate(org: TestOrg): Promise<Org> {
     const gql = <T>(query: string, variables: Record<string, unknown> = {}) =>
       must(harness.graphql<T>(query, variables, org.sessionToken), query);
@@ -128,6 +135,10 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
       'mutation { createInboundConnection(input: { name: "c", identifierType: EMAIL, identifierPath: "$.email" }) { _id } }',
     );
     objects.set('connection', connection.createInboundConnection._id);
+    const channel = await gql<{ createWebIntegration: { integration: { id: string } } }>(
+      'mutation { createWebIntegration(input: { name: "Site" }) { integration { id } } }',
+    );
+    objects.set('channel', channel.createWebIntegration.integration.id);
     objects.set('member', await org.addMember());
     const key = await org.mintKey(ALL_SCOPES_BUT_PARTNER);
     objects.set('key', key.id);
@@ -148,7 +159,8 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
    */
   function slotCall(field: Field, slot: IdSlot, id: string, own: Org, token: string) {
     const mine = (kind: ObjectKind) => own.objects.get(kind);
-    const fill = ownIdFill(field.name, mine);
+    const ids = ownIdFill(field.name, mine);
+    const fill = (path: ValuePath, type: GraphQLInputType) => VALID_TEXT[String(path.at(-1))] ?? ids(path, type);
     const others = idSlots(field).flatMap((other): Assignment[] => {
       const ownId = other.kinds.map(mine).find((found) => found !== undefined);
       // Not in a list, not the slot, and not a conditional id beside it (two conditions on one object contradict).
@@ -222,7 +234,7 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
       for (const slot of idSlots(field)) {
         for (const kind of slot.kinds) {
           const foreign = a.objects.get(kind);
-          if (!foreign) continue; // a kind with no objects yet (channel)
+          if (!foreign) continue; // a kind with no objects yet (template)
           for (const [caller, token] of [
             ['session', b.org.sessionToken],
             ['key', b.key],

@@ -53,6 +53,16 @@ describe('Inbound webhook connections: management, history and identifiers (whol
   const gql = <T = Record<string, unknown>>(query: string, variables: Record<string, unknown>, as = org) =>
     harness.graphql<T>(query, variables, as.sessionToken);
   const codeOf = (response: GraphQLResponse<unknown>) => response.body.errors?.[0]?.extensions?.code;
+  /** A channel of the org (a web integration): a connection or identity may name only these (decision 0042). */
+  const channelOfOrg = async () => {
+    const created = await gql<{ createWebIntegration: { integration: { id: string } } }>(
+      'mutation { createWebIntegration(input: { name: "Site" }) { integration { id } } }',
+      {},
+    );
+    const id = created.body.data?.createWebIntegration.integration.id;
+    if (!id) throw new Error(`createWebIntegration failed: ${JSON.stringify(created.body)}`);
+    return id;
+  };
 
   const GET =
     'query($id: String!) { inboundConnection(id: $id) { _id status captureOpenUntil payloadSchema { version } } }';
@@ -464,13 +474,13 @@ describe('Inbound webhook connections: management, history and identifiers (whol
     });
 
     it('Channel user ID: resolves within the connection’s channel integration only', async () => {
-      const channel = newId();
+      const [channel, other] = [await channelOfOrg(), await channelOfOrg()];
       const userId = `U-${newId().slice(-8)}`;
       const owner = await contactWithChatFrom(fixtures, {
         identities: [{ type: 'CHANNEL_USER_ID', value: userId, channelIntegrationId: channel }],
       });
       const input = { identifierType: 'CHANNEL_USER_ID', identifierPath: '$.user.id' };
-      const elsewhere = await boundConnection({ ...input, channelIntegrationId: newId() });
+      const elsewhere = await boundConnection({ ...input, channelIntegrationId: other });
       const { response, requestId } = await post(elsewhere.connection, { user: { id: userId } }, elsewhere.secret);
       expect([response.status, response.body.outcome]).to.deep.equal([422, 'IDENTIFIER_NOT_FOUND']);
       expect((await historyRow(elsewhere.connection._id, requestId)).outcome).to.equal('IDENTIFIER_NOT_FOUND');

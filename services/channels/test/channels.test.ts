@@ -430,6 +430,29 @@ describe('ChannelsService', () => {
     });
   });
 
+  describe('FindChannels', () => {
+    const find = async (channelIds: string[], org = orgId) =>
+      (await unary(client.findChannels.bind(client), { channelIds }, await widget(org))).channelIds;
+
+    it("answers only the org's channels that are not deleted, whatever their status, to services only", async () => {
+      const active = (await create()).integration?.id ?? '';
+      const disabled = (await create({ status: ChannelStatus.DISABLED })).integration?.id ?? '';
+      const deleted = (await create()).integration?.id ?? '';
+      await unary(client.deleteWebIntegration.bind(client), { id: deleted }, await manager());
+      const theirs = (await create({}, otherOrgId)).integration?.id ?? '';
+      const found = await find([active, disabled, deleted, theirs, newId(), 'x']);
+      expect([...found].sort()).to.deep.equal([active, disabled].sort());
+      expect(await find([active], otherOrgId)).to.deep.equal([]);
+      const asUser = unary(client.findChannels.bind(client), { channelIds: [active] }, await manager());
+      expect((await refusal(asUser)).code).to.equal(status.PERMISSION_DENIED);
+    });
+
+    it('refuses more than 100 ids in one call', async () => {
+      const ids = Array.from({ length: 101 }, () => newId());
+      expect((await refusal(find(ids))).code).to.equal(status.INVALID_ARGUMENT);
+    });
+  });
+
   describe('ResolvePublicKey', () => {
     it('answers SYSTEM of the installation with the org, whatever the status', async () => {
       const { integration } = await create({ status: ChannelStatus.DISABLED });

@@ -2,6 +2,7 @@ import type { ServiceError } from '@grpc/grpc-js';
 import {
   Peer,
   callPolicyOf,
+  channelsOfOrg,
   ServiceApp,
   errorCodeOfGrpcStatus,
   systemPrincipal,
@@ -9,6 +10,7 @@ import {
   type ServiceAppDeps,
   type Subscription,
 } from '@svc/kit';
+import { ChannelsServiceClient } from '@svc/proto/channels/v1';
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import type { ContactsConfig } from './config';
@@ -22,10 +24,13 @@ import { contactsService } from './grpc/contacts-handlers';
 export interface ContactsDeps extends ServiceAppDeps {
   /** Where the inbox listens, read at first use (the embedded stack knows it only after start). */
   inboxAddress?: () => string;
+  /** Where channels listens, read at first use (the embedded stack starts channels after contacts). */
+  channelsAddress?: () => string;
 }
 
 export class ContactsApp extends ServiceApp<ContactsConfig> {
   private readonly inbox: Peer<InboxServiceClient>;
+  private readonly channels: Peer<ChannelsServiceClient>;
   private chatOwnership: Subscription | undefined;
   private chats: ChatOwnership | undefined;
 
@@ -41,6 +46,11 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
       deps,
     );
     this.inbox = new Peer(InboxServiceClient, deps.inboxAddress ?? (() => config.INBOX_GRPC_URL), callPolicyOf(config));
+    this.channels = new Peer(
+      ChannelsServiceClient,
+      deps.channelsAddress ?? (() => config.CHANNELS_GRPC_URL),
+      callPolicyOf(config),
+    );
   }
 
   /** The inbox names a chat's contact; an unknown chat (or no inbox configured) owns nobody. */
@@ -70,7 +80,10 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
   };
 
   protected register(): void {
-    const contacts = new Contacts(this.dataSource, () => this.relay, this.chatsOfOrg);
+    const contacts = new Contacts(this.dataSource, () => this.relay, {
+      chatsOfOrg: this.chatsOfOrg,
+      channelsOfOrg: channelsOfOrg(this.channels, () => this.signer),
+    });
     this.chats = new ChatOwnership(this.dataSource, () => this.relay);
     this.grpc.add(
       ContactsServiceService,
@@ -95,5 +108,6 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
   protected override async stopWorkers(): Promise<void> {
     await this.chatOwnership?.stop();
     this.inbox.close();
+    this.channels.close();
   }
 }

@@ -4,6 +4,8 @@ import { serviceConfigSchema, loadConfig, type ConfigSource } from '@svc/kit';
 export const contactsConfigSchema = serviceConfigSchema.extend({
   /** The inbox service, asked who owns a chat when a Chat ID is looked up (host:port). */
   INBOX_GRPC_URL: z.string().default(''),
+  /** The channels service, asked whether a Channel user ID identity's channel is the org's (host:port). */
+  CHANNELS_GRPC_URL: z.string().default(''),
 });
 export type ContactsConfig = z.infer<typeof contactsConfigSchema>;
 

@@ -13,6 +13,7 @@ import {
   rejection,
   apiKeyPrincipal,
   callerMetadata,
+  FakeChannels,
   jwksSchema,
   PrincipalVerifier,
   testTrustKeys,
@@ -69,11 +70,16 @@ describe('ContactsService', () => {
   let client: ContactsServiceClient;
   const inboxVerifier = new PrincipalVerifier('inbox', jwksSchema.parse(testTrustKeys().jwks));
   const inbox = new FakeInbox(async (metadata) => (await inboxVerifier.fromMetadata(metadata)).orgId);
+  const channels = new FakeChannels();
   const as = (principal: Principal): Promise<Metadata> => callerMetadata(principal, 'contacts');
 
   before(async () => {
     await inbox.start();
-    app = new ContactsApp(contactsConfig(testEnv('contacts')), { inboxAddress: () => `127.0.0.1:${inbox.port}` });
+    await channels.start();
+    app = new ContactsApp(contactsConfig(testEnv('contacts')), {
+      inboxAddress: () => `127.0.0.1:${inbox.port}`,
+      channelsAddress: () => channels.address,
+    });
     await app.start();
     client = grpcClient(ContactsServiceClient, `127.0.0.1:${app.grpcPort}`);
   });
@@ -82,11 +88,20 @@ describe('ContactsService', () => {
     client.close();
     await app.stop();
     inbox.server.forceShutdown();
+    channels.stop();
     await dropTestDatabase(app.config.DB_URL);
   });
 
   const create = (principal: Principal, input: Partial<ContactInput>) =>
     unary(client.createContact.bind(client), { input: { identities: [], ...input } }, as(principal));
+  const update = (principal: Principal, id: string, input: Partial<ContactInput>) =>
+    unary(client.updateContact.bind(client), { id, input: { identities: [], ...input } }, as(principal));
+  const upsert = (principal: Principal, input: Partial<ContactInput>) =>
+    unary(client.upsertContact.bind(client), { input: { identities: [], ...input } }, as(principal));
+  const refusal = async (call: Promise<unknown>) => {
+    const error = await rejection(call);
+    return { code: error.code, field: error.metadata?.get('x-svc-error-field')[0], details: error.details };
+  };
   const lookup = (orgId: string, identifierType: IdentifierType, value: string, channelIntegrationId?: string) =>
     unary(
       client.lookupContact.bind(client),
@@ -189,14 +204,6 @@ describe('ContactsService', () => {
 
   describe('ContactsService.CreateContact / UpdateContact / UpsertContact (Chat ID identities)', () => {
     const chatIdentity = (value: string) => ({ type: IdentifierType.CHAT_ID, value });
-    const update = (principal: Principal, id: string, input: Partial<ContactInput>) =>
-      unary(client.updateContact.bind(client), { id, input: { identities: [], ...input } }, as(principal));
-    const upsert = (principal: Principal, input: Partial<ContactInput>) =>
-      unary(client.upsertContact.bind(client), { input: { identities: [], ...input } }, as(principal));
-    const refusal = async (call: Promise<unknown>) => {
-      const error = await rejection(call);
-      return { code: error.code, field: error.metadata?.get('x-svc-error-field')[0], details: error.details };
-    };
     const notFound = (index: number) => ({
       code: status.NOT_FOUND,
       field: `identities[${index}]`,
@@ -223,6 +230,89 @@ describe('ContactsService', () => {
       }
       const page = await unary(client.listContacts.bind(client), { pagination: { first: 10 } }, as(key));
       expect(page.data.map((c) => [c.name, c.identities.length])).to.deep.equal([['kept', 0]]);
+    });
+  });
+
+  describe('ContactsService.CreateContact / UpdateContact / UpsertContact (Channel user ID identities)', () => {
+    const channelUser = (channelIntegrationId: string, value = 'U1') => ({
+      type: IdentifierType.CHANNEL_USER_ID,
+      value,
+      channelIntegrationId,
+    });
+    const channelOf = (orgId: string) => {
+      const id = newId();
+      channels.channels.set(id, orgId);
+      return id;
+    };
+    const identitiesOf = async (key: Principal) =>
+      (await unary(client.listContacts.bind(client), { pagination: { first: 10 } }, as(key))).data.map((c) => [
+        c.name,
+        c.identities.length,
+      ]);
+
+    it('keeps a Channel user ID identity on a channel of the org, asking channels once per write', async () => {
+      const key = apiKeyPrincipal(newId(), MANAGE);
+      const channel = channelOf(key.orgId);
+      const asked = channels.asked;
+      const contact = await create(key, { name: 'x', identities: [channelUser(channel), channelUser(channel, 'U2')] });
+      expect(contact.identities.map((i) => [i.value, i.channelIntegrationId])).to.deep.equal([
+        ['U1', channel],
+        ['U2', channel],
+      ]);
+      expect(channels.asked - asked).to.equal(1);
+      await create(key, { name: 'no channel ids', email: 'no-channel@example.com' });
+      expect(channels.asked - asked).to.equal(1);
+    });
+
+    it("answers NOT_FOUND naming the identity for another org's channel exactly as for an unknown one, storing nothing", async () => {
+      const key = apiKeyPrincipal(newId(), MANAGE);
+      const own = channelOf(key.orgId);
+      const theirs = channelOf(newId());
+      const created = await create(key, { name: 'kept' });
+      const outcomes = [];
+      for (const channel of [theirs, newId()]) {
+        const identities = [channelUser(own), channelUser(channel, 'U2')];
+        outcomes.push([
+          await refusal(create(key, { name: 'x', identities })),
+          await refusal(update(key, created.id, { name: 'y', identities })),
+          await refusal(upsert(key, { externalId: 'ext', identities })),
+        ]);
+      }
+      const notFound = {
+        code: status.NOT_FOUND,
+        field: 'identities[1]',
+        details: 'identities[1] names no channel of this org',
+      };
+      expect(outcomes).to.deep.equal([Array(3).fill(notFound), Array(3).fill(notFound)]);
+      expect(await identitiesOf(key)).to.deep.equal([['kept', 0]]);
+    });
+
+    it('checks Chat ID and Channel user ID identities together, naming the first that is not the org’s', async () => {
+      const key = apiKeyPrincipal(newId(), MANAGE);
+      const chat = await openChat(key.orgId, newId(), false);
+      const identities = [{ type: IdentifierType.CHAT_ID, value: chat._id }, channelUser(newId())];
+      expect((await refusal(create(key, { name: 'x', identities }))).field).to.equal('identities[1]');
+      const both = [{ type: IdentifierType.CHAT_ID, value: newId() }, channelUser(newId())];
+      expect((await refusal(create(key, { name: 'x', identities: both }))).field).to.equal('identities[0]');
+    });
+
+    it('answers UNAVAILABLE and stores nothing when channels does not answer', async () => {
+      const key = apiKeyPrincipal(newId(), MANAGE);
+      const channel = channelOf(key.orgId);
+      const created = await create(key, { name: 'kept' });
+      channels.down = true;
+      try {
+        const identities = [channelUser(channel)];
+        for (const call of [
+          () => create(key, { name: 'x', identities }),
+          () => update(key, created.id, { name: 'y', identities }),
+          () => upsert(key, { externalId: 'ext', identities }),
+        ])
+          expect((await refusal(call())).code).to.equal(status.UNAVAILABLE);
+      } finally {
+        channels.down = false;
+      }
+      expect(await identitiesOf(key)).to.deep.equal([['kept', 0]]);
     });
   });
 
@@ -302,6 +392,7 @@ describe('ContactsService', () => {
     it('finds a channel user id only within its channel integration', async () => {
       const key = apiKeyPrincipal(newId(), MANAGE);
       const channel = newId();
+      channels.channels.set(channel, key.orgId);
       const contact = await create(key, {
         identities: [{ type: IdentifierType.CHANNEL_USER_ID, value: 'U123', channelIntegrationId: channel }],
       });

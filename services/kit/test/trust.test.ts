@@ -136,6 +136,14 @@ describe('kit trust policy', () => {
       expect(mayPresent('channels', audience, systemPrincipal(orgId)), audience).to.equal(false);
     expect(mayPresent('channels', 'inbox', systemPrincipal())).to.equal(false);
   });
+
+  it('lets contacts and webhook-ingress ask channels as SYSTEM of an org, never of the installation (decision 0042)', () => {
+    for (const issuer of ['contacts', 'webhook-ingress']) {
+      expect(mayPresent(issuer, 'channels', systemPrincipal(orgId)), issuer).to.equal(true);
+      expect(mayPresent(issuer, 'channels', systemPrincipal()), issuer).to.equal(false);
+    }
+    expect(mayPresent('flows', 'channels', systemPrincipal(orgId))).to.equal(false);
+  });
 });
 
 describe('kit trust policy: visitors and widget-api (docs/decisions/0081)', () => {

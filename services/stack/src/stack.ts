@@ -137,6 +137,8 @@ export class Stack {
         ...deps,
         logger: createLogger('contacts', config.LOG_LEVEL),
         inboxAddress: address(this.inbox),
+        // Read at first use: a Channel user ID identity's channel is checked with channels, started below.
+        channelsAddress: () => `127.0.0.1:${this.channels.grpcPort}`,
       },
     );
     this.flows = new FlowsApp(flowsConfigSchema.parse({ ...base, ...signingKey('flows'), DB_URL: dbUrl('flows') }), {
@@ -162,6 +164,8 @@ export class Stack {
         logger: createLogger('webhook-ingress', config.LOG_LEVEL),
         contactsAddress: address(this.contacts),
         flowsAddress: address(this.flows),
+        // Read at first use: a connection's channel is checked with channels, started below.
+        channelsAddress: () => `127.0.0.1:${this.channels.grpcPort}`,
       },
     );
     this.channels = new ChannelsApp(
@@ -192,8 +196,9 @@ export class Stack {
         inboxAddress: address(this.inbox),
       },
     );
-    // Dependency order: each service calls only services before it, except flow authoring, which asks webhook-ingress
-    // whether a trigger's connection is the org's (a dashboard request, never one a running flow or webhook waits on).
+    // Dependency order: each service calls only services before it, except the reference checks of writes (decision
+    // 0042): flow authoring asks webhook-ingress whether a trigger's connection is the org's, and contacts and
+    // webhook-ingress ask channels whether a channel id is; none runs while the services start.
     this.apps = [this.identity, this.inbox, this.contacts, this.flows, this.ingress, this.channels, this.widget];
   }
 

@@ -3,6 +3,7 @@ import {
   LookupCache,
   Peer,
   callPolicyOf,
+  channelsOfOrg,
   ServiceApp,
   openDataSource,
   systemPrincipal,
@@ -11,6 +12,7 @@ import {
   type ServiceAppDeps,
   type Subscription,
 } from '@svc/kit';
+import { ChannelsServiceClient } from '@svc/proto/channels/v1';
 import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
 import { FlowsServiceClient } from '@svc/proto/flows/v1';
 import { WebhookIngressServiceService, type InboundIdentifierType } from '@svc/proto/webhooks/v1';
@@ -34,6 +36,8 @@ export interface IngressDeps extends ServiceAppDeps {
   /** Where contacts and flows listen, read at first use (the embedded stack knows them only after start). */
   contactsAddress?: () => string;
   flowsAddress?: () => string;
+  /** Where channels listens, read at first use (the embedded stack starts channels after webhook-ingress). */
+  channelsAddress?: () => string;
 }
 
 const flowsCacheKey = (orgId: string, connectionId: string) => `${orgId}\u0000${connectionId}`;
@@ -45,6 +49,7 @@ const flowsCacheKey = (orgId: string, connectionId: string) => `${orgId}\u0000${
 export class WebhookIngressApp extends ServiceApp<IngressConfig> {
   private readonly contacts: Peer<ContactsServiceClient>;
   private readonly flows: Peer<FlowsServiceClient>;
+  private readonly channels: Peer<ChannelsServiceClient>;
   private readonly sharedSecrets: SharedSecretVerifier;
   private keys: LoadedKeyring | undefined;
   private readonly contactCache: LookupCache<{ contactId: string; latestChatId: string } | undefined>;
@@ -73,6 +78,7 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
     const policy = callPolicyOf(config);
     this.contacts = new Peer(ContactsServiceClient, deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL), policy);
     this.flows = new Peer(FlowsServiceClient, deps.flowsAddress ?? (() => config.FLOWS_GRPC_URL), policy);
+    this.channels = new Peer(ChannelsServiceClient, deps.channelsAddress ?? (() => config.CHANNELS_GRPC_URL), policy);
     this.sharedSecrets = new SharedSecretVerifier(config.INGRESS_BCRYPT_CONCURRENCY, config.INGRESS_BCRYPT_QUEUE);
     // Positive answers only (docs/decisions/0015): an unknown contact or a connection without a published flow is
     // asked again on the next request, so a contact created or a flow published just now takes effect at once.
@@ -116,7 +122,12 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
     // Loaded when serving, not at construction: the migration Job may run without keys (docs/decisions/0014).
     this.keys = loadKeyring(this.config);
     const signingSecrets = new SigningSecrets(this.keys.keyring);
-    const connections = new Connections(this.dataSource, this.config.BCRYPT_COST, signingSecrets);
+    const connections = new Connections(
+      this.dataSource,
+      this.config.BCRYPT_COST,
+      signingSecrets,
+      channelsOfOrg(this.channels, () => this.signer),
+    );
     this.commits = new GroupCommit(
       this.dataSource,
       this.config.INGRESS_COMMIT_BATCH,
@@ -162,6 +173,7 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
     await this.commits?.flush();
     this.contacts.close();
     this.flows.close();
+    this.channels.close();
   }
 
   /**

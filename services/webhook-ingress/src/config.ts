@@ -14,6 +14,8 @@ export const ingressSettingsSchema = serviceConfigSchema.extend({
   CONTACTS_GRPC_URL: z.string().default(''),
   /** The flows service (published flows bound to a connection), host:port. */
   FLOWS_GRPC_URL: z.string().default(''),
+  /** The channels service (whether a connection's channel is the org's), host:port. */
+  CHANNELS_GRPC_URL: z.string().default(''),
   /** bcrypt cost of stored Shared Secrets. */
   BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(11),
   /** bcrypt comparisons allowed at once per process (each ~50 ms of CPU): the most CPU a flood of secrets can burn. */

@@ -20,7 +20,7 @@ describe('WebhookIngress.ServingConnections', () => {
   before(async () => {
     app = new WebhookIngressApp(ingressConfig(testEnv('webhook_ingress_serving')));
     await app.start();
-    connections = new Connections(app.dataSource, 4, new SigningSecrets(keyring));
+    connections = new Connections(app.dataSource, 4, new SigningSecrets(keyring), async () => []);
     serving = new ServingConnections(app.dataSource);
   });
   after(async () => {

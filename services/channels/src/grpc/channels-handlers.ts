@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { implement, type ImplementDeps, type ServiceHandlers } from '@svc/kit';
 import { ChannelsServiceService } from '@svc/proto/channels/v1';
+import { findChannels } from '../domain/find-channels';
 import { verifyVisitorProof } from '../domain/proofs';
 import type { IdentitySecrets } from '../domain/secrets';
 import { webIntegrationView } from '../domain/views';
@@ -23,6 +24,9 @@ export function channelsService(
     resolvePublicKey: (request, { principal }) => webIntegrations.resolvePublicKey(principal, request.publicKey),
     verifyVisitorProof: (request, { principal }) =>
       verifyVisitorProof(domain.dataSource, domain.secrets, principal, request),
+    findChannels: async (request, { principal }) => ({
+      channelIds: await findChannels(domain.dataSource, principal, request.channelIds),
+    }),
   };
   return implement('channels', ChannelsServiceService, handlers, deps);
 }

@@ -9,6 +9,7 @@ import {
   now,
   requireOrg,
   requireScope,
+  type ChannelsOfOrg,
   type OutboxRelay,
   type Principal,
 } from '@svc/kit';
@@ -16,7 +17,7 @@ import { ApiScope } from '@svc/proto/common/v1';
 import { IdentifierType, type ContactInput } from '@svc/proto/contacts/v1';
 import { ContactRow, IdentityRow } from '../entities';
 import { contactEvent } from './events';
-import { addIdentity, identityKey, replaceFieldIdentity } from './identities';
+import { addIdentity, identityKey, replaceFieldIdentity, type IdentityKey } from './identities';
 import { mergeAttributes, normalizeEmail, normalizePhone, optionalText, parseAttributes } from './normalize';
 
 export interface ContactWithIdentities {
@@ -59,25 +60,51 @@ function fieldsOf(input: ContactInput) {
 /** The ids among `chatIds` that name chats of the org: always the inbox, which owns chats (`FindChats`). */
 export type ChatsOfOrg = (orgId: string, chatIds: string[]) => Promise<string[]>;
 
+/** The owners of the ids identities carry: a Chat ID's chat (the inbox), a Channel user ID's channel (channels). */
+export interface IdentityOwners {
+  chatsOfOrg: ChatsOfOrg;
+  channelsOfOrg: ChannelsOfOrg;
+}
+
+/** Which id of an identity names an object of another service, the kind of object, and who says it is the org's. */
+const REFERENCES = [
+  { type: IdentifierType.CHAT_ID, idOf: (key: IdentityKey) => key.value, noun: 'chat', owner: 'chatsOfOrg' },
+  {
+    type: IdentifierType.CHANNEL_USER_ID,
+    idOf: (key: IdentityKey) => key.scope,
+    noun: 'channel',
+    owner: 'channelsOfOrg',
+  },
+] as const;
+
 export class Contacts {
   constructor(
     private readonly dataSource: DataSource,
     private readonly relay: () => OutboxRelay,
-    private readonly chatsOfOrg: ChatsOfOrg,
+    private readonly owners: IdentityOwners,
   ) {}
 
   /**
-   * The fields of an input whose every Chat ID identity names a chat of the org: NOT_FOUND otherwise, worded the same
-   * for another org's chat and an unknown one (docs/decisions/0042). The inbox is asked before the transaction.
+   * The fields of an input whose every Chat ID identity names a chat of the org and every Channel user ID identity a
+   * channel of it: NOT_FOUND naming the first that does not, worded the same for another org's object and an unknown
+   * one (docs/decisions/0042). Each owner is asked once, in parallel, before the transaction, and only when needed.
    */
   private async ownFields(orgId: string, input: ContactInput): Promise<ReturnType<typeof fieldsOf>> {
     const fields = fieldsOf(input);
-    const chatIds = fields.identities.flatMap((key) => (key.type === IdentifierType.CHAT_ID ? [key.value] : []));
-    if (!chatIds.length) return fields;
-    const found = new Set(await this.chatsOfOrg(orgId, [...new Set(chatIds)]));
-    const stranger = fields.identities.findIndex((key) => key.type === IdentifierType.CHAT_ID && !found.has(key.value));
-    if (stranger >= 0)
-      throw new NotFound(`identities[${stranger}] names no chat of this org`, { field: `identities[${stranger}]` });
+    const found = await Promise.all(
+      REFERENCES.map(async ({ type, idOf, owner }) => {
+        const ids = fields.identities.flatMap((key) => (key.type === type ? [idOf(key)] : []));
+        return new Set(ids.length ? await this.owners[owner](orgId, [...new Set(ids)]) : []);
+      }),
+    );
+    for (const [index, key] of fields.identities.entries()) {
+      const at = REFERENCES.findIndex(({ type }) => type === key.type);
+      const reference = REFERENCES[at];
+      if (reference && !found[at]?.has(reference.idOf(key)))
+        throw new NotFound(`identities[${index}] names no ${reference.noun} of this org`, {
+          field: `identities[${index}]`,
+        });
+    }
     return fields;
   }
 

@@ -17,6 +17,8 @@ export async function idsOfOrg<T extends ObjectLiteral & { id: string; orgId: st
   target: EntityTarget<T>,
   ids: string[],
   field: string,
+  /** A further condition on `row` the ids must meet, without parameters (`row.deletedAt IS NULL`). */
+  condition?: string,
 ): Promise<string[]> {
   requireSystem(principal);
   const orgId = requireOrg(principal);
@@ -27,6 +29,7 @@ export async function idsOfOrg<T extends ObjectLiteral & { id: string; orgId: st
     .createQueryBuilder(target, 'row')
     .select('row.id', 'id')
     .where('row.orgId = :orgId AND row.id IN (:...wanted)', { orgId, wanted })
+    .andWhere(condition ?? '1 = 1')
     .getRawMany<{ id: string }>();
   return rows.map((row) => row.id);
 }

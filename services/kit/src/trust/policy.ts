@@ -25,8 +25,9 @@ export const TRUST_POLICY = {
     installation: ['identity'],
   },
   flows: { 'system-of-org': ['identity', 'inbox', 'contacts', 'webhook-ingress'] },
-  'webhook-ingress': { 'system-of-org': ['contacts', 'flows'] },
-  contacts: { 'system-of-org': ['inbox'] },
+  // contacts and webhook-ingress ask channels whether a channel id they are about to store is the org's (decision 0042).
+  'webhook-ingress': { 'system-of-org': ['contacts', 'flows', 'channels'] },
+  contacts: { 'system-of-org': ['inbox', 'channels'] },
   inbox: { 'system-of-org': ['identity'] },
   stack: { 'system-of-org': ['inbox'], installation: ['identity'] },
   // channels records what a messaging platform's user sends (contacts, chats, messages, media) and reports delivery

@@ -10,6 +10,7 @@ import {
   now,
   requireMemberSession,
   requireOrg,
+  type ChannelsOfOrg,
   type Page,
   type PageRequest,
   type Principal,
@@ -80,7 +81,24 @@ export class Connections {
     private readonly dataSource: DataSource,
     private readonly bcryptCost: number,
     private readonly signingSecrets: SigningSecrets,
+    private readonly channelsOfOrg: ChannelsOfOrg,
   ) {}
+
+  /**
+   * A channel id the connection will store must name a channel of the org: NOT_FOUND naming `channelIntegrationId`
+   * otherwise, worded the same for another org's channel and an unknown one (docs/decisions/0042). A malformed one is
+   * BAD_USER_INPUT, before channels is asked; channels is asked before anything is written.
+   */
+  private async requireOwnChannel(orgId: string, channelIntegrationId: string | null): Promise<void> {
+    if (channelIntegrationId === null) return;
+    if (!isId(channelIntegrationId))
+      throw new InvalidArgument('channelIntegrationId must be a 24-character hex id', {
+        field: 'channelIntegrationId',
+      });
+    const found = await this.channelsOfOrg(orgId, [channelIntegrationId]);
+    if (!found.includes(channelIntegrationId))
+      throw new NotFound('channelIntegrationId names no channel of this org', { field: 'channelIntegrationId' });
+  }
 
   private scope(principal: Principal): string {
     requireMemberSession(principal);
@@ -103,9 +121,11 @@ export class Connections {
       throw new InvalidArgument('a Channel user ID connection needs the channelIntegrationId of its channel', {
         field: 'channelIntegrationId',
       });
+    const identifierPath = validIdentifierPath(input.identifierPath);
     const shared = authMode === InboundAuthMode.SHARED_SECRET;
-    const secret = shared ? generateSharedSecret() : undefined;
     const signingSecret = shared ? undefined : validSigningSecret(input.signingSecret);
+    await this.requireOwnChannel(orgId, channelIntegrationId);
+    const secret = shared ? generateSharedSecret() : undefined;
     const at = now();
     const id = newId(at);
     const row: ConnectionRow = {
@@ -118,7 +138,7 @@ export class Connections {
       legacySigningSecret: null,
       secretVersion: 1,
       identifierType,
-      identifierPath: validIdentifierPath(input.identifierPath),
+      identifierPath,
       channelIntegrationId,
       ...(authMode === InboundAuthMode.GENERIC_HMAC_SHA256
         ? genericSettings(input.genericHmac)
@@ -139,6 +159,8 @@ export class Connections {
   /** The auth mode is fixed at creation (a new mode means new sender configuration: create a new connection). */
   async update(principal: Principal, id: string, input: InboundConnectionInput): Promise<ConnectionRow> {
     const orgId = this.scope(principal);
+    const channelIntegrationId = input.channelIntegrationId?.trim() || null;
+    await this.requireOwnChannel(orgId, channelIntegrationId);
     return this.dataSource.transaction(async (manager) => {
       const row = await findConnection(manager, orgId, id);
       if (
@@ -156,8 +178,7 @@ export class Connections {
       if (input.identifierType && input.identifierType !== InboundIdentifierType.INBOUND_IDENTIFIER_TYPE_UNSPECIFIED)
         row.identifierType = input.identifierType;
       if (input.identifierPath !== undefined) row.identifierPath = validIdentifierPath(input.identifierPath);
-      if (input.channelIntegrationId !== undefined)
-        row.channelIntegrationId = input.channelIntegrationId.trim() || null;
+      if (input.channelIntegrationId !== undefined) row.channelIntegrationId = channelIntegrationId;
       if (row.identifierType === InboundIdentifierType.CHANNEL_USER_ID && !isId(row.channelIntegrationId))
         throw new InvalidArgument('a Channel user ID connection needs the channelIntegrationId of its channel', {
           field: 'channelIntegrationId',

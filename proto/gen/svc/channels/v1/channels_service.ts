@@ -440,6 +440,15 @@ export interface DeleteWebIntegrationResult {
   id: string;
 }
 
+export interface FindChannelsRequest {
+  channelIds: string[];
+}
+
+export interface FindChannelsResponse {
+  /** The ids asked for that name channels of the org that are not deleted, in no particular order. */
+  channelIds: string[];
+}
+
 export interface ResolvePublicKeyRequest {
   publicKey: string;
 }
@@ -2777,6 +2786,152 @@ export const DeleteWebIntegrationResult: MessageFns<DeleteWebIntegrationResult> 
   },
 };
 
+function createBaseFindChannelsRequest(): FindChannelsRequest {
+  return { channelIds: [] };
+}
+
+export const FindChannelsRequest: MessageFns<FindChannelsRequest> = {
+  encode(message: FindChannelsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.channelIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindChannelsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindChannelsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channelIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindChannelsRequest {
+    return {
+      channelIds: globalThis.Array.isArray(object?.channelIds)
+        ? object.channelIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.channel_ids)
+        ? object.channel_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: FindChannelsRequest): unknown {
+    const obj: any = {};
+    if (message.channelIds?.length) {
+      obj.channelIds = message.channelIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindChannelsRequest>, I>>(base?: I): FindChannelsRequest {
+    return FindChannelsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindChannelsRequest>, I>>(object: I): FindChannelsRequest {
+    const message = createBaseFindChannelsRequest();
+    message.channelIds = object.channelIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseFindChannelsResponse(): FindChannelsResponse {
+  return { channelIds: [] };
+}
+
+export const FindChannelsResponse: MessageFns<FindChannelsResponse> = {
+  encode(message: FindChannelsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.channelIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindChannelsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindChannelsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.channelIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindChannelsResponse {
+    return {
+      channelIds: globalThis.Array.isArray(object?.channelIds)
+        ? object.channelIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.channel_ids)
+        ? object.channel_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: FindChannelsResponse): unknown {
+    const obj: any = {};
+    if (message.channelIds?.length) {
+      obj.channelIds = message.channelIds;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindChannelsResponse>, I>>(base?: I): FindChannelsResponse {
+    return FindChannelsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindChannelsResponse>, I>>(object: I): FindChannelsResponse {
+    const message = createBaseFindChannelsResponse();
+    message.channelIds = object.channelIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
 function createBaseResolvePublicKeyRequest(): ResolvePublicKeyRequest {
   return { publicKey: "" };
 }
@@ -3343,6 +3498,20 @@ export const ChannelsServiceService = {
     responseSerialize: (value: VerifiedVisitor): Buffer => Buffer.from(VerifiedVisitor.encode(value).finish()),
     responseDeserialize: (value: Buffer): VerifiedVisitor => VerifiedVisitor.decode(value),
   },
+  /**
+   * SYSTEM callers (contacts checks a Channel user ID identity, webhook-ingress a connection's channel): which of
+   * these ids name channels of the org that are not deleted (disconnected), whatever their status.
+   */
+  findChannels: {
+    path: "/svc.channels.v1.ChannelsService/FindChannels" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FindChannelsRequest): Buffer => Buffer.from(FindChannelsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FindChannelsRequest => FindChannelsRequest.decode(value),
+    responseSerialize: (value: FindChannelsResponse): Buffer =>
+      Buffer.from(FindChannelsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FindChannelsResponse => FindChannelsResponse.decode(value),
+  },
 } as const;
 
 export interface ChannelsServiceServer extends UntypedServiceImplementation {
@@ -3368,6 +3537,11 @@ export interface ChannelsServiceServer extends UntypedServiceImplementation {
    * identity secret, which never leaves this service. UNAUTHENTICATED (with the reason) when the proof fails.
    */
   verifyVisitorProof: handleUnaryCall<VerifyVisitorProofRequest, VerifiedVisitor>;
+  /**
+   * SYSTEM callers (contacts checks a Channel user ID identity, webhook-ingress a connection's channel): which of
+   * these ids name channels of the org that are not deleted (disconnected), whatever their status.
+   */
+  findChannels: handleUnaryCall<FindChannelsRequest, FindChannelsResponse>;
 }
 
 export interface ChannelsServiceClient extends Client {
@@ -3504,6 +3678,25 @@ export interface ChannelsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: VerifiedVisitor) => void,
+  ): ClientUnaryCall;
+  /**
+   * SYSTEM callers (contacts checks a Channel user ID identity, webhook-ingress a connection's channel): which of
+   * these ids name channels of the org that are not deleted (disconnected), whatever their status.
+   */
+  findChannels(
+    request: FindChannelsRequest,
+    callback: (error: ServiceError | null, response: FindChannelsResponse) => void,
+  ): ClientUnaryCall;
+  findChannels(
+    request: FindChannelsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FindChannelsResponse) => void,
+  ): ClientUnaryCall;
+  findChannels(
+    request: FindChannelsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FindChannelsResponse) => void,
   ): ClientUnaryCall;
 }
 
