@@ -31,7 +31,11 @@ interface SealedRow {
   sealed: string;
 }
 
-async function* sealedRows(dataSource: DataSource, entity: EntityTarget<ObjectLiteral>, column: string) {
+async function* sealedRows(
+  dataSource: DataSource,
+  entity: EntityTarget<ObjectLiteral>,
+  column: string,
+): AsyncGenerator<SealedRow> {
   const repository = dataSource.getRepository(entity);
   let after = '';
   for (;;) {
