@@ -165,7 +165,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       this.config,
       this.logger,
     );
-    this.hostedConnect = new HostedConnect(this.dataSource, connections, this.config, this.logger);
+    this.hostedConnect = new HostedConnect(this.dataSource, connections, this.config, this.adapters, this.logger);
     this.grpc.add(
       PlatformChannelsServiceService,
       platformChannelsService(
