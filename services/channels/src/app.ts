@@ -37,6 +37,7 @@ import { inboundRoute } from './http/inbound-route';
 import { InboundWebhooks } from './http/inbound-webhooks';
 import { ChatAppAAdapter } from './platforms/chat-app-a';
 import { platformAdapters, type PlatformAdapters } from './platforms/registry';
+import { PLATFORM_SECRET_LOG_KEYS } from './platforms/secret-fields';
 import { DeliveryBackends } from './delivery/backends';
 import { DeliveryConsumer } from './delivery/consumer';
 import { Reauthorizations } from './delivery/reauthorization';
@@ -106,6 +107,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
         ],
         data: channelsData,
         publishes: [CHANNELS_TOPIC, INBOUND_TOPIC],
+        secretLogKeys: PLATFORM_SECRET_LOG_KEYS,
       },
       config,
       channelsDeps,
