@@ -43,6 +43,7 @@ import { DeliveryConsumer } from './delivery/consumer';
 import { Reauthorizations } from './delivery/reauthorization';
 import { FailedMessageRetries } from './delivery/retry';
 import { DeliverySender } from './delivery/sender';
+import { ConnectStateSweep } from './domain/connect/connect-state-sweep';
 import { DeliveryStatusUpdates } from './delivery/status-sink';
 import { deliveryService } from './grpc/delivery-handlers';
 import { DeliveryServiceService } from '@svc/proto/channels/v1/delivery';
@@ -85,6 +86,8 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   private deliveryBackends: DeliveryBackends | undefined;
   private deliveryConsumer: DeliveryConsumer | undefined;
   private deliverySubscription: Subscription | undefined;
+  /** Deletes the hosted connect's expired state rows (decision 0122); tests run a sweep. */
+  connectStateSweep: ConnectStateSweep | undefined;
   /** The outbound sender (decision 0141); tests wake it. */
   sender: DeliverySender | undefined;
   private templateInbox: GrpcTemplateInbox | undefined;
@@ -261,6 +264,10 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     this.inboundSubscription = await this.inboundConsumer?.subscribe(this.bus, this.config.KAFKA_TOPIC_PREFIX);
     this.deliverySubscription = await this.deliveryConsumer?.subscribe(this.bus, this.config.KAFKA_TOPIC_PREFIX);
     this.sender?.start();
+    this.connectStateSweep = new ConnectStateSweep(this.dataSource, this.logger, {
+      intervalMs: this.config.CHANNELS_CONNECT_STATE_SWEEP_MS,
+    });
+    this.connectStateSweep.start();
     if (!this.keys) return;
     const { keyring, source } = this.keys;
     this.logger.info({ keys: keyring.keyIds, source }, 'identity secrets keyring loaded');
@@ -282,6 +289,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   }
 
   protected override async stopWorkers(): Promise<void> {
+    await this.connectStateSweep?.stop();
     await this.inboundSubscription?.stop();
     await this.deliverySubscription?.stop();
     await this.sender?.stop();
