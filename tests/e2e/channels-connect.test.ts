@@ -264,6 +264,12 @@ describe('Channels: connecting messaging platforms through GraphQL (fake platfor
       const channel = (await list()).find((c) => c.accountId === page.pageId);
       expect(back.searchParams.get('channelId')).to.equal(channel?.id);
       expect(back.searchParams.get('tab')).to.equal('1');
+      // The page token kept is the long-lived one: read through the user token made long-lived (fb_exchange_token),
+      // not the short-lived page token the login's own user token would give.
+      const exchanges = platforms.d.received('GET', /^\/oauth\/access_token$/).map((r) => r.query.get('grant_type'));
+      expect(exchanges.slice(-2)).to.deep.equal([null, 'fb_exchange_token']);
+      const subscribe = platforms.d.received('POST', new RegExp(`^/${page.pageId}/subscribed_apps$`));
+      expect(subscribe.map((r) => r.headers.authorization)).to.deep.equal([`Bearer ${page.pageAccessToken}`]);
     });
 
     it('refuses a tampered, forged or expired state, and a declined dialog, connecting nothing', async () => {

@@ -14,7 +14,7 @@ import { InboxServiceClient, type Message } from '@svc/proto/inbox/v1';
 import { OutboundDeliveryRow } from '@svc/channels/dist/src/entities';
 import { MESSAGING_WINDOW_HOURS } from '@svc/inbox';
 import { FakeChatAppA, type ChatAppAAccount } from '../fakes/chat-app-a';
-import { FakeChatAppB, type FakeBot } from '../fakes/chat-app-b';
+import { FakeChatAppB, telegramError, type FakeBot } from '../fakes/chat-app-b';
 import { FakeSocialAppD } from '../fakes/social-app-d';
 import { chatOfPlatformUser, setChannelStatus } from '../support/platform-channels';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
@@ -313,6 +313,30 @@ describe('Channels delivery (whole stack, fake platforms)', function () {
       const sent = chatAppB.calls(bot, 'sendMessage').filter((c) => c['text'] === 'Hello from the team');
       expect(sent).to.have.length(1);
       expect(sent[0]).to.deep.include({ chat_id: String(user.id) });
+    });
+
+    it('a long text split in two whose second part fails once is resumed: each part reaches the platform once', async () => {
+      const user = chatAppB.user();
+      expect((await chatAppB.deliverUpdate(bot, chatAppB.textUpdate(bot, user, 'hi bot'))).status).to.equal(200);
+      const chatId = await chatOf(channel.channelId, String(user.id));
+      const [first, second] = ['a'.repeat(4096), `b${newId()}`];
+      chatAppB.failNext(
+        (r) => r.path.endsWith('/sendMessage') && (r.json as { text?: string } | undefined)?.text === second,
+        telegramError(502, 'Bad Gateway'),
+      );
+      const message = await reply(chatId, first + second);
+      await awaitStatus(chatId, message._id, 'SENT');
+      const texts = chatAppB.calls(bot, 'sendMessage').map((c) => c['text']);
+      expect(
+        texts.filter((t) => t === first),
+        'part 1, taken by the first attempt',
+      ).to.have.length(1);
+      expect(
+        texts.filter((t) => t === second),
+        'part 2: refused once, then taken',
+      ).to.have.length(2);
+      const row = await deliveryRow(message._id);
+      expect([row.state, row.attempts, row.platformMessageIds?.length]).to.deep.equal(['SENT', 2, 2]);
     });
   });
 

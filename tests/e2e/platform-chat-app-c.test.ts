@@ -277,6 +277,28 @@ describe('ChatAppC adapter (Viber REST bot API shape) against the fake platform'
       expect(result).to.have.nested.property('platformMessageIds.length', 3);
     });
 
+    it('names the parts taken before a failure, and resumes after them without posting them again', async () => {
+      const content = {
+        type: 'MEDIA' as const,
+        media: ['a.jpg', 'b.jpg', 'c.jpg'].map((name) => ({
+          url: fake.mediaUrl(name),
+          mimeType: 'image/jpeg',
+          fileName: name,
+        })),
+      };
+      fake.failNext(
+        (r) =>
+          r.path === '/pa/send_message' && (r.json as { media?: string } | undefined)?.media === fake.mediaUrl('b.jpg'),
+        { status: 503, body: 'busy' },
+      );
+      const failed = await send(content);
+      expect(failed).to.deep.include({ ok: false, partsTaken: [fake.sentTokens.at(-1)] });
+      const resumed = await adapter.send(channel, { messageId: 'msg-1', recipient: user.id, content, fromPart: 1 });
+      expect(resumed).to.have.nested.property('platformMessageIds.length', 2);
+      const media = sentBodies().map((body) => body['media']);
+      expect(media).to.deep.equal(['a.jpg', 'b.jpg', 'b.jpg', 'c.jpg'].map((name) => fake.mediaUrl(name)));
+    });
+
     it('sends a location and a contact', async () => {
       await send({ type: 'LOCATION', latitude: 1.5, longitude: 2.5 });
       await send({ type: 'CONTACT_CARD', name: 'Alan Turing', phones: ['+447700900123'], emails: [] });

@@ -55,6 +55,8 @@ export abstract class GraphFakePlatform<A extends { appId: string; appSecret: st
   private readonly codes = new Map<string, { account: A; redirectUri: string }>();
   /** User tokens the code exchange issued. */
   protected readonly userTokens = new Map<string, A>();
+  /** The user tokens `fb_exchange_token` made long-lived (the code's own expire in about an hour). */
+  protected readonly longLivedUserTokens = new Set<string>();
 
   protected abstract accountOfToken(token: string): A | undefined;
   /** The account that says yes in the dialog (tests choose with `consentAs`). */
@@ -148,21 +150,23 @@ export abstract class GraphFakePlatform<A extends { appId: string; appSecret: st
           'Error validating verification code. Please make sure your redirect_uri is identical',
         );
       }
-      return this.issueUserToken(account);
+      return this.issueUserToken(account, false);
     }
     if (request.query.get('grant_type') === 'fb_exchange_token') {
       const account = this.userTokens.get(request.query.get('fb_exchange_token') ?? '');
       if (!account || request.query.get('client_secret') !== account.appSecret) {
         return graphError(400, 190, 'Invalid OAuth access token.');
       }
-      return this.issueUserToken(account);
+      return this.issueUserToken(account, true);
     }
     return graphError(400, 100, 'Missing authorization code');
   }
 
-  protected issueUserToken(account: A): FakeAnswer {
-    const token = fakeToken('EAAuser');
+  /** Short-lived (the code's, about an hour) or long-lived (`fb_exchange_token`, about 60 days), told apart by prefix. */
+  protected issueUserToken(account: A, longLived: boolean): FakeAnswer {
+    const token = fakeToken(longLived ? 'EAAuserLong' : 'EAAuserShort');
     this.userTokens.set(token, account);
-    return { status: 200, body: { access_token: token, token_type: 'bearer', expires_in: 5183944 } };
+    if (longLived) this.longLivedUserTokens.add(token);
+    return { status: 200, body: { access_token: token, token_type: 'bearer', expires_in: longLived ? 5183944 : 3600 } };
   }
 }

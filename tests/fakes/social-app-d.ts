@@ -10,6 +10,8 @@ export interface SocialAppDPage {
   name: string;
   /** The app's page webhook (`POST /<APP_ID>/subscriptions`). */
   appSubscription?: { callbackUrl: string; verifyToken: string; fields: string };
+  /** Page tokens `/me/accounts` minted for a short-lived user token: they work, but expire within hours. */
+  shortLivedPageTokens?: string[];
   /** `POST /<PAGE_ID>/subscribed_apps` fields (undefined: not subscribed). */
   subscribedFields?: string;
 }
@@ -75,7 +77,7 @@ export class FakeSocialAppD extends GraphFakePlatform<SocialAppDPage> {
   }
 
   protected accountOfToken(token: string): SocialAppDPage | undefined {
-    return this.pages.find((p) => p.pageAccessToken === token);
+    return this.pages.find((p) => p.pageAccessToken === token || p.shortLivedPageTokens?.includes(token));
   }
 
   // ---- webhook bodies, as the platform builds them ----
@@ -198,18 +200,23 @@ export class FakeSocialAppD extends GraphFakePlatform<SocialAppDPage> {
     return { status: 200, body: file.bytes, headers: { 'content-type': file.mimeType } };
   }
 
-  /** The pages the user token may manage, each with its page token (what hosted connect lists). */
+  /**
+   * The pages the user token may manage, each with its page token (what hosted connect lists). As the platform: read
+   * with a long-lived user token the page token does not expire (`pageAccessToken`); with a short-lived one it is a
+   * short-lived page token of its own.
+   */
   private accounts(request: RecordedRequest): FakeAnswer {
     const caller = this.authorise(request);
     if (GraphFakePlatform.refused(caller)) return caller;
     const page = caller.account;
+    let pageToken = page.pageAccessToken;
+    if (this.userTokens.has(caller.token) && !this.longLivedUserTokens.has(caller.token)) {
+      pageToken = fakeToken('EAApageShort');
+      (page.shortLivedPageTokens ??= []).push(pageToken);
+    }
     return {
       status: 200,
-      body: {
-        data: [
-          { id: page.pageId, name: page.name, access_token: page.pageAccessToken, tasks: ['MESSAGING', 'MODERATE'] },
-        ],
-      },
+      body: { data: [{ id: page.pageId, name: page.name, access_token: pageToken, tasks: ['MESSAGING', 'MODERATE'] }] },
     };
   }
 }

@@ -37,11 +37,13 @@ import { inboundRoute } from './http/inbound-route';
 import { InboundWebhooks } from './http/inbound-webhooks';
 import { ChatAppAAdapter } from './platforms/chat-app-a';
 import { platformAdapters, type PlatformAdapters } from './platforms/registry';
+import { PLATFORM_SECRET_LOG_KEYS } from './platforms/secret-fields';
 import { DeliveryBackends } from './delivery/backends';
 import { DeliveryConsumer } from './delivery/consumer';
 import { Reauthorizations } from './delivery/reauthorization';
 import { FailedMessageRetries } from './delivery/retry';
 import { DeliverySender } from './delivery/sender';
+import { ConnectStateSweep } from './domain/connect/connect-state-sweep';
 import { DeliveryStatusUpdates } from './delivery/status-sink';
 import { deliveryService } from './grpc/delivery-handlers';
 import { DeliveryServiceService } from '@svc/proto/channels/v1/delivery';
@@ -84,6 +86,8 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   private deliveryBackends: DeliveryBackends | undefined;
   private deliveryConsumer: DeliveryConsumer | undefined;
   private deliverySubscription: Subscription | undefined;
+  /** Deletes the hosted connect's expired state rows (decision 0122); tests run a sweep. */
+  connectStateSweep: ConnectStateSweep | undefined;
   /** The outbound sender (decision 0141); tests wake it. */
   sender: DeliverySender | undefined;
   private templateInbox: GrpcTemplateInbox | undefined;
@@ -106,6 +110,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
         ],
         data: channelsData,
         publishes: [CHANNELS_TOPIC, INBOUND_TOPIC],
+        secretLogKeys: PLATFORM_SECRET_LOG_KEYS,
       },
       config,
       channelsDeps,
@@ -165,7 +170,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
       this.config,
       this.logger,
     );
-    this.hostedConnect = new HostedConnect(this.dataSource, connections, this.config, this.logger);
+    this.hostedConnect = new HostedConnect(this.dataSource, connections, this.config, this.adapters, this.logger);
     this.grpc.add(
       PlatformChannelsServiceService,
       platformChannelsService(
@@ -259,6 +264,10 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     this.inboundSubscription = await this.inboundConsumer?.subscribe(this.bus, this.config.KAFKA_TOPIC_PREFIX);
     this.deliverySubscription = await this.deliveryConsumer?.subscribe(this.bus, this.config.KAFKA_TOPIC_PREFIX);
     this.sender?.start();
+    this.connectStateSweep = new ConnectStateSweep(this.dataSource, this.logger, {
+      intervalMs: this.config.CHANNELS_CONNECT_STATE_SWEEP_MS,
+    });
+    this.connectStateSweep.start();
     if (!this.keys) return;
     const { keyring, source } = this.keys;
     this.logger.info({ keys: keyring.keyIds, source }, 'channels secrets keyring loaded');
@@ -280,6 +289,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   }
 
   protected override async stopWorkers(): Promise<void> {
+    await this.connectStateSweep?.stop();
     await this.inboundSubscription?.stop();
     await this.deliverySubscription?.stop();
     await this.sender?.stop();

@@ -44,6 +44,8 @@ export const channelsSettingsSchema = serviceConfigSchema.extend({
   SOCIAL_APP_D_DIALOG_URL: z.url().default('https://www.facebook.com/v23.0/dialog/oauth'),
   /** A hosted connect URL is refused this long after it was made. */
   CHANNELS_CONNECT_STATE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(900),
+  /** How often each replica deletes the hosted connect's expired state rows. */
+  CHANNELS_CONNECT_STATE_SWEEP_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
   /** Each call to a platform gives up after this long (a timeout is transient: retried with backoff). */
   PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** How often the delivery sender looks for due messages when nothing woke it (retries, resumed channels). */

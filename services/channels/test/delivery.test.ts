@@ -223,6 +223,22 @@ describe('channels: outbound delivery (consumer, sender)', () => {
       expect([later.state, later.attempts, later.failureCode]).to.deep.equal(['PENDING', 1, '429']);
       expect(later.nextAttemptAt.getTime() - Date.now(), 'the platform’s retry-after').to.be.greaterThan(25_000);
     });
+
+    it('resumes a multi-part message after the parts an attempt got taken: none is sent twice (decision 0141)', async () => {
+      const [id = ''] = await queued(1);
+      adapter.next = [
+        { ok: false, error: { transient: true, code: 'http_503', message: 'Unavailable' }, partsTaken: ['part-1'] },
+      ];
+      const backends = new StubBackends();
+      await onePass(sender(backends));
+      const waiting = await rows().findOneByOrFail({ id });
+      expect([waiting.state, waiting.platformMessageIds]).to.deep.equal(['PENDING', ['part-1']]);
+      await rows().update({ id }, { nextAttemptAt: new Date(now().getTime() - 1) });
+      await onePass(sender(backends));
+      expect(adapter.sent.map((m) => m.fromPart)).to.deep.equal([0, 1]);
+      const sent = await rows().findOneByOrFail({ id });
+      expect([sent.state, sent.platformMessageIds]).to.deep.equal(['SENT', ['part-1', `p-${id}`]]);
+    });
   });
 
   describe('the per-channel rate limit', () => {

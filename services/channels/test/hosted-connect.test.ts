@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { ApiScope, apiKeyPrincipal, createLogger, newId, testEnv } from '@svc/kit';
 import { ChannelType } from '@svc/proto/channels/v1';
 import { channelsConfig } from '../src';
+import { platformAdapters } from '../src/platforms';
 import type { PlatformConnections } from '../src/domain/connect/connect';
 import { HostedConnect } from '../src/domain/connect/hosted';
 
@@ -14,13 +15,16 @@ describe('Hosted connect: what is refused before anything is stored (decision 01
       throw new Error(`the database was used (${String(property)})`);
     },
   });
-  const hosted = (env: Record<string, string> = {}) =>
-    new HostedConnect(
+  const hosted = (env: Record<string, string> = {}) => {
+    const config = channelsConfig({ ...testEnv('channels'), ...env });
+    return new HostedConnect(
       untouchable,
       {} as PlatformConnections,
-      channelsConfig({ ...testEnv('channels'), ...env }),
+      config,
+      platformAdapters(config),
       createLogger('test', 'silent'),
     );
+  };
   const refusal = (promise: Promise<unknown>) =>
     promise.then(
       () => undefined,

@@ -38,6 +38,8 @@ export interface ServiceDefinitionSpec {
   publishes: string[];
   /** Largest gRPC request accepted, when a service takes more than the default 8 MiB (media uploads). */
   grpcMaxReceiveBytes?: number;
+  /** Field names the service's logger redacts besides the common ones (`createLogger`'s `secretKeys`). */
+  secretLogKeys?: readonly string[];
 }
 
 /**
@@ -62,7 +64,7 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
     readonly config: C,
     protected readonly deps: ServiceAppDeps = {},
   ) {
-    this.logger = deps.logger ?? createLogger(spec.name, config.LOG_LEVEL);
+    this.logger = deps.logger ?? createLogger(spec.name, config.LOG_LEVEL, { secretKeys: spec.secretLogKeys });
     this.verifier = new PrincipalVerifier(spec.name, config.SVC_TRUST_JWKS, deps.clock);
     this.ownSigner = signerOf(spec.name, config, deps.clock);
     this.grpc = new GrpcServer(spec.grpcMaxReceiveBytes);

@@ -208,23 +208,26 @@ export class DeliverySender {
     }
     // A message deleted before it went out is simply not sent: nothing to tell the inbox about it.
     if ('transient' in prepared) return this.fail(claimed, 'PERMANENT', prepared, prepared.code !== DELETED);
+    // Parts an earlier attempt got taken (split text, media items) are not posted again: resume after them.
+    const taken = row.platformMessageIds ?? [];
     let result;
     try {
-      result = await adapter.send(loaded.channel, { messageId: row.id, ...prepared });
+      result = await adapter.send(loaded.channel, { messageId: row.id, ...prepared, fromPart: taken.length });
     } catch (error) {
       // The adapter classifies every platform answer; anything else leaves us not knowing what the platform got.
       this.logger.error({ err: error, messageId: row.id, channelId: row.channelId }, 'platform send threw');
       deliveries.inc({ outcome: 'in_doubt' });
       return this.fail(claimed, 'IN_DOUBT', IN_DOUBT_ERROR);
     }
-    if (result.ok) return this.sent(claimed, prepared.recipient, result.platformMessageIds);
+    if (result.ok) return this.sent(claimed, prepared.recipient, [...taken, ...result.platformMessageIds]);
     const error = result.error;
+    const partsTaken = [...taken, ...(result.partsTaken ?? [])];
     if (error.reauthorize) {
       await this.reauthorizations.mark(loaded.channel.channelId, error);
-      return this.release(claimed);
+      return this.release(claimed, partsTaken);
     }
-    if (error.transient) return this.retryLater(claimed, error);
-    return this.fail(claimed, error.windowClosed ? 'WINDOW_CLOSED' : 'PERMANENT', error);
+    if (error.transient) return this.retryLater(claimed, error, partsTaken);
+    return this.fail(claimed, error.windowClosed ? 'WINDOW_CLOSED' : 'PERMANENT', error, true, partsTaken);
   }
 
   /** The recipient and content: the inbox's message (or the template payload), the contact's platform user id. */
@@ -306,14 +309,18 @@ export class DeliverySender {
     await this.reports.report(row.orgId, row.chatId, row.id, DeliveryStatus.SENT);
   }
 
-  private async retryLater(claimed: Claimed, error: PlatformError): Promise<void> {
+  /** `partsTaken`: the platform ids of the parts taken so far (this attempt's and earlier ones'), kept to resume after. */
+  private async retryLater(claimed: Claimed, error: PlatformError, partsTaken?: string[]): Promise<void> {
     const at = now();
     const next = new Date(at.getTime() + deliveryBackoffMs(claimed.attempts, this.retry, error.retryAfterMs));
     if (!mayRetry(claimed.attempts, claimed.row.queuedAt, next, this.retry)) {
-      await this.fail(claimed, 'EXHAUSTED', {
-        ...error,
-        message: `${error.message} (gave up after ${claimed.attempts} attempts)`,
-      });
+      await this.fail(
+        claimed,
+        'EXHAUSTED',
+        { ...error, message: `${error.message} (gave up after ${claimed.attempts} attempts)` },
+        true,
+        partsTaken,
+      );
       return;
     }
     deliveries.inc({ outcome: 'retry' });
@@ -327,6 +334,7 @@ export class DeliverySender {
         state: 'PENDING',
         nextAttemptAt: next,
         leaseUntil: null,
+        ...partsTakenOf(partsTaken),
         failureCode: error.code,
         failureMessage: error.message,
         updatedAt: at,
@@ -337,10 +345,16 @@ export class DeliverySender {
   }
 
   /** Gives the claim back unspent: the channel is held (PAUSED, NEEDS_REAUTHORIZATION). */
-  private async release(claimed: Claimed): Promise<void> {
+  private async release(claimed: Claimed, partsTaken?: string[]): Promise<void> {
     await this.rows.update(
       this.dataSource.manager,
-      { state: 'PENDING', attempts: claimed.attempts - 1, leaseUntil: null, updatedAt: now() },
+      {
+        state: 'PENDING',
+        attempts: claimed.attempts - 1,
+        leaseUntil: null,
+        ...partsTakenOf(partsTaken),
+        updatedAt: now(),
+      },
       this.claimOf(claimed),
     );
   }
@@ -350,6 +364,7 @@ export class DeliverySender {
     kind: FailureKind,
     error: Pick<PlatformError, 'code' | 'message'>,
     report = true,
+    partsTaken?: string[],
   ) {
     const { row } = claimed;
     const at = now();
@@ -361,6 +376,7 @@ export class DeliverySender {
         failureCode: error.code,
         failureMessage: error.message,
         leaseUntil: null,
+        ...partsTakenOf(partsTaken),
         inboxReported: !report,
         updatedAt: at,
       },
@@ -422,6 +438,11 @@ export const IN_DOUBT_ERROR = {
     'delivery unknown: the send was interrupted before the platform answered; the contact may or may not have ' +
     'received it (retry only if it did not arrive)',
 };
+
+/** The parts taken so far, recorded on the attempt's row so the next attempt (or round) resumes after them. */
+function partsTakenOf(partsTaken: string[] | undefined): { platformMessageIds?: string[] } {
+  return partsTaken?.length ? { platformMessageIds: partsTaken } : {};
+}
 
 function failureReasonOf(error: Pick<PlatformError, 'code' | 'message'>): string {
   return failureReason(error.code, error.message);

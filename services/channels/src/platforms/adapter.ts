@@ -143,6 +143,11 @@ export interface OutboundMessage {
   recipient: string;
   content: OutboundContent;
   replyToPlatformMessageId?: string;
+  /**
+   * Resume: the parts (split text, one media item each…) before this index were taken by an earlier attempt, whose
+   * failure named them; they are not posted again (decision 0141). The adapter splits the same content the same way.
+   */
+  fromPart?: number;
 }
 
 /**
@@ -170,7 +175,12 @@ export class PlatformCallError extends Error {
   }
 }
 
-export type SendResult = { ok: true; platformMessageIds: string[] } | { ok: false; error: PlatformError };
+/**
+ * `platformMessageIds`: one per part posted by this call, in order (from `fromPart` on). A failure names the parts this
+ * call got taken before it (`partsTaken`, their platform ids in order), so a retry resumes after them.
+ */
+export type SendResult =
+  { ok: true; platformMessageIds: string[] } | { ok: false; error: PlatformError; partsTaken?: string[] };
 
 export interface PlatformAdapter {
   readonly type: PlatformChannelType;
@@ -197,5 +207,6 @@ export interface PlatformAdapter {
     channel: ConnectedChannel,
     media: PlatformMediaRef,
   ): Promise<{ bytes: Buffer; mimeType?: string; fileName?: string }>;
+  /** Posts the message's parts from `message.fromPart` on (see `SendResult`; every adapter uses `sendParts`). */
   send(channel: ConnectedChannel, message: OutboundMessage): Promise<SendResult>;
 }

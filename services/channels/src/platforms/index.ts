@@ -6,3 +6,4 @@ export { hubSignature, verifyHubSignature, HUB_SIGNATURE_HEADER } from './graph/
 export { appSecretProof } from './graph/client';
 export { classifyGraphError } from './graph/errors';
 export { GRAPH_OAUTH_DIALOG_URL, type GraphApp } from './graph/oauth';
+export { PLATFORM_SECRET_LOG_KEYS } from './secret-fields';

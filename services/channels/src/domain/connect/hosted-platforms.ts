@@ -1,13 +1,22 @@
 import { ChannelType } from '@svc/proto/channels/v1';
 import type { ChannelsConfig } from '../../config';
 import type { PlatformChannelType } from '../../entities/platform-channel';
-import { PlatformCallError } from '../../platforms/adapter';
-import { GraphClient } from '../../platforms/graph/client';
-import { exchangeGraphCode, graphOAuthDialogUrl, type GraphApp } from '../../platforms/graph/oauth';
+import {
+  ChatAppAAdapter,
+  chatAppAConnectUrl,
+  chatAppANumbersFromCode,
+  PlatformCallError,
+  SocialAppDAdapter,
+  socialAppDConnectUrl,
+  socialAppDPagesFromCode,
+  type GraphApp,
+  type PlatformAdapters,
+} from '../../platforms';
 
 /**
  * What the hosted connect needs of a kind: its app, its dialog, and how a returned code becomes the credentials the
- * kind's adapter connects with (the same ones a caller gives connectChatAppAChannel / connectSocialAppDChannel).
+ * kind's adapter connects with (the same ones a caller gives connectChatAppAChannel / connectSocialAppDChannel). The
+ * dialog and the code exchange are the adapters' own (`platforms/<kind>/oauth.ts`): one implementation of each.
  */
 export interface HostedConnectPlatform {
   readonly type: PlatformChannelType;
@@ -23,96 +32,57 @@ function appOf(appId: string, appSecret: string): GraphApp | undefined {
   return appId && appSecret ? { appId, appSecret } : undefined;
 }
 
-/**
- * CHAT_APP_A's Embedded Signup: the business grants our app its WhatsApp Business Account; the code exchanged gives a
- * business token, `debug_token` names the granted account (granular scope `whatsapp_business_management`), and its
- * first phone number becomes the channel
- * (https://developers.facebook.com/docs/whatsapp/embedded-signup/implementation — "exchange the code", "get the WABA ID
- * from debug_token", "get phone numbers").
- */
-class ChatAppAHostedConnect implements HostedConnectPlatform {
-  readonly type = ChannelType.CHAT_APP_A;
-  readonly app: GraphApp | undefined;
-  private readonly graph: GraphClient;
-
-  constructor(private readonly config: ChannelsConfig) {
-    this.app = appOf(config.CHAT_APP_A_APP_ID, config.CHAT_APP_A_APP_SECRET);
-    this.graph = new GraphClient({ baseUrl: config.CHAT_APP_A_API_URL, timeoutMs: config.PLATFORM_TIMEOUT_MS });
-  }
-
-  dialogUrl(input: { redirectUri: string; state: string }): string {
-    return graphOAuthDialogUrl({
-      dialogUrl: this.config.CHAT_APP_A_DIALOG_URL,
-      appId: this.app!.appId,
-      ...input,
-      scopes: ['whatsapp_business_management', 'whatsapp_business_messaging', 'business_management'],
-      configId: this.config.CHAT_APP_A_CONFIG_ID || undefined,
-    });
-  }
-
-  async credentialsFromCode(code: string, redirectUri: string): Promise<Record<string, string>> {
-    const app = this.app!;
-    const accessToken = await exchangeGraphCode(this.graph, app, { code, redirectUri });
-    const debug = await this.graph.call<{
-      data?: { granular_scopes?: { scope: string; target_ids?: string[] }[] };
-    }>('debug_token', { accessToken: `${app.appId}|${app.appSecret}`, query: { input_token: accessToken } });
-    const businessAccountId = debug.data?.granular_scopes?.find((s) => s.scope === 'whatsapp_business_management')
-      ?.target_ids?.[0];
-    if (!businessAccountId) throw refused('no_business_account', 'no WhatsApp Business Account was shared');
-    const numbers = await this.graph.call<{ data?: { id: string }[] }>(`${businessAccountId}/phone_numbers`, {
-      accessToken,
-      appSecret: app.appSecret,
-      query: { fields: 'id' },
-    });
-    const phoneNumberId = numbers.data?.[0]?.id;
-    if (!phoneNumberId) throw refused('no_phone_number', 'the shared business account has no phone number');
-    return { accessToken, phoneNumberId, businessAccountId, appSecret: app.appSecret };
-  }
+/** CHAT_APP_A's Embedded Signup: the first number shared becomes the channel (`chatAppANumbersFromCode`). */
+function chatAppAHostedConnect(config: ChannelsConfig, adapter: ChatAppAAdapter): HostedConnectPlatform {
+  const app = appOf(config.CHAT_APP_A_APP_ID, config.CHAT_APP_A_APP_SECRET);
+  return {
+    type: ChannelType.CHAT_APP_A,
+    app,
+    dialogUrl: (input) =>
+      chatAppAConnectUrl({
+        ...input,
+        appId: app!.appId,
+        dialogUrl: config.CHAT_APP_A_DIALOG_URL,
+        configId: config.CHAT_APP_A_CONFIG_ID || undefined,
+      }),
+    async credentialsFromCode(code, redirectUri) {
+      const [first] = await chatAppANumbersFromCode(adapter, app!, { code, redirectUri });
+      if (!first) throw refused('no_phone_number', 'no WhatsApp Business phone number was shared');
+      return { ...first.credentials };
+    },
+  };
 }
 
 /**
- * SOCIAL_APP_D's page connect (Facebook Login): the code exchanged gives a user token, `/me/accounts` the pages it
- * manages with their page tokens; the first page granted becomes the channel
- * (https://developers.facebook.com/docs/pages-api/getting-started — "get a page access token").
+ * SOCIAL_APP_D's page connect: the first page granted becomes the channel, with the page token read through the
+ * long-lived user token (`socialAppDPagesFromCode`), so it does not expire with the login's short-lived one.
  */
-class SocialAppDHostedConnect implements HostedConnectPlatform {
-  readonly type = ChannelType.SOCIAL_APP_D;
-  readonly app: GraphApp | undefined;
-  private readonly graph: GraphClient;
-
-  constructor(private readonly config: ChannelsConfig) {
-    this.app = appOf(config.SOCIAL_APP_D_APP_ID, config.SOCIAL_APP_D_APP_SECRET);
-    this.graph = new GraphClient({ baseUrl: config.SOCIAL_APP_D_API_URL, timeoutMs: config.PLATFORM_TIMEOUT_MS });
-  }
-
-  dialogUrl(input: { redirectUri: string; state: string }): string {
-    return graphOAuthDialogUrl({
-      dialogUrl: this.config.SOCIAL_APP_D_DIALOG_URL,
-      appId: this.app!.appId,
-      ...input,
-      scopes: ['pages_show_list', 'pages_messaging', 'pages_manage_metadata'],
-    });
-  }
-
-  async credentialsFromCode(code: string, redirectUri: string): Promise<Record<string, string>> {
-    const app = this.app!;
-    const userToken = await exchangeGraphCode(this.graph, app, { code, redirectUri });
-    const pages = await this.graph.call<{ data?: { id: string; access_token?: string }[] }>('me/accounts', {
-      accessToken: userToken,
-      appSecret: app.appSecret,
-      query: { fields: 'id,name,access_token' },
-    });
-    const page = pages.data?.find((p) => p.access_token);
-    if (!page?.access_token) throw refused('no_page', 'no page was shared');
-    return { pageAccessToken: page.access_token, pageId: page.id, appId: app.appId, appSecret: app.appSecret };
-  }
+function socialAppDHostedConnect(config: ChannelsConfig, adapter: SocialAppDAdapter): HostedConnectPlatform {
+  const app = appOf(config.SOCIAL_APP_D_APP_ID, config.SOCIAL_APP_D_APP_SECRET);
+  return {
+    type: ChannelType.SOCIAL_APP_D,
+    app,
+    dialogUrl: (input) =>
+      socialAppDConnectUrl({ ...input, appId: app!.appId, dialogUrl: config.SOCIAL_APP_D_DIALOG_URL }),
+    async credentialsFromCode(code, redirectUri) {
+      const [first] = await socialAppDPagesFromCode(adapter, app!, { code, redirectUri });
+      if (!first) throw refused('no_page', 'no page was shared');
+      return { ...first.credentials };
+    },
+  };
 }
 
+/** The kinds with a hosted connect whose adapter is registered (tests may register only some). */
 export function hostedConnectPlatforms(
   config: ChannelsConfig,
+  adapters: PlatformAdapters,
 ): ReadonlyMap<PlatformChannelType, HostedConnectPlatform> {
-  return new Map<PlatformChannelType, HostedConnectPlatform>([
-    [ChannelType.CHAT_APP_A, new ChatAppAHostedConnect(config)],
-    [ChannelType.SOCIAL_APP_D, new SocialAppDHostedConnect(config)],
-  ]);
+  const platforms = new Map<PlatformChannelType, HostedConnectPlatform>();
+  const chatAppA = adapters.get(ChannelType.CHAT_APP_A);
+  if (chatAppA instanceof ChatAppAAdapter)
+    platforms.set(ChannelType.CHAT_APP_A, chatAppAHostedConnect(config, chatAppA));
+  const socialAppD = adapters.get(ChannelType.SOCIAL_APP_D);
+  if (socialAppD instanceof SocialAppDAdapter)
+    platforms.set(ChannelType.SOCIAL_APP_D, socialAppDHostedConnect(config, socialAppD));
+  return platforms;
 }

@@ -21,6 +21,7 @@ import type {
 import type { ChannelsConfig } from '../../config';
 import { ConnectStateRow } from '../../entities';
 import type { PlatformChannelType } from '../../entities/platform-channel';
+import type { PlatformAdapters } from '../../platforms';
 import { channelsPublicUrl } from '../../http/urls';
 import { CHANNEL_NAME_MAX } from '../manage/channels';
 import { text } from '../validation';
@@ -87,9 +88,10 @@ export class HostedConnect {
     private readonly dataSource: DataSource,
     private readonly connections: PlatformConnections,
     private readonly config: ChannelsConfig,
+    adapters: PlatformAdapters,
     private readonly logger: Logger,
   ) {
-    this.platforms = hostedConnectPlatforms(config);
+    this.platforms = hostedConnectPlatforms(config, adapters);
   }
 
   private get redirectUri(): string {

@@ -10,7 +10,7 @@ import {
   type SendResult,
 } from '../adapter';
 import { GraphPlatformAdapter } from '../graph/graph-adapter';
-import { sendParts } from '../graph/send';
+import { sendParts } from '../send-parts';
 import { chatAppACredentialsSchema, type ChatAppACredentials } from './credentials';
 import { parseChatAppAWebhook } from './parse';
 import { chatAppAPayloads } from './payloads';
@@ -101,7 +101,7 @@ export class ChatAppAAdapter extends GraphPlatformAdapter implements PlatformAda
 
   async send(channel: ConnectedChannel, message: OutboundMessage): Promise<SendResult> {
     const credentials = this.credentials(channel);
-    return sendParts(chatAppAPayloads(message), async (payload) => {
+    return sendParts(chatAppAPayloads(message), message.fromPart ?? 0, async (payload) => {
       const answer = await this.graph.call<{ messages?: { id: string }[] }>(`${credentials.phoneNumberId}/messages`, {
         method: 'POST',
         accessToken: credentials.accessToken,

@@ -1,4 +1,5 @@
 import { PlatformCallError, type OutboundContent, type OutboundMessage, type SendResult } from '../adapter';
+import { sendParts } from '../send-parts';
 import type { TelegramApi } from './api';
 import { telegramMessageId, telegramMessageNumber } from './parse';
 import type { TelegramMessage } from './types';
@@ -13,27 +14,26 @@ type Call = { method: string; params: Record<string, unknown> };
 /**
  * One outbound message as Bot API calls, sent in order (decision 0132): text longer than 4096 characters is split,
  * each media item is its own send* call by URL (Telegram fetches it), buttons are an inline keyboard whose
- * `callback_data` is the button id (≤ 64 bytes). A failure after some calls succeeded answers the error; the ids of
- * what did go out are lost to the retry, which is why the sender keeps a message's calls to one attempt's record.
+ * `callback_data` is the button id (≤ 64 bytes). A failure after some calls succeeded names them (`partsTaken`): the
+ * retry resumes after them (`fromPart`), so no part is posted twice.
  */
 export async function sendTelegram(api: TelegramApi, token: string, message: OutboundMessage): Promise<SendResult> {
   const reply = message.replyToPlatformMessageId ? telegramMessageNumber(message.replyToPlatformMessageId) : undefined;
-  const ids: string[] = [];
+  let calls: Call[];
   try {
-    const calls = telegramCalls(message.recipient, message.content);
-    for (const [index, call] of calls.entries()) {
-      const params =
-        index === 0 && reply !== undefined
-          ? { ...call.params, reply_parameters: { message_id: reply, allow_sending_without_reply: true } }
-          : call.params;
-      const sent = await api.call<TelegramMessage>(token, call.method, params);
-      ids.push(telegramMessageId(sent.chat.id, sent.message_id));
-    }
+    calls = telegramCalls(message.recipient, message.content);
   } catch (error) {
     if (error instanceof PlatformCallError) return { ok: false, error: error.error };
     throw error;
   }
-  return { ok: true, platformMessageIds: ids };
+  return sendParts(calls, message.fromPart ?? 0, async (call, index) => {
+    const params =
+      index === 0 && reply !== undefined
+        ? { ...call.params, reply_parameters: { message_id: reply, allow_sending_without_reply: true } }
+        : call.params;
+    const sent = await api.call<TelegramMessage>(token, call.method, params);
+    return telegramMessageId(sent.chat.id, sent.message_id);
+  });
 }
 
 export function telegramCalls(chatId: string, content: OutboundContent): Call[] {

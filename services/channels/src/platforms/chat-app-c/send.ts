@@ -6,6 +6,7 @@ import {
   type SendResult,
 } from '../adapter';
 import { callPlatform } from '../platform-http';
+import { sendParts } from '../send-parts';
 import type { ViberApi, ViberEnvelope } from './api';
 import type { ButtonTracking } from './types';
 import { textParts } from '../text-parts';
@@ -29,29 +30,25 @@ interface SendContext {
  * as `get_account_info` gave them at connect (Viber requires a name; an agent's name would let anyone impersonate
  * the business under its account). Each media item is one call: pictures as `picture`, MP4 as `video`, the rest as
  * `file` (video and file need the byte size, read with a HEAD of the media URL). Buttons are a keyboard of `reply`
- * buttons whose titles are mapped back to their ids through `tracking_data`.
+ * buttons whose titles are mapped back to their ids through `tracking_data`. A failure after some calls succeeded
+ * names them (`partsTaken`): the retry resumes after them (`fromPart`), so no part is posted twice.
  */
 export async function sendViber(context: SendContext, message: OutboundMessage): Promise<SendResult> {
-  const ids: string[] = [];
+  let bodies: Body[];
   try {
-    const bodies = await viberBodies(context, message.content);
-    for (const body of bodies) {
-      const sent = await context.api.call<ViberEnvelope & { message_token?: string }>(
-        context.authToken,
-        'send_message',
-        {
-          receiver: message.recipient,
-          sender: sender(context.channel),
-          ...body,
-        },
-      );
-      if (sent.message_token) ids.push(sent.message_token);
-    }
+    bodies = await viberBodies(context, message.content);
   } catch (error) {
     if (error instanceof PlatformCallError) return { ok: false, error: error.error };
     throw error;
   }
-  return { ok: true, platformMessageIds: ids };
+  return sendParts(bodies, message.fromPart ?? 0, async (body) => {
+    const sent = await context.api.call<ViberEnvelope & { message_token?: string }>(context.authToken, 'send_message', {
+      receiver: message.recipient,
+      sender: sender(context.channel),
+      ...body,
+    });
+    return sent.message_token;
+  });
 }
 
 function sender(channel: ConnectedChannel): Body {

@@ -11,7 +11,7 @@ import {
 } from '../adapter';
 import { GraphPlatformAdapter } from '../graph/graph-adapter';
 import { appAccessToken } from '../graph/oauth';
-import { sendParts } from '../graph/send';
+import { sendParts } from '../send-parts';
 import { socialAppDCredentialsSchema, type SocialAppDCredentials } from './credentials';
 import { parseSocialAppDWebhook } from './parse';
 import { socialAppDMessages } from './payloads';
@@ -97,7 +97,7 @@ export class SocialAppDAdapter extends GraphPlatformAdapter implements PlatformA
 
   async send(channel: ConnectedChannel, message: OutboundMessage): Promise<SendResult> {
     const credentials = this.credentials(channel);
-    return sendParts(socialAppDMessages(message), async (part) => {
+    return sendParts(socialAppDMessages(message), message.fromPart ?? 0, async (part) => {
       const answer = await this.graph.call<{ message_id?: string }>(`${credentials.pageId}/messages`, {
         method: 'POST',
         accessToken: credentials.pageAccessToken,
