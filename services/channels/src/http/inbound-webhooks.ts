@@ -112,7 +112,7 @@ export class InboundWebhooks {
       enqueueEvents(manager, [platformWebhookEvent(channel, body, new Date())]),
     );
     this.relay().nudge();
-    return json(200, 'accepted', {}, channel.type);
+    return json(200, 'accepted', adapter.webhookReply?.(channel, body) ?? {}, channel.type);
   }
 
   /** A connected platform channel (paused and needing reauthorisation included: inbound is kept, decision 0120). */

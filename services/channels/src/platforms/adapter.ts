@@ -191,6 +191,12 @@ export interface PlatformAdapter {
   verify(channel: ConnectedChannel, request: InboundRequest): Verification;
   /** The GET verification handshake, when the platform has one. */
   handshake?(channel: ConnectedChannel, request: InboundRequest): HandshakeAnswer;
+  /**
+   * What to answer a verified, accepted POST with, for platforms that take a method call in the webhook's response
+   * (Telegram's "Making requests when getting updates"): a JSON object, or undefined for the usual empty `{}`.
+   * Must not throw: a body it cannot read answers undefined.
+   */
+  webhookReply?(channel: ConnectedChannel, rawBody: Buffer): Record<string, unknown> | undefined;
   /** The events of one verified body; a body it cannot read throws (the consumer dead-letters it). */
   parse(channel: ConnectedChannel, rawBody: Buffer): InboundEvent[];
   fetchMedia(
