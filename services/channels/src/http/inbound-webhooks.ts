@@ -20,7 +20,8 @@ export type InboundOutcome =
   | 'unknown_channel'
   | 'unauthorized'
   | 'too_large'
-  | 'method_not_allowed';
+  | 'method_not_allowed'
+  | 'unreadable';
 
 export interface InboundAnswer {
   status: number;
@@ -36,7 +37,7 @@ export interface ChannelLoader {
   load(channelId: string): Promise<LoadedPlatformChannel | undefined>;
 }
 
-const json = (
+export const json = (
   status: number,
   outcome: InboundOutcome,
   body: Record<string, unknown>,

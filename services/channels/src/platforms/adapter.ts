@@ -39,6 +39,11 @@ export interface InboundRequest {
   rawBody: Buffer;
 }
 
+/** The installation app's webhook (decision 0146): one callback for all its accounts, checked with this token. */
+export interface AppLevelWebhook {
+  verifyToken: string;
+}
+
 export type Verification = { ok: true } | { ok: false; reason: string };
 
 /** The answer to a platform's GET subscription handshake (`hub.challenge` echo). */
@@ -183,8 +188,11 @@ export interface PlatformAdapter {
 
   /** Checks the credentials at the platform; PlatformCallError when refused. */
   validate(credentials: Record<string, string>): Promise<PlatformAccount>;
-  /** Points the platform's webhook for the account at `url`, with the channel's secret. */
-  registerWebhook(channel: ConnectedChannel, url: string): Promise<void>;
+  /**
+   * Points the platform's webhook for the account at `url`, with the channel's secret; `appLevel` when `url` is the
+   * installation app's endpoint serving every hosted-connected account of the kind (decision 0146).
+   */
+  registerWebhook(channel: ConnectedChannel, url: string, appLevel?: AppLevelWebhook): Promise<void>;
   /** Stops the platform's deliveries to us (disconnect). */
   unregisterWebhook(channel: ConnectedChannel): Promise<void>;
   /** Authenticates an inbound POST before anything else reads it: the signature over the raw body, or the secret token. */

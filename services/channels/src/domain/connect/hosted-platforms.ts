@@ -14,7 +14,12 @@ export interface HostedConnectPlatform {
   /** Undefined: the app id or secret is not configured (the hosted connect of this kind is off). */
   readonly app: GraphApp | undefined;
   dialogUrl(input: { redirectUri: string; state: string }): string;
-  credentialsFromCode(code: string, redirectUri: string): Promise<Record<string, string>>;
+  /** `isConnected`: whether an account id of this kind already feeds a connected channel (decision 0146). */
+  credentialsFromCode(
+    code: string,
+    redirectUri: string,
+    isConnected: (accountId: string) => Promise<boolean>,
+  ): Promise<Record<string, string>>;
 }
 
 const refused = (code: string, message: string) => new PlatformCallError({ transient: false, code, message });
@@ -28,7 +33,9 @@ function appOf(appId: string, appSecret: string): GraphApp | undefined {
  * business token, `debug_token` names the granted account (granular scope `whatsapp_business_management`), and its
  * first phone number becomes the channel
  * (https://developers.facebook.com/docs/whatsapp/embedded-signup/implementation — "exchange the code", "get the WABA ID
- * from debug_token", "get phone numbers").
+ * from debug_token", "get phone numbers"). The first number not yet connected becomes the channel, so a business
+ * that signs up again after adding a number connects the new one (decision 0146); with all connected, the first
+ * (the connect then reauthorises it).
  */
 class ChatAppAHostedConnect implements HostedConnectPlatform {
   readonly type = ChannelType.CHAT_APP_A;
@@ -50,7 +57,11 @@ class ChatAppAHostedConnect implements HostedConnectPlatform {
     });
   }
 
-  async credentialsFromCode(code: string, redirectUri: string): Promise<Record<string, string>> {
+  async credentialsFromCode(
+    code: string,
+    redirectUri: string,
+    isConnected: (accountId: string) => Promise<boolean>,
+  ): Promise<Record<string, string>> {
     const app = this.app!;
     const accessToken = await exchangeGraphCode(this.graph, app, { code, redirectUri });
     const debug = await this.graph.call<{
@@ -64,7 +75,12 @@ class ChatAppAHostedConnect implements HostedConnectPlatform {
       appSecret: app.appSecret,
       query: { fields: 'id' },
     });
-    const phoneNumberId = numbers.data?.[0]?.id;
+    let phoneNumberId = numbers.data?.[0]?.id;
+    for (const number of numbers.data ?? []) {
+      if (await isConnected(number.id)) continue;
+      phoneNumberId = number.id;
+      break;
+    }
     if (!phoneNumberId) throw refused('no_phone_number', 'the shared business account has no phone number');
     return { accessToken, phoneNumberId, businessAccountId, appSecret: app.appSecret };
   }
