@@ -10,7 +10,13 @@ import { hubHandshake } from '../platforms/graph/handshake';
 import { verifyHubSignature } from '../platforms/graph/signature';
 import { APP_WEBHOOK_SEGMENTS, installationApp } from './app-webhooks';
 import { channelBody, splitAppWebhook, type AccountRef, type WebhookPart } from './app-webhook-split';
-import { MAX_INBOUND_BODY_BYTES, json, type ChannelLoader, type InboundAnswer } from './inbound-webhooks';
+import {
+  MAX_INBOUND_BODY_BYTES,
+  handshakeAnswer,
+  json,
+  type ChannelLoader,
+  type InboundAnswer,
+} from './inbound-webhooks';
 
 const droppedEntries = new Counter({
   name: 'svc_channels_app_webhook_dropped_total',
@@ -41,14 +47,7 @@ export class AppInboundWebhooks {
   handshake(segment: string, request: InboundRequest): Promise<InboundAnswer> {
     const app = this.appOf(segment);
     if (!app) return Promise.resolve(UNKNOWN());
-    const answer = hubHandshake(app.verifyToken, request);
-    return Promise.resolve({
-      status: answer.status,
-      body: answer.body,
-      contentType: 'text/plain',
-      outcome: answer.status === 200 ? 'handshake' : 'handshake_refused',
-      kind: app.type,
-    });
+    return Promise.resolve(handshakeAnswer(hubHandshake(app.verifyToken, request), app.type));
   }
 
   async receive(

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { enqueueEvents, isId, type Logger, type OutboxRelay } from '@svc/kit';
 import type { LoadedPlatformChannel } from '../domain/platform-channels';
 import { platformWebhookEvent } from '../domain/events';
-import type { InboundRequest } from '../platforms/adapter';
+import type { HandshakeAnswer, InboundRequest } from '../platforms/adapter';
 import type { PlatformAdapters } from '../platforms/registry';
 
 /**
@@ -50,6 +50,15 @@ export const json = (
   kind,
 });
 
+/** A platform's GET handshake answered as the adapter (or the app, decision 0146) decided. */
+export const handshakeAnswer = (answer: HandshakeAnswer, kind: string): InboundAnswer => ({
+  status: answer.status,
+  body: answer.body,
+  contentType: 'text/plain',
+  outcome: answer.status === 200 ? 'handshake' : 'handshake_refused',
+  kind,
+});
+
 /** Unknown and disconnected channels are answered alike: the answer never tells whether an id existed. */
 const UNKNOWN = (kind?: string) => json(404, 'unknown_channel', { message: 'No such channel.' }, kind);
 
@@ -76,14 +85,7 @@ export class InboundWebhooks {
     const { channel } = loaded;
     const adapter = this.adapters.get(channel.type);
     if (!adapter?.handshake) return json(405, 'method_not_allowed', { message: 'Method Not Allowed' }, channel.type);
-    const answer = adapter.handshake(channel, request);
-    return {
-      status: answer.status,
-      body: answer.body,
-      contentType: 'text/plain',
-      outcome: answer.status === 200 ? 'handshake' : 'handshake_refused',
-      kind: channel.type,
-    };
+    return handshakeAnswer(adapter.handshake(channel, request), channel.type);
   }
 
   /** A platform's POST: `rawBody` undefined when it was larger than MAX_INBOUND_BODY_BYTES (never read whole). */
