@@ -144,10 +144,14 @@ describe('Bot platforms through the stack (ChatAppB, ChatAppC)', function () {
       expect(library.data).to.have.length(1);
 
       const reply_markup = { inline_keyboard: [[{ text: 'Yes please', callback_data: 'yes' }]] };
-      await platforms.b.deliverUpdate(
-        bot,
-        platforms.b.callbackUpdate(bot, user, { message_id: 5, text: 'Sure?', reply_markup }, 'yes'),
-      );
+      const tapUpdate = platforms.b.callbackUpdate(bot, user, { message_id: 5, text: 'Sure?', reply_markup }, 'yes');
+      const tapAnswer = await platforms.b.deliverUpdate(bot, tapUpdate);
+      // Telegram takes the webhook response as a method call: the tap is acknowledged there (decision 0131).
+      expect(tapAnswer.status).to.equal(200);
+      expect(JSON.parse(tapAnswer.text)).to.deep.equal({
+        method: 'answerCallbackQuery',
+        callback_query_id: (tapUpdate['callback_query'] as { id: string }).id,
+      });
       await platforms.b.deliverUpdate(
         bot,
         platforms.b.messageUpdate(bot, user, { text: 'typo fixed' }, { edited: true, messageId: 99 }),

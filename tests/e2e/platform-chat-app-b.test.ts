@@ -209,6 +209,21 @@ describe('ChatAppB adapter (Telegram Bot API shape) against the fake platform', 
       expect((event as { platformMessageId: string }).platformMessageId).to.match(/^callback:/);
     });
 
+    it('answers a tap in the webhook response with answerCallbackQuery; other updates and junk get no reply', () => {
+      const from = fake.user();
+      const reply_markup = { inline_keyboard: [[{ text: 'Yes', callback_data: 'yes' }]] };
+      const update = fake.callbackUpdate(bot, from, { message_id: 7, text: 'Sure?', reply_markup }, 'yes');
+      const reply = adapter.webhookReply(channel, Buffer.from(JSON.stringify(update)));
+      expect(reply).to.deep.equal({
+        method: 'answerCallbackQuery',
+        callback_query_id: (update['callback_query'] as { id: string }).id,
+      });
+      const text = Buffer.from(JSON.stringify(fake.textUpdate(bot, from, 'hi')));
+      expect(adapter.webhookReply(channel, text)).to.equal(undefined);
+      expect(adapter.webhookReply(channel, Buffer.from('not json'))).to.equal(undefined);
+      expect(adapter.webhookReply(channel, Buffer.from('null'))).to.equal(undefined);
+    });
+
     it('records an edit as a new message replying to the original, with its own id', async () => {
       const from = fake.user();
       const update = fake.messageUpdate(bot, from, { text: 'corrected' }, { edited: true, messageId: 42 });

@@ -33,7 +33,8 @@ import { HostedConnect } from './domain/connect/hosted';
 import { ManagedChannels } from './domain/manage/channels';
 import { platformChannelsService } from './grpc/platform-channels-handlers';
 import { connectCallbackRoute } from './http/connect-callback';
-import { inboundRoute } from './http/inbound-route';
+import { AppInboundWebhooks } from './http/app-inbound-webhooks';
+import { appInboundRoute, inboundRoute } from './http/inbound-route';
 import { InboundWebhooks } from './http/inbound-webhooks';
 import { ChatAppAAdapter } from './platforms/chat-app-a';
 import { platformAdapters, type PlatformAdapters } from './platforms/registry';
@@ -74,6 +75,7 @@ export interface ChannelsAppDeps extends ServiceAppDeps {
 export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   private keys: LoadedKeyring | undefined;
   private inbound: InboundWebhooks | undefined;
+  private appInbound: AppInboundWebhooks | undefined;
   private hostedConnect: HostedConnect | undefined;
   /** Platform channels with their secrets opened (set once started). */
   platformChannels: PlatformChannels | undefined;
@@ -126,6 +128,13 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     const platformChannels = new PlatformChannels(this.dataSource, this.keys.keyring);
     this.platformChannels = platformChannels;
     this.inbound = new InboundWebhooks(this.dataSource, () => this.relay, platformChannels, this.adapters, this.logger);
+    this.appInbound = new AppInboundWebhooks(
+      this.dataSource,
+      () => this.relay,
+      platformChannels,
+      this.config,
+      this.logger,
+    );
     this.inboundBackends = new InboundBackends(
       () => this.signer,
       {
@@ -238,12 +247,17 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
 
   private deliveryStatus: DeliveryStatusUpdates | undefined;
 
-  /** `/channels/in/:channelId`, the platforms' webhooks (decision 0135). */
+  /** `/channels/in/:channelId` and `/channels/in/app/:kind`, the platforms' webhooks (decisions 0135, 0146). */
   protected override rawRoutes(): RawRoute[] {
     return [
       inboundRoute(() => {
         if (!this.inbound) throw new Error('channels is not started');
         return this.inbound;
+      }),
+      // The installation app's webhooks, for hosted-connected channels (decision 0146).
+      appInboundRoute(() => {
+        if (!this.appInbound) throw new Error('channels is not started');
+        return this.appInbound;
       }),
       // The hosted connect's return (decision 0122).
       connectCallbackRoute(() => {

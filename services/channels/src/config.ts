@@ -42,6 +42,15 @@ export const channelsSettingsSchema = serviceConfigSchema.extend({
   SOCIAL_APP_D_APP_ID: z.string().trim().default(''),
   SOCIAL_APP_D_APP_SECRET: z.string().trim().default(''),
   SOCIAL_APP_D_DIALOG_URL: z.url().default('https://www.facebook.com/v23.0/dialog/oauth'),
+  /**
+   * The verify token of the installation app's webhook callback `<CHANNELS_PUBLIC_URL>/channels/in/app/chat-app-a`
+   * (`…/social-app-d`), which serves every hosted-connected channel of the kind (decision 0146): the platform's GET
+   * `hub.*` check must present it. CHAT_APP_A: set the app's callback URL and this token in its dashboard; SOCIAL_APP_D:
+   * the hosted connect sets them on the app. Empty: the endpoint is off (404) and hosted-connected channels are given
+   * their own `/channels/in/<id>` like own-credentials ones (one app callback then serves only one of them).
+   */
+  CHAT_APP_A_WEBHOOK_VERIFY_TOKEN: z.string().trim().default(''),
+  SOCIAL_APP_D_WEBHOOK_VERIFY_TOKEN: z.string().trim().default(''),
   /** A hosted connect URL is refused this long after it was made. */
   CHANNELS_CONNECT_STATE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(900),
   /** How often each replica deletes the hosted connect's expired state rows. */

@@ -64,6 +64,16 @@ describe('channels: the inbound webhook route', () => {
     expect(event?.platformWebhook?.channelType).to.equal(ChannelType.CHAT_APP_C);
   });
 
+  it("answers an accepted body with the adapter's webhook reply (decision 0131), else an empty object", async () => {
+    const { channelId, secret } = await insertPlatformChannel(app.dataSource, channels);
+    const reply = { method: 'answerCallbackQuery', callback_query_id: '42' };
+    const answered = await signed(channelId, secret, JSON.stringify({ events: [], reply }));
+    expect(answered.status).to.equal(200);
+    expect(answered.headers.get('content-type')).to.match(/^application\/json/);
+    expect(await answered.json()).to.deep.equal(reply);
+    expect(await (await signed(channelId, secret, '{"events":[]}')).json()).to.deep.equal({});
+  });
+
   it('refuses a bad or missing signature with 401 and stores nothing', async () => {
     const { channelId, secret } = await insertPlatformChannel(app.dataSource, channels);
     expect(

@@ -9,11 +9,11 @@ import {
   type RawRoute,
 } from '@svc/kit';
 import type { InboundRequest } from '../platforms/adapter';
-import { MAX_INBOUND_BODY_BYTES, type InboundAnswer, type InboundWebhooks } from './inbound-webhooks';
+import { MAX_INBOUND_BODY_BYTES, type InboundAnswer } from './inbound-webhooks';
 
 const requestsTotal = new Counter({
   name: 'svc_channels_inbound_requests_total',
-  help: 'Requests to /channels/in/:channelId, by channel kind (none when the channel is unknown) and outcome.',
+  help: 'Requests to /channels/in/:channelId and /channels/in/app/:kind, by channel kind (none when unknown) and outcome.',
   labelNames: ['kind', 'outcome'] as const,
   registers: [metricsRegistry],
 });
@@ -34,23 +34,38 @@ function isTooLarge(error: unknown): boolean {
   return (error as { type?: string }).type === 'entity.too.large';
 }
 
+/** What answers the requests of one inbound path, by the path's one parameter (a channel id, an app's kind). */
+export interface InboundReceiver {
+  handshake(key: string, request: InboundRequest): Promise<InboundAnswer>;
+  receive(key: string, request: Omit<InboundRequest, 'rawBody'> & { rawBody?: Buffer }): Promise<InboundAnswer>;
+}
+
 /**
  * `POST` and `GET /channels/in/:channelId` on node:http ahead of Koa (kit `RawRoute`), so the channels deployable and
  * the embedded stack's shared port serve it alike. The body is read raw, bounded (a declared Content-Length past the
  * bound is refused before reading), and handed to the receiver unparsed.
  */
-export function inboundRoute(receiver: () => InboundWebhooks): RawRoute {
+export function inboundRoute(receiver: () => InboundReceiver): RawRoute {
+  return rawInboundRoute(/^\/channels\/in\/([^/]+)\/?$/, receiver);
+}
+
+/** `POST` and `GET /channels/in/app/:kind`: the installation app's webhooks (decision 0146), read alike. */
+export function appInboundRoute(receiver: () => InboundReceiver): RawRoute {
+  return rawInboundRoute(/^\/channels\/in\/app\/([^/]+)\/?$/, receiver);
+}
+
+function rawInboundRoute(path: RegExp, receiver: () => InboundReceiver): RawRoute {
   return {
     method: '*',
-    path: /^\/channels\/in\/([^/]+)\/?$/,
-    handle: async (request, response, [channelId = '']) => {
+    path,
+    handle: async (request, response, [key = '']) => {
       const requestId = acceptRequestId(request.headers[REQUEST_ID_HEADER]);
       request.headers[REQUEST_ID_HEADER] = requestId;
       const headers: Record<string, string> = { [REQUEST_ID_HEADER]: requestId };
       const base: Omit<InboundRequest, 'rawBody' | 'method'> = { headers: headersOf(request), query: queryOf(request) };
       const answer = await runWithRequestId(requestId, async (): Promise<InboundAnswer> => {
         if (request.method === 'GET')
-          return receiver().handshake(channelId, { ...base, method: 'GET', rawBody: Buffer.alloc(0) });
+          return receiver().handshake(key, { ...base, method: 'GET', rawBody: Buffer.alloc(0) });
         if (request.method !== 'POST') {
           headers.allow = 'GET, POST';
           return {
@@ -71,7 +86,7 @@ export function inboundRoute(receiver: () => InboundWebhooks): RawRoute {
           // The rest of an oversized body is never read: close the connection after answering.
           headers.connection = 'close';
         }
-        return receiver().receive(channelId, { ...base, method: 'POST', rawBody });
+        return receiver().receive(key, { ...base, method: 'POST', rawBody });
       });
       const payload = Buffer.from(answer.body);
       response.writeHead(answer.status, {

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { enqueueEvents, isId, type Logger, type OutboxRelay } from '@svc/kit';
 import type { LoadedPlatformChannel } from '../domain/platform-channels';
 import { platformWebhookEvent } from '../domain/events';
-import type { InboundRequest } from '../platforms/adapter';
+import type { HandshakeAnswer, InboundRequest } from '../platforms/adapter';
 import type { PlatformAdapters } from '../platforms/registry';
 
 /**
@@ -20,7 +20,8 @@ export type InboundOutcome =
   | 'unknown_channel'
   | 'unauthorized'
   | 'too_large'
-  | 'method_not_allowed';
+  | 'method_not_allowed'
+  | 'unreadable';
 
 export interface InboundAnswer {
   status: number;
@@ -36,7 +37,7 @@ export interface ChannelLoader {
   load(channelId: string): Promise<LoadedPlatformChannel | undefined>;
 }
 
-const json = (
+export const json = (
   status: number,
   outcome: InboundOutcome,
   body: Record<string, unknown>,
@@ -46,6 +47,15 @@ const json = (
   body: JSON.stringify(body),
   contentType: 'application/json',
   outcome,
+  kind,
+});
+
+/** A platform's GET handshake answered as the adapter (or the app, decision 0146) decided. */
+export const handshakeAnswer = (answer: HandshakeAnswer, kind: string): InboundAnswer => ({
+  status: answer.status,
+  body: answer.body,
+  contentType: 'text/plain',
+  outcome: answer.status === 200 ? 'handshake' : 'handshake_refused',
   kind,
 });
 
@@ -75,14 +85,7 @@ export class InboundWebhooks {
     const { channel } = loaded;
     const adapter = this.adapters.get(channel.type);
     if (!adapter?.handshake) return json(405, 'method_not_allowed', { message: 'Method Not Allowed' }, channel.type);
-    const answer = adapter.handshake(channel, request);
-    return {
-      status: answer.status,
-      body: answer.body,
-      contentType: 'text/plain',
-      outcome: answer.status === 200 ? 'handshake' : 'handshake_refused',
-      kind: channel.type,
-    };
+    return handshakeAnswer(adapter.handshake(channel, request), channel.type);
   }
 
   /** A platform's POST: `rawBody` undefined when it was larger than MAX_INBOUND_BODY_BYTES (never read whole). */
@@ -112,7 +115,7 @@ export class InboundWebhooks {
       enqueueEvents(manager, [platformWebhookEvent(channel, body, new Date())]),
     );
     this.relay().nudge();
-    return json(200, 'accepted', {}, channel.type);
+    return json(200, 'accepted', adapter.webhookReply?.(channel, body) ?? {}, channel.type);
   }
 
   /** A connected platform channel (paused and needing reauthorisation included: inbound is kept, decision 0120). */

@@ -39,6 +39,11 @@ export interface InboundRequest {
   rawBody: Buffer;
 }
 
+/** The installation app's webhook (decision 0146): one callback for all its accounts, checked with this token. */
+export interface AppLevelWebhook {
+  verifyToken: string;
+}
+
 export type Verification = { ok: true } | { ok: false; reason: string };
 
 /** The answer to a platform's GET subscription handshake (`hub.challenge` echo). */
@@ -193,14 +198,23 @@ export interface PlatformAdapter {
 
   /** Checks the credentials at the platform; PlatformCallError when refused. */
   validate(credentials: Record<string, string>): Promise<PlatformAccount>;
-  /** Points the platform's webhook for the account at `url`, with the channel's secret. */
-  registerWebhook(channel: ConnectedChannel, url: string): Promise<void>;
+  /**
+   * Points the platform's webhook for the account at `url`, with the channel's secret; `appLevel` when `url` is the
+   * installation app's endpoint serving every hosted-connected account of the kind (decision 0146).
+   */
+  registerWebhook(channel: ConnectedChannel, url: string, appLevel?: AppLevelWebhook): Promise<void>;
   /** Stops the platform's deliveries to us (disconnect). */
   unregisterWebhook(channel: ConnectedChannel): Promise<void>;
   /** Authenticates an inbound POST before anything else reads it: the signature over the raw body, or the secret token. */
   verify(channel: ConnectedChannel, request: InboundRequest): Verification;
   /** The GET verification handshake, when the platform has one. */
   handshake?(channel: ConnectedChannel, request: InboundRequest): HandshakeAnswer;
+  /**
+   * What to answer a verified, accepted POST with, for platforms that take a method call in the webhook's response
+   * (Telegram's "Making requests when getting updates"): a JSON object, or undefined for the usual empty `{}`.
+   * Must not throw: a body it cannot read answers undefined.
+   */
+  webhookReply?(channel: ConnectedChannel, rawBody: Buffer): Record<string, unknown> | undefined;
   /** The events of one verified body; a body it cannot read throws (the consumer dead-letters it). */
   parse(channel: ConnectedChannel, rawBody: Buffer): InboundEvent[];
   fetchMedia(

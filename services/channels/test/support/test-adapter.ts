@@ -60,6 +60,12 @@ export class TestAdapter implements PlatformAdapter {
       : ({ ok: false, reason: 'signature mismatch' } as const);
   }
 
+  /** A body's `reply` object, as a platform answered in the webhook response would have it. */
+  webhookReply(_channel: ConnectedChannel, rawBody: Buffer): Record<string, unknown> | undefined {
+    const body = JSON.parse(rawBody.toString('utf8')) as { reply?: Record<string, unknown> };
+    return body.reply;
+  }
+
   parse(_channel: ConnectedChannel, rawBody: Buffer): InboundEvent[] {
     this.parsed += 1;
     const body = JSON.parse(rawBody.toString('utf8')) as { events?: Record<string, unknown>[] };

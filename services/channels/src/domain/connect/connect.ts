@@ -19,7 +19,7 @@ import type { Channel, ConnectOptions } from '@svc/proto/channels/v1/platform_ch
 import type { ChannelsConfig } from '../../config';
 import { ChannelRow, PlatformChannelRow } from '../../entities';
 import type { PlatformChannelType } from '../../entities/platform-channel';
-import { inboundWebhookUrl } from '../../http/urls';
+import { markHostedConnect, webhookTarget } from '../../http/app-webhooks';
 import { PlatformCallError, type ConnectedChannel, type PlatformAccount } from '../../platforms/adapter';
 import type { PlatformAdapters } from '../../platforms/registry';
 import { channelEvent } from '../events';
@@ -85,12 +85,16 @@ export class PlatformConnections {
     return this.connectForOrg(requireOrg(principal), type, credentials, options);
   }
 
-  /** The connect itself, for an org already authorised (the hosted connect's callback comes here). */
+  /**
+   * The connect itself, for an org already authorised (the hosted connect's callback comes here, `hosted`: the
+   * credentials are the installation app's, so its webhooks arrive at the app-level endpoint, decision 0146).
+   */
   async connectForOrg(
     orgId: string,
     type: PlatformChannelType,
     raw: Record<string, string>,
     options: ConnectOptions = {},
+    { hosted = false } = {},
   ): Promise<Channel> {
     const adapter = this.adapters.get(type);
     if (!adapter) throw new InvalidArgument(`type: ${ChannelType[type]} cannot be connected here`, { field: 'type' });
@@ -106,6 +110,7 @@ export class PlatformConnections {
     let account: PlatformAccount;
     try {
       account = await adapter.validate(credentials);
+      if (hosted) account = markHostedConnect(account);
     } catch (error) {
       throw platformRefusal(error, refusedField(type, error), 'checking the credentials');
     }
@@ -150,7 +155,8 @@ export class PlatformConnections {
     }
     const connected: ConnectedChannel = { channelId: id, orgId, type, account, credentials, webhookSecret };
     try {
-      await adapter.registerWebhook(connected, inboundWebhookUrl(this.config, id));
+      const target = webhookTarget(this.config, connected);
+      await adapter.registerWebhook(connected, target.url, target.appLevel);
     } catch (error) {
       await this.dataSource.transaction(async (manager) => {
         await manager.delete(PlatformChannelRow, { id, orgId });
@@ -182,7 +188,8 @@ export class PlatformConnections {
     const adapter = this.adapters.get(existing.type)!;
     const connected: ConnectedChannel = { ...loaded.channel, account, credentials };
     try {
-      await adapter.registerWebhook(connected, inboundWebhookUrl(this.config, existing.id));
+      const target = webhookTarget(this.config, connected);
+      await adapter.registerWebhook(connected, target.url, target.appLevel);
     } catch (error) {
       throw platformRefusal(error, PRIMARY_CREDENTIAL[existing.type], 'registering the webhook');
     }

@@ -23,7 +23,12 @@ export interface HostedConnectPlatform {
   /** Undefined: the app id or secret is not configured (the hosted connect of this kind is off). */
   readonly app: GraphApp | undefined;
   dialogUrl(input: { redirectUri: string; state: string }): string;
-  credentialsFromCode(code: string, redirectUri: string): Promise<Record<string, string>>;
+  /** `isConnected`: whether an account id of this kind already feeds a connected channel (decision 0146). */
+  credentialsFromCode(
+    code: string,
+    redirectUri: string,
+    isConnected: (accountId: string) => Promise<boolean>,
+  ): Promise<Record<string, string>>;
 }
 
 const refused = (code: string, message: string) => new PlatformCallError({ transient: false, code, message });
@@ -32,7 +37,11 @@ function appOf(appId: string, appSecret: string): GraphApp | undefined {
   return appId && appSecret ? { appId, appSecret } : undefined;
 }
 
-/** CHAT_APP_A's Embedded Signup: the first number shared becomes the channel (`chatAppANumbersFromCode`). */
+/**
+ * CHAT_APP_A's Embedded Signup: the numbers shared (`chatAppANumbersFromCode`); the first one not yet connected becomes
+ * the channel, so a business that signs up again after adding a number connects the new one (decision 0146); with all
+ * connected, the first (the connect then reauthorises it).
+ */
 function chatAppAHostedConnect(config: ChannelsConfig, adapter: ChatAppAAdapter): HostedConnectPlatform {
   const app = appOf(config.CHAT_APP_A_APP_ID, config.CHAT_APP_A_APP_SECRET);
   return {
@@ -45,16 +54,19 @@ function chatAppAHostedConnect(config: ChannelsConfig, adapter: ChatAppAAdapter)
         dialogUrl: config.CHAT_APP_A_DIALOG_URL,
         configId: config.CHAT_APP_A_CONFIG_ID || undefined,
       }),
-    async credentialsFromCode(code, redirectUri) {
-      const [first] = await chatAppANumbersFromCode(adapter, app!, { code, redirectUri });
-      if (!first) throw refused('no_phone_number', 'no WhatsApp Business phone number was shared');
-      return { ...first.credentials };
+    async credentialsFromCode(code, redirectUri, isConnected) {
+      const numbers = await chatAppANumbersFromCode(adapter, app!, { code, redirectUri });
+      if (!numbers.length) throw refused('no_phone_number', 'no WhatsApp Business phone number was shared');
+      for (const number of numbers)
+        if (!(await isConnected(number.credentials.phoneNumberId ?? ''))) return { ...number.credentials };
+      return { ...numbers[0]!.credentials };
     },
   };
 }
 
 /**
- * SOCIAL_APP_D's page connect: the first page granted becomes the channel, with the page token read through the
+ * SOCIAL_APP_D's page connect: the first page granted that is not connected yet becomes the channel (else the first,
+ * which the connect then reauthorises), with the page token read through the
  * long-lived user token (`socialAppDPagesFromCode`), so it does not expire with the login's short-lived one.
  */
 function socialAppDHostedConnect(config: ChannelsConfig, adapter: SocialAppDAdapter): HostedConnectPlatform {
@@ -64,10 +76,11 @@ function socialAppDHostedConnect(config: ChannelsConfig, adapter: SocialAppDAdap
     app,
     dialogUrl: (input) =>
       socialAppDConnectUrl({ ...input, appId: app!.appId, dialogUrl: config.SOCIAL_APP_D_DIALOG_URL }),
-    async credentialsFromCode(code, redirectUri) {
-      const [first] = await socialAppDPagesFromCode(adapter, app!, { code, redirectUri });
-      if (!first) throw refused('no_page', 'no page was shared');
-      return { ...first.credentials };
+    async credentialsFromCode(code, redirectUri, isConnected) {
+      const pages = await socialAppDPagesFromCode(adapter, app!, { code, redirectUri });
+      if (!pages.length) throw refused('no_page', 'no page was shared');
+      for (const page of pages) if (!(await isConnected(page.credentials.pageId ?? ''))) return { ...page.credentials };
+      return { ...pages[0]!.credentials };
     },
   };
 }

@@ -19,7 +19,7 @@ import type {
   PartnerConnectUrl,
 } from '@svc/proto/channels/v1/platform_channels';
 import type { ChannelsConfig } from '../../config';
-import { ConnectStateRow } from '../../entities';
+import { ConnectStateRow, PlatformChannelRow } from '../../entities';
 import type { PlatformChannelType } from '../../entities/platform-channel';
 import type { PlatformAdapters } from '../../platforms';
 import { channelsPublicUrl } from '../../http/urls';
@@ -148,16 +148,26 @@ export class HostedConnect {
         );
       let credentials: Record<string, string>;
       try {
-        credentials = await platform.credentialsFromCode(query.code, this.redirectUri);
+        credentials = await platform.credentialsFromCode(query.code, this.redirectUri, async (accountId) =>
+          this.dataSource.manager.existsBy(PlatformChannelRow, {
+            connectedAccount: `${ChannelType[platform.type]}:${accountId}`,
+          }),
+        );
       } catch (error) {
         throw platformFailure(error);
       }
       let channel: Channel;
       try {
-        channel = await this.connections.connectForOrg(row.orgId, platform.type, credentials, {
-          ...(row.name ? { name: row.name } : {}),
-          aiAutoReply: row.aiAutoReply,
-        });
+        channel = await this.connections.connectForOrg(
+          row.orgId,
+          platform.type,
+          credentials,
+          {
+            ...(row.name ? { name: row.name } : {}),
+            aiAutoReply: row.aiAutoReply,
+          },
+          { hosted: true },
+        );
       } catch (error) {
         throw connectFailure(error);
       }

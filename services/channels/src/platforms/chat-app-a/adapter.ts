@@ -1,6 +1,7 @@
 import { ChannelType } from '@svc/proto/channels/v1';
 import {
   PlatformCallError,
+  type AppLevelWebhook,
   type ConnectedChannel,
   type InboundEvent,
   type OutboundMessage,
@@ -63,15 +64,18 @@ export class ChatAppAAdapter extends GraphPlatformAdapter implements PlatformAda
 
   /**
    * Subscribes the app to the business account's webhooks with this channel's URL as the account's alternate
-   * callback and our generated verify token (the platform verifies it with the `hub.*` handshake).
+   * callback and our generated verify token (the platform verifies it with the `hub.*` handshake). A hosted-connected
+   * number (`appLevel`, decision 0146) subscribes with no override: the installation app's own callback, configured in
+   * its dashboard, serves every number of every business account it has (an override is per business account, so two
+   * numbers of one account cannot each have their own URL).
    */
-  async registerWebhook(channel: ConnectedChannel, url: string): Promise<void> {
+  async registerWebhook(channel: ConnectedChannel, url: string, appLevel?: AppLevelWebhook): Promise<void> {
     const credentials = this.credentials(channel);
     await this.graph.call(`${credentials.businessAccountId}/subscribed_apps`, {
       method: 'POST',
       accessToken: credentials.accessToken,
       appSecret: credentials.appSecret,
-      body: { override_callback_uri: url, verify_token: channel.webhookSecret },
+      body: appLevel ? {} : { override_callback_uri: url, verify_token: channel.webhookSecret },
     });
   }
 

@@ -14,7 +14,7 @@ import { downloadFromPlatform, secretsEqual } from '../platform-http';
 import type { AdapterOptions } from '../registry';
 import { TelegramApi } from './api';
 import { chatAppBCredentialsSchema, SECRET_TOKEN_PATTERN } from './credentials';
-import { parseTelegramUpdate } from './parse';
+import { parseTelegramUpdate, telegramWebhookReply } from './parse';
 import { sendTelegram } from './send';
 import { ALLOWED_UPDATES, type TelegramFile, type TelegramUser } from './types';
 
@@ -66,6 +66,11 @@ export class ChatAppBAdapter implements PlatformAdapter {
     return secretsEqual(presented, channel.webhookSecret)
       ? { ok: true }
       : { ok: false, reason: `${SECRET_TOKEN_HEADER} does not match` };
+  }
+
+  /** A button tap is answered in the webhook's response (decision 0131): no extra call, no spinner left turning. */
+  webhookReply(_channel: ConnectedChannel, rawBody: Buffer): Record<string, unknown> | undefined {
+    return telegramWebhookReply(rawBody);
   }
 
   parse(_channel: ConnectedChannel, rawBody: Buffer): InboundEvent[] {

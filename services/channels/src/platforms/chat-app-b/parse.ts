@@ -133,3 +133,19 @@ function messageContent(message: TelegramMessage): InboundContent {
     return { type: 'UNSUPPORTED', description: `a dice roll ${message.dice.emoji} ${message.dice.value}` };
   return { type: 'UNSUPPORTED', description: 'a message of a kind the inbox does not show' };
 }
+
+/**
+ * The method call answering an update in the webhook's own response (core.telegram.org/bots/api — "Making requests
+ * when getting updates"): a button tap is acknowledged with `answerCallbackQuery`, which stops the client's progress
+ * indicator. Anything else, or a body that is not an update, has no reply.
+ */
+export function telegramWebhookReply(rawBody: Buffer): Record<string, unknown> | undefined {
+  let update: Partial<TelegramUpdate> | null;
+  try {
+    update = JSON.parse(rawBody.toString('utf8')) as Partial<TelegramUpdate> | null;
+  } catch {
+    return undefined;
+  }
+  const id = update?.callback_query?.id;
+  return typeof id === 'string' && id ? { method: 'answerCallbackQuery', callback_query_id: id } : undefined;
+}

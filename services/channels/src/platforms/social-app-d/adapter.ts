@@ -1,6 +1,7 @@
 import { ChannelType } from '@svc/proto/channels/v1';
 import {
   PlatformCallError,
+  type AppLevelWebhook,
   type ConnectedChannel,
   type InboundEvent,
   type OutboundMessage,
@@ -54,8 +55,10 @@ export class SocialAppDAdapter extends GraphPlatformAdapter implements PlatformA
   /**
    * Points the app's page webhook at this channel's URL with our verify token (`POST /<APP_ID>/subscriptions`, app
    * token), then subscribes the app to the page's messaging fields (`POST /<PAGE_ID>/subscribed_apps`, page token).
+   * A hosted-connected page (`appLevel`, decision 0146) sets the installation app's one callback, the same URL and
+   * token for every page, so connecting a second page never takes the first one's webhooks away.
    */
-  async registerWebhook(channel: ConnectedChannel, url: string): Promise<void> {
+  async registerWebhook(channel: ConnectedChannel, url: string, appLevel?: AppLevelWebhook): Promise<void> {
     const credentials = this.credentials(channel);
     await this.graph.call(`${credentials.appId}/subscriptions`, {
       method: 'POST',
@@ -63,7 +66,7 @@ export class SocialAppDAdapter extends GraphPlatformAdapter implements PlatformA
       body: {
         object: 'page',
         callback_url: url,
-        verify_token: channel.webhookSecret,
+        verify_token: appLevel?.verifyToken ?? channel.webhookSecret,
         fields: SOCIAL_APP_D_WEBHOOK_FIELDS.join(','),
       },
     });
