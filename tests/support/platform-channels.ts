@@ -9,6 +9,8 @@ import {
   unary,
 } from '@svc/kit';
 import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
+import { MessageDirection } from '@svc/proto/inbox/v1';
+import { MessageRow } from '@svc/inbox/dist/src/entities';
 import { ChannelStatus } from '@svc/proto/channels/v1';
 import { ChannelRow, PlatformChannelRow } from '@svc/channels/dist/src/entities';
 import type { PlatformChannelType } from '@svc/channels/dist/src/entities/platform-channel';
@@ -83,7 +85,7 @@ export async function chatOfPlatformUser(
   const signer = new PrincipalSigner('channels', importSigningKey('channels', key));
   const contacts = grpcClient(ContactsServiceClient, `127.0.0.1:${harness.stack.contacts.grpcPort}`);
   try {
-    return await eventually(async () => {
+    const chatId = await eventually(async () => {
       const lookup = await unary(
         contacts.lookupContact.bind(contacts),
         { identifierType: IdentifierType.CHANNEL_USER_ID, value: platformUserId, channelIntegrationId: channelId },
@@ -91,6 +93,11 @@ export async function chatOfPlatformUser(
       );
       return lookup.found && lookup.latestChatId ? lookup.latestChatId : undefined;
     });
+    // The chat opens before the user's message is stored (and contacts learns of it from an event): wait for the
+    // message too, so what a test does next (a reply inside the platform's window) sees it.
+    const messages = harness.stack.inbox.dataSource.getRepository(MessageRow);
+    await eventually(async () => (await messages.countBy({ chatId, direction: MessageDirection.INBOUND })) > 0);
+    return chatId;
   } finally {
     contacts.close();
   }
