@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { In, type DataSource } from 'typeorm';
 import { consumeEvents, now, type DeliveredRecord, type EventBus, type Logger, type Subscription } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
@@ -16,6 +17,13 @@ export const DELIVERY_CONSUMER_GROUP = 'channels.delivery';
  * The sender picks the rows up (`wake`).
  */
 export class DeliveryConsumer {
+  /**
+   * Whether a channel id names a platform channel: every agent message of every web chat passes here, so the answer
+   * is kept. It never changes for an id (a channel's type is fixed at creation, and no message names a channel before
+   * its row is committed), so nothing evicts it; a disconnected channel's messages are the sender's to refuse.
+   */
+  private readonly isPlatformChannel = new LRUCache<string, boolean>({ max: 50_000 });
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly wake: () => void,
@@ -49,13 +57,18 @@ export class DeliveryConsumer {
     );
     if (!outbound.length) return 0;
     const channelIds = [...new Set(outbound.map((e) => e.message?.channelId ?? ''))];
-    const platform = new Set(
-      (
-        await this.dataSource
-          .getRepository(PlatformChannelRow)
-          .find({ select: { id: true }, where: { id: In(channelIds) } })
-      ).map((row) => row.id),
-    );
+    const unknown = channelIds.filter((id) => !this.isPlatformChannel.has(id));
+    if (unknown.length) {
+      const found = new Set(
+        (
+          await this.dataSource
+            .getRepository(PlatformChannelRow)
+            .find({ select: { id: true }, where: { id: In(unknown) } })
+        ).map((row) => row.id),
+      );
+      for (const id of unknown) this.isPlatformChannel.set(id, found.has(id));
+    }
+    const platform = new Set(channelIds.filter((id) => this.isPlatformChannel.get(id)));
     const at = now();
     const rows = outbound.flatMap((envelope) => {
       const message = envelope.message;
