@@ -50,3 +50,4 @@ export * from './secrets/keyring';
 export * from './secrets/key-source';
 export * from './secrets/keys-setting';
 export * from './secrets/secrets-cli';
+export * from './erasure/contract';

@@ -48,7 +48,11 @@ export interface Envelope {
     | ChannelEvent
     | undefined;
   /** One verified inbound platform webhook (svc.channels.inbound.v1). */
-  platformWebhook?: PlatformWebhookEvent | undefined;
+  platformWebhook?:
+    | PlatformWebhookEvent
+    | undefined;
+  /** The erasure saga of one contact (svc.contacts.erasure.v1). */
+  erasure?: ErasureEvent | undefined;
 }
 
 export interface Envelope_RequestContextEntry {
@@ -180,6 +184,25 @@ export interface ContactEvent {
 }
 
 /**
+ * contact.erase_requested (by contacts: every participant erases its part of the contact and confirms) and
+ * contact.erase_confirmed (by a participant, once its part is erased in its own database) on svc.contacts.erasure.v1,
+ * key: the contact id. Ids and counts only, no personal data (docs/erasure.md).
+ */
+export interface ErasureEvent {
+  erasureId: string;
+  contactId: string;
+  /** contact.erase_confirmed: the confirming participant and what it erased. */
+  service: string;
+  counts: ErasureCount[];
+}
+
+/** How many things of one kind a participant erased (the same shape as svc.erasure.v1.ErasureCount). */
+export interface ErasureCount {
+  kind: string;
+  count: number;
+}
+
+/**
  * flow.published, flow.unpublished, flow.updated on svc.flows.flows.v1: the set of published flows a connection feeds
  * may have changed, so webhook-ingress replicas drop what they cached for these connections.
  */
@@ -248,6 +271,7 @@ function createBaseEnvelope(): Envelope {
     flow: undefined,
     channel: undefined,
     platformWebhook: undefined,
+    erasure: undefined,
   };
 }
 
@@ -309,6 +333,9 @@ export const Envelope: MessageFns<Envelope> = {
     }
     if (message.platformWebhook !== undefined) {
       PlatformWebhookEvent.encode(message.platformWebhook, writer.uint32(410).fork()).join();
+    }
+    if (message.erasure !== undefined) {
+      ErasureEvent.encode(message.erasure, writer.uint32(178).fork()).join();
     }
     return writer;
   },
@@ -481,6 +508,14 @@ export const Envelope: MessageFns<Envelope> = {
             message.platformWebhook = PlatformWebhookEvent.decode(reader, reader.uint32());
             continue;
           }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.erasure = ErasureEvent.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -560,6 +595,7 @@ export const Envelope: MessageFns<Envelope> = {
         : isSet(object.platform_webhook)
         ? PlatformWebhookEvent.fromJSON(object.platform_webhook)
         : undefined,
+      erasure: isSet(object.erasure) ? ErasureEvent.fromJSON(object.erasure) : undefined,
     };
   },
 
@@ -628,6 +664,9 @@ export const Envelope: MessageFns<Envelope> = {
     if (message.platformWebhook !== undefined) {
       obj.platformWebhook = PlatformWebhookEvent.toJSON(message.platformWebhook);
     }
+    if (message.erasure !== undefined) {
+      obj.erasure = ErasureEvent.toJSON(message.erasure);
+    }
     return obj;
   },
 
@@ -686,6 +725,9 @@ export const Envelope: MessageFns<Envelope> = {
       : undefined;
     message.platformWebhook = (object.platformWebhook !== undefined && object.platformWebhook !== null)
       ? PlatformWebhookEvent.fromPartial(object.platformWebhook)
+      : undefined;
+    message.erasure = (object.erasure !== undefined && object.erasure !== null)
+      ? ErasureEvent.fromPartial(object.erasure)
       : undefined;
     return message;
   },
@@ -2468,6 +2510,216 @@ export const ContactEvent: MessageFns<ContactEvent> = {
     const message = createBaseContactEvent();
     message.contactId = object.contactId ?? "";
     message.externalId = object.externalId ?? undefined;
+    return message;
+  },
+};
+
+function createBaseErasureEvent(): ErasureEvent {
+  return { erasureId: "", contactId: "", service: "", counts: [] };
+}
+
+export const ErasureEvent: MessageFns<ErasureEvent> = {
+  encode(message: ErasureEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.erasureId !== "") {
+      writer.uint32(10).string(message.erasureId);
+    }
+    if (message.contactId !== "") {
+      writer.uint32(18).string(message.contactId);
+    }
+    if (message.service !== "") {
+      writer.uint32(26).string(message.service);
+    }
+    for (const v of message.counts) {
+      ErasureCount.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ErasureEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseErasureEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.erasureId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.contactId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.service = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.counts.push(ErasureCount.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ErasureEvent {
+    return {
+      erasureId: isSet(object.erasureId)
+        ? globalThis.String(object.erasureId)
+        : isSet(object.erasure_id)
+        ? globalThis.String(object.erasure_id)
+        : "",
+      contactId: isSet(object.contactId)
+        ? globalThis.String(object.contactId)
+        : isSet(object.contact_id)
+        ? globalThis.String(object.contact_id)
+        : "",
+      service: isSet(object.service) ? globalThis.String(object.service) : "",
+      counts: globalThis.Array.isArray(object?.counts) ? object.counts.map((e: any) => ErasureCount.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ErasureEvent): unknown {
+    const obj: any = {};
+    if (message.erasureId !== "") {
+      obj.erasureId = message.erasureId;
+    }
+    if (message.contactId !== "") {
+      obj.contactId = message.contactId;
+    }
+    if (message.service !== "") {
+      obj.service = message.service;
+    }
+    if (message.counts?.length) {
+      obj.counts = message.counts.map((e) => ErasureCount.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ErasureEvent>, I>>(base?: I): ErasureEvent {
+    return ErasureEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ErasureEvent>, I>>(object: I): ErasureEvent {
+    const message = createBaseErasureEvent();
+    message.erasureId = object.erasureId ?? "";
+    message.contactId = object.contactId ?? "";
+    message.service = object.service ?? "";
+    message.counts = object.counts?.map((e) => ErasureCount.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseErasureCount(): ErasureCount {
+  return { kind: "", count: 0 };
+}
+
+export const ErasureCount: MessageFns<ErasureCount> = {
+  encode(message: ErasureCount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.kind !== "") {
+      writer.uint32(10).string(message.kind);
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).int32(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ErasureCount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseErasureCount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ErasureCount {
+    return {
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+    };
+  },
+
+  toJSON(message: ErasureCount): unknown {
+    const obj: any = {};
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ErasureCount>, I>>(base?: I): ErasureCount {
+    return ErasureCount.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ErasureCount>, I>>(object: I): ErasureCount {
+    const message = createBaseErasureCount();
+    message.kind = object.kind ?? "";
+    message.count = object.count ?? 0;
     return message;
   },
 };
