@@ -51,3 +51,4 @@ export * from './secrets/key-source';
 export * from './secrets/keys-setting';
 export * from './secrets/secrets-cli';
 export * from './erasure/contract';
+export * from './erasure/rows';

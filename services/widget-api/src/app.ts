@@ -39,6 +39,7 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
   private readonly integrations: Integrations;
   private readonly tokens: SessionTokens;
   private hub: RealtimeHub | undefined;
+  private sessions: Sessions | undefined;
   private feed: Subscription | undefined;
   private pruning: NodeJS.Timeout | undefined;
   /** The Koa routes (config, handshakes, visitor chat routes); valid once started. */
@@ -57,7 +58,13 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
     this.integrations = new Integrations(this.backends, config.WIDGET_CONFIG_CACHE_MS);
     const signingKey = importSigningKey(SESSION_ISSUER, config.SVC_SIGNING_KEY ?? '', config.SVC_SIGNING_KEY_ID);
     signingKey.catch(() => undefined);
-    this.tokens = new SessionTokens(signingKey, config.SVC_TRUST_JWKS, config.WIDGET_SESSION_TTL_SECONDS, deps.clock);
+    this.tokens = new SessionTokens(
+      signingKey,
+      config.SVC_TRUST_JWKS,
+      config.WIDGET_SESSION_TTL_SECONDS,
+      deps.clock,
+      (sessionId) => this.sessions?.exists(sessionId) ?? Promise.resolve(false),
+    );
     this.realtime = realtimeRoute({
       hub: () => {
         if (!this.hub) throw new Error('widget-api is not started');
@@ -73,6 +80,7 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
   protected register(): void {
     const clock = this.deps.clock;
     const sessions = new Sessions(this.dataSource, this.config.WIDGET_REFRESH_TTL_SECONDS * 1000, clock);
+    this.sessions = sessions;
     const visitors = new Visitors(
       this.backends,
       new GoogleIdTokens(this.config.WIDGET_GOOGLE_JWKS_URL, clock),
@@ -120,6 +128,12 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
     this.hub?.close();
   }
 
+  /** Ends the streams of an erased contact on this replica (decision 0173). */
+  private endContactStreams(contactId: string): void {
+    const ended = this.hub?.endContact(contactId) ?? 0;
+    if (ended) this.logger.info({ ended }, 'streams of an erased contact ended');
+  }
+
   /** Open SSE streams on this replica. */
   get streamCount(): number {
     return this.hub?.streamCount ?? 0;
@@ -134,6 +148,7 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
         () => this.hub,
         this.logger.child({ component: 'realtime' }),
       ),
+      contactErased: (contactId) => this.endContactStreams(contactId),
     });
   }
 
