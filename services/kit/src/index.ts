@@ -52,3 +52,7 @@ export * from './secrets/keys-setting';
 export * from './secrets/secrets-cli';
 export * from './erasure/contract';
 export * from './erasure/rows';
+export * from './erasure/events';
+export * from './erasure/consumer';
+export * from './erasure/participant-service';
+export * from './erasure/testing';
