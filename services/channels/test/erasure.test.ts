@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ChannelStatus, ChannelType } from '@svc/proto/channels/v1';
-import { dropTestDatabase, newId, testEnv, type ErasureKindCount } from '@svc/kit';
+import { dropTestDatabase, newId, participantRoundTrip, testEnv, testErasure, type ErasureKindCount } from '@svc/kit';
 import { ChannelsApp, channelsConfig } from '../src';
 import { CHANNELS_CONTACT_ROWS } from '../src/domain/erasure';
 import type { TemplateSendPayload } from '../src/domain/templates/vocabulary';
@@ -136,6 +136,18 @@ describe('channels: erasing a contact (decision 0170)', () => {
     expect(await manager().countBy(OutboundDeliveryRow, { orgId: otherOrgId })).to.equal(1);
     expect(await manager().countBy(PlatformInboundMessageRow, { channelId: otherOrgChannelId })).to.equal(1);
     expect(await CHANNELS_CONTACT_ROWS.count(manager(), otherOrgId, contactId)).to.deep.equal(counts(0, 1, 1));
+  });
+
+  it('answers PreviewErasure, erases on contact.erase_requested and confirms what it erased', async () => {
+    const orgId = newId();
+    const contactId = newId();
+    const channelId = await channelOf(orgId);
+    await inbound(channelId, contactId);
+    await outbound(orgId, channelId, contactId, true);
+    const { preview, confirmed } = await participantRoundTrip(app, testErasure(orgId, contactId));
+    expect(preview).to.deep.equal(counts(1, 1, 1));
+    expect(confirmed).to.deep.equal(preview);
+    expect(await manager().countBy(OutboundDeliveryRow, { orgId })).to.equal(0);
   });
 
   it('erases nothing the second time and confirms zeros', async () => {

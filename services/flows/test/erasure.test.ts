@@ -1,8 +1,18 @@
 import { expect } from 'chai';
 import type { DataSource } from 'typeorm';
-import { createLogger, dropTestDatabase, eventually, newId, openDataSource, testDbUrl } from '@svc/kit';
+import {
+  createLogger,
+  dropTestDatabase,
+  eventually,
+  newId,
+  openDataSource,
+  participantRoundTrip,
+  testDbUrl,
+  testEnv,
+  testErasure,
+} from '@svc/kit';
 import { FlowRunStatus, FlowStepType, FlowTriggerType, type FlowStep } from '@svc/proto/flows/v1';
-import { flowsData } from '../src';
+import { FlowsApp, flowsConfig, flowsData } from '../src';
 import { FLOWS_CONTACT_ROWS } from '../src/domain/erasure';
 import { Runner } from '../src/domain/runner';
 import type { StepActions } from '../src/domain/steps';
@@ -103,5 +113,32 @@ describe('flows: erasing a contact (decision 0171)', () => {
     }
     expect(sent).to.deep.equal(['first']);
     expect(await dataSource.manager.countBy(RunRow, { id: inProgress.id })).to.equal(0);
+  });
+});
+
+describe('FlowsApp as an erasure participant', () => {
+  let app: FlowsApp;
+
+  before(async () => {
+    app = new FlowsApp(flowsConfig(testEnv('flows_participant')), { serveHttp: false });
+    await app.start();
+  });
+  after(async () => {
+    await app.stop();
+    await dropTestDatabase(app.config.DB_URL);
+  });
+
+  it("answers PreviewErasure, erases on contact.erase_requested and confirms what it erased, for the principal's org", async () => {
+    const orgId = newId();
+    const contactId = newId();
+    await app.dataSource.manager.insert(RunRow, [
+      run(orgId, contactId),
+      run(orgId, contactId),
+      run(newId(), contactId),
+    ]);
+    const { preview, confirmed } = await participantRoundTrip(app, testErasure(orgId, contactId));
+    expect(preview).to.deep.equal([{ kind: 'flow_runs', count: 2 }]);
+    expect(confirmed).to.deep.equal(preview);
+    expect(await app.dataSource.manager.countBy(RunRow, { orgId, contactId })).to.equal(0);
   });
 });

@@ -52,6 +52,8 @@ export * from './secrets/keys-setting';
 export * from './secrets/secrets-cli';
 export * from './erasure/contract';
 export * from './erasure/rows';
+export * from './erasure/participant';
+export * from './erasure/participant-testing';
 export * from './erasure/events';
 export * from './erasure/consumer';
 export * from './erasure/participant-service';

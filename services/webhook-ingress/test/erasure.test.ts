@@ -9,10 +9,14 @@ import {
   eventually,
   newId,
   openDataSource,
+  participantRoundTrip,
   testDbUrl,
+  testEnv,
+  testErasure,
 } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
 import { InboundOutcome } from '@svc/proto/webhooks/v1';
+import { WebhookIngressApp, ingressConfig } from '../src';
 import { ingressData } from '../src/data';
 import { subscribeCacheInvalidation } from '../src/domain/cache-invalidation';
 import { INGRESS_CONTACT_ROWS } from '../src/domain/erasure';
@@ -111,5 +115,29 @@ describe('webhook-ingress: erasing a contact (decision 0172)', () => {
       await subscription.stop();
       await bus.stop();
     }
+  });
+});
+
+describe('WebhookIngressApp as an erasure participant', () => {
+  let app: WebhookIngressApp;
+
+  before(async () => {
+    app = new WebhookIngressApp(ingressConfig(testEnv('webhook_ingress_participant')), { serveHttp: false });
+    await app.start();
+  });
+  after(async () => {
+    await app.stop();
+    await dropTestDatabase(app.config.DB_URL);
+  });
+
+  it('answers PreviewErasure, anonymises on contact.erase_requested and confirms what it anonymised', async () => {
+    const orgId = newId();
+    const contactId = newId();
+    const row = historyRow(orgId, contactId);
+    await app.dataSource.manager.insert(RequestLogRow, [row, historyRow(newId(), contactId)]);
+    const { preview, confirmed } = await participantRoundTrip(app, testErasure(orgId, contactId));
+    expect(preview).to.deep.equal([{ kind: 'history_rows', count: 1 }]);
+    expect(confirmed).to.deep.equal(preview);
+    expect(await app.dataSource.manager.findOneByOrFail(RequestLogRow, { id: row.id })).to.include({ contactId: null });
   });
 });

@@ -12,10 +12,15 @@ import {
   importSigningKey,
   newId,
   openDataSource,
+  participantRoundTrip,
   testDbUrl,
+  testEnv,
+  testErasure,
 } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
+import { WidgetApiApp, widgetConfig } from '../src';
 import { widgetData } from '../src/data';
+import { VisitorSessionRow } from '../src/entities';
 import { WIDGET_CONTACT_ROWS } from '../src/domain/erasure';
 import { SESSION_ISSUER, SessionTokens } from '../src/domain/session-tokens';
 import { Sessions } from '../src/domain/sessions';
@@ -116,5 +121,30 @@ describe('widget-api: erasing a contact (decision 0173)', () => {
       await subscription.stop();
       await bus.stop();
     }
+  });
+});
+
+describe('WidgetApiApp as an erasure participant', () => {
+  let app: WidgetApiApp;
+
+  before(async () => {
+    app = new WidgetApiApp(widgetConfig(testEnv('widget-api')), { serveHttp: false });
+    await app.start();
+  });
+  after(async () => {
+    await app.stop();
+    await dropTestDatabase(app.config.DB_URL);
+  });
+
+  it('serves PreviewErasure on its gRPC port, deletes the sessions on contact.erase_requested and confirms', async () => {
+    const orgId = newId();
+    const contactId = newId();
+    const sessions = new Sessions(app.dataSource, 86_400_000);
+    await sessions.create({ orgId, channelId: newId(), contactId, userId: '' });
+    await sessions.create({ orgId, channelId: newId(), contactId: newId(), userId: '' });
+    const { preview, confirmed } = await participantRoundTrip(app, testErasure(orgId, contactId));
+    expect(preview).to.deep.equal([{ kind: 'widget_sessions', count: 1 }]);
+    expect(confirmed).to.deep.equal(preview);
+    expect(await app.dataSource.manager.countBy(VisitorSessionRow, { orgId })).to.equal(1);
   });
 });
