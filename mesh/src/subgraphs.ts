@@ -26,6 +26,12 @@ export const SUBGRAPHS: Subgraph[] = [
     grpcService: 'svc.contacts.v1.ContactsService',
   },
   {
+    name: 'contactsErasure',
+    app: 'contacts',
+    proto: 'svc/contacts/v1/erasure.proto',
+    grpcService: 'svc.contacts.v1.ContactErasureService',
+  },
+  {
     name: 'webhooks',
     app: 'webhook-ingress',
     proto: 'svc/webhooks/v1/webhook_ingress_service.proto',

@@ -5,6 +5,7 @@ import { DeliveryServiceService } from '@svc/proto/channels/v1/delivery';
 import { PlatformChannelsServiceService } from '@svc/proto/channels/v1/platform_channels';
 import { ChatAppATemplatesServiceService } from '@svc/proto/channels/v1/templates';
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
+import { ContactErasureServiceService } from '@svc/proto/contacts/v1/erasure';
 import { ErasureParticipantServiceService } from '@svc/proto/erasure/v1';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
@@ -41,6 +42,7 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   SearchServiceService,
   VisitorServiceService,
   ContactsServiceService,
+  ContactErasureServiceService,
   FlowsServiceService,
   WebhookIngressServiceService,
   ChannelsServiceService,
