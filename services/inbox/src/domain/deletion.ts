@@ -1,13 +1,5 @@
-import type { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import {
-  InvalidArgument,
-  enqueueEvents,
-  now,
-  requireOrg,
-  requireScope,
-  type OutboxRelay,
-  type Principal,
-} from '@svc/kit';
+import { In, type DataSource, type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
+import { enqueueEvents, now, requireOrg, requireScope, type OutboxRelay, type Principal } from '@svc/kit';
 import { ApiScope } from '@svc/proto/common/v1';
 import type { DeleteChatResult, DeleteConversationResult } from '@svc/proto/inbox/v1';
 import {
@@ -24,6 +16,7 @@ import {
 } from '../entities';
 import { chatEvent, conversationEvent } from './events';
 import { findChat, findConversation } from './lookups';
+import type { ConversationErasure } from './erasure/conversation-erasure';
 import type { MediaLibrary } from './media';
 
 /** Rows that hang off a message, removed with it (a hard delete leaves nothing behind, not even its search terms). */
@@ -44,27 +37,23 @@ export class Deletion {
     private readonly dataSource: DataSource,
     private readonly relay: () => OutboxRelay,
     private readonly media: MediaLibrary,
+    private readonly erasure: ConversationErasure,
   ) {}
 
   async deleteChat(principal: Principal, chatId: string): Promise<DeleteChatResult> {
     requireScope(principal, ApiScope.CONVERSATIONS_DELETE);
     const orgId = requireOrg(principal);
-    const blobKeys = await this.dataSource.transaction(async (manager) => {
-      const chat = await findChat(manager, orgId, chatId);
-      const keys = await this.media.removeWithChats(manager, orgId, [chat.id]);
-      await removeChats(manager, orgId, [chat]);
-      await enqueueEvents(manager, [chatEvent('chat.deleted', chat)], now());
-      return keys;
-    });
+    const blobKeys = await this.dataSource.transaction(async (manager) =>
+      removeThreads(manager, this.media, orgId, { chats: [await findChat(manager, orgId, chatId)], conversations: [] }),
+    );
     this.relay().nudge();
     await this.media.discardBlobs(blobKeys);
     return { chatId };
   }
 
   /**
-   * Deletes the conversation and its threads. `removePeople: true` is refused (after the scope checks, before
-   * anything is read): erasing the person is not built yet, and a delete must not claim an erasure nobody performs
-   * (docs/decisions/0046-remove-people-refused.md).
+   * Deletes the conversation and its threads. `removePeople: true` (after both scope checks) erases the conversation's
+   * contact everywhere instead, this conversation included (ConversationErasure, docs/decisions/0168).
    */
   async deleteConversation(
     principal: Principal,
@@ -72,38 +61,56 @@ export class Deletion {
     removePeople: boolean,
   ): Promise<DeleteConversationResult> {
     requireScope(principal, ApiScope.CONVERSATIONS_DELETE);
-    if (removePeople) {
-      requireScope(principal, ApiScope.CONTACTS_ERASE);
-      throw new InvalidArgument(
-        'removePeople: true is not available yet (erasing a person is not built); delete with removePeople: false',
-        { field: 'removePeople' },
-      );
-    }
+    if (removePeople) requireScope(principal, ApiScope.CONTACTS_ERASE);
     const orgId = requireOrg(principal);
+    if (removePeople) return this.erasure.deleteAndErase(principal, orgId, conversationId);
     const { chatIds, blobKeys } = await this.dataSource.transaction(async (manager) => {
       const conversation = await findConversation(manager, orgId, conversationId);
       const chats = await manager.findBy(ChatRow, { orgId, conversationId: conversation.id });
-      const keys = await this.media.removeWithChats(
-        manager,
-        orgId,
-        chats.map((chat) => chat.id),
-      );
-      await removeChats(manager, orgId, chats);
-      await manager.delete(ConversationRow, { orgId, id: conversation.id });
-      await enqueueEvents(
-        manager,
-        [
-          ...chats.map((chat) => chatEvent('chat.deleted', chat)),
-          conversationEvent('conversation.deleted', conversation),
-        ],
-        now(),
-      );
+      const keys = await removeThreads(manager, this.media, orgId, { chats, conversations: [conversation] });
       return { chatIds: chats.map((chat) => chat.id), blobKeys: keys };
     });
     this.relay().nudge();
     await this.media.discardBlobs(blobKeys);
     return { conversationId, deletedChatIds: chatIds, contactEraseRequested: false };
   }
+}
+
+/** What one hard delete removes: threads, and the conversations they belong to (none for apiDeleteChat). */
+export interface Threads {
+  chats: ChatRow[];
+  conversations: ConversationRow[];
+}
+
+/**
+ * One hard delete inside the caller's transaction (apiDeleteChat, apiDeleteConversation, an erasure): the threads with
+ * everything in them and their media (`MediaLibrary.removeWithChats`; `uploadedBy`: also every item that contact
+ * uploaded), then the conversations, with `chat.deleted` and `conversation.deleted` each. Returns the blob keys to
+ * discard once the transaction has committed.
+ */
+export async function removeThreads(
+  manager: EntityManager,
+  media: MediaLibrary,
+  orgId: string,
+  threads: Threads,
+  uploadedBy?: string,
+): Promise<string[]> {
+  const { chats, conversations } = threads;
+  const keys = await media.removeWithChats(
+    manager,
+    orgId,
+    chats.map((chat) => chat.id),
+    uploadedBy,
+  );
+  await removeChats(manager, orgId, chats);
+  if (conversations.length)
+    await manager.delete(ConversationRow, { orgId, id: In(conversations.map((conversation) => conversation.id)) });
+  const events = [
+    ...chats.map((chat) => chatEvent('chat.deleted', chat)),
+    ...conversations.map((conversation) => conversationEvent('conversation.deleted', conversation)),
+  ];
+  if (events.length) await enqueueEvents(manager, events, now());
+  return keys;
 }
 
 /**

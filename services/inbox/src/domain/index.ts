@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Logger, OutboxRelay } from '@svc/kit';
 import type { BlobStore } from '../storage/blob-store';
+import { BlobDeletions } from './blob-deletions';
 import { ChatMoves } from './chat-moves';
 import { Chats } from './chats';
 import { Collections } from './collections';
@@ -8,6 +9,8 @@ import { MessageDelivery } from './message-delivery';
 import { DeliveryStatuses } from './delivery-status';
 import { Conversations } from './conversations';
 import { Deletion } from './deletion';
+import { ConversationErasure, type ErasureRequests } from './erasure/conversation-erasure';
+import { InboxErasure } from './erasure/inbox-erasure';
 import { InboxCountsReader } from './inbox-counts';
 import { Labels } from './labels';
 import { MediaLibrary, type MediaLimits } from './media';
@@ -41,9 +44,14 @@ export interface InboxDomain {
   chatMoves: ChatMoves;
   typing: ChatTyping;
   visitor: VisitorSide;
+  /** The inbox's part of erasing a contact (the erasure saga, docs/erasure.md). */
+  erasure: InboxErasure;
+  /** Deletes the bytes of removed media durably (swept at start and periodically). */
+  blobDeletions: BlobDeletions;
 }
 
 export type { MemberDirectory } from './members';
+export type { ErasureRequests } from './erasure/conversation-erasure';
 
 /** What the media library needs from the deployable: its blob storage, link signer and limits. */
 export interface MediaDeps {
@@ -58,9 +66,11 @@ export function inboxDomain(
   relay: () => OutboxRelay,
   mediaDeps: MediaDeps,
   members: MemberDirectory,
+  erasureRequests: ErasureRequests,
 ): InboxDomain {
   const attachments = new MediaAttachments(mediaDeps.links);
   const reader = new MessageReader(attachments);
+  const blobDeletions = new BlobDeletions(dataSource, mediaDeps.blobs, mediaDeps.logger);
   const media = new MediaLibrary(
     dataSource,
     relay,
@@ -68,7 +78,9 @@ export function inboxDomain(
     mediaDeps.links,
     mediaDeps.limits,
     mediaDeps.logger,
+    blobDeletions,
   );
+  const erasure = new InboxErasure(dataSource, media);
   return {
     chats: new Chats(dataSource, relay, members),
     conversations: new Conversations(dataSource, relay, members),
@@ -79,12 +91,19 @@ export function inboxDomain(
     collections: new Collections(dataSource, relay),
     search: new Search(dataSource, reader),
     counts: new InboxCountsReader(dataSource),
-    deletion: new Deletion(dataSource, relay, media),
+    deletion: new Deletion(
+      dataSource,
+      relay,
+      media,
+      new ConversationErasure(dataSource, relay, erasure, erasureRequests),
+    ),
     media,
     deliveryStatuses: new DeliveryStatuses(dataSource, relay),
     messageDelivery: new MessageDelivery(dataSource, relay, reader),
     chatMoves: new ChatMoves(dataSource, relay),
     typing: new ChatTyping(dataSource, relay, members),
     visitor: new VisitorSide(dataSource, relay, new VisitorMessageViews(attachments, members)),
+    erasure,
+    blobDeletions,
   };
 }
