@@ -15,6 +15,7 @@ import { ChannelsServiceClient } from '@svc/proto/channels/v1';
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
 import { ContactErasureServiceService } from '@svc/proto/contacts/v1/erasure';
 import { ErasureParticipantServiceClient } from '@svc/proto/erasure/v1';
+import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import type { ContactsConfig } from './config';
 import { contactsData } from './data';
@@ -26,8 +27,11 @@ import { subscribeErasureReceipts } from './domain/erasure/receipt-consumer';
 import { Erasures } from './domain/erasure/receipts';
 import { PEOPLE_TOPIC } from './domain/events';
 import type { ChatOwnerOf } from './domain/lookup';
+import { PeopleFieldDefinitions } from './domain/people-fields/definitions';
+import { PeopleFieldValues } from './domain/people-fields/values';
 import { contactsService } from './grpc/contacts-handlers';
 import { CONTACT_ERASURE_GRPC_SERVICE, contactErasureService } from './grpc/erasure-handlers';
+import { peopleFieldsService } from './grpc/people-fields-handlers';
 
 export interface ContactsDeps extends ServiceAppDeps {
   /** Where the inbox listens, read at first use (the embedded stack knows it only after start). */
@@ -54,7 +58,11 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
     super(
       {
         name: 'contacts',
-        grpcServices: ['svc.contacts.v1.ContactsService', CONTACT_ERASURE_GRPC_SERVICE],
+        grpcServices: [
+          'svc.contacts.v1.ContactsService',
+          'svc.contacts.v1.PeopleFieldsService',
+          CONTACT_ERASURE_GRPC_SERVICE,
+        ],
         data: contactsData,
         publishes: [PEOPLE_TOPIC, ERASURE_TOPIC],
       },
@@ -138,6 +146,17 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
         { verifier: this.verifier, logger: this.logger },
       ),
       CONTACT_ERASURE_GRPC_SERVICE,
+    );
+    this.grpc.add(
+      PeopleFieldsServiceService,
+      peopleFieldsService(
+        {
+          definitions: new PeopleFieldDefinitions(this.dataSource),
+          values: new PeopleFieldValues(this.dataSource, () => this.relay),
+        },
+        { verifier: this.verifier, logger: this.logger },
+      ),
+      'svc.contacts.v1.PeopleFieldsService',
     );
   }
 

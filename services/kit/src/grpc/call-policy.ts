@@ -7,6 +7,7 @@ import { ChatAppATemplatesServiceService } from '@svc/proto/channels/v1/template
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
 import { ContactErasureServiceService } from '@svc/proto/contacts/v1/erasure';
 import { ErasureParticipantServiceService } from '@svc/proto/erasure/v1';
+import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
@@ -43,6 +44,7 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   VisitorServiceService,
   ContactsServiceService,
   ContactErasureServiceService,
+  PeopleFieldsServiceService,
   FlowsServiceService,
   WebhookIngressServiceService,
   ChannelsServiceService,
