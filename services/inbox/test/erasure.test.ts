@@ -29,6 +29,7 @@ import { MediaServiceClient } from '@svc/proto/inbox/v1/media';
 import { InboxApp, inboxConfig } from '../src';
 import { BlobDeletionRow, MessageReactionRow, MessageTermRow, ReadStateRow, VisitorEventRow } from '../src/entities';
 import { ContactCopy, type ContactDisplay } from '../src/domain/contact-copy';
+import { INBOX_ERASURE_KINDS } from '../src/domain/erasure/inbox-erasure';
 import { AGENT_SCOPES, VisitorStack } from './visitor-stack';
 
 const PNG = Buffer.concat([
@@ -176,6 +177,13 @@ describe('InboxErasure', () => {
     } finally {
       await confirmations.stop();
     }
+  });
+
+  it("is documented with the kinds it counts, in docs/erasure.md's table", () => {
+    const table = fs.readFileSync(path.resolve(__dirname, '../../../../docs/erasure.md'), 'utf8');
+    const row = table.split('\n').find((line) => line.startsWith('| inbox |')) ?? '';
+    const kinds = row.split('|')[2] ?? '';
+    expect([...kinds.matchAll(/`([a-z_]+)`/g)].map((match) => match[1])).to.deep.equal([...INBOX_ERASURE_KINDS]);
   });
 
   it('answers PreviewErasure for a SYSTEM caller of the org, and refuses anyone else', async () => {
