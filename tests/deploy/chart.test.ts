@@ -492,10 +492,11 @@ describe('deploy: charts/svc', function () {
         'channels',
         'flows',
         'gateway',
+        'inbox',
         'webhook-ingress',
         'widget-api',
       ]);
-      expect(grpcCallers(objects, 'flows')).to.deep.equal(['gateway', 'webhook-ingress']);
+      expect(grpcCallers(objects, 'flows')).to.deep.equal(['contacts', 'gateway', 'webhook-ingress']);
       expect(grpcCallers(objects, 'channels')).to.deep.equal(['contacts', 'gateway', 'webhook-ingress', 'widget-api']);
     });
     it('derive callers from upstreams when planned services are enabled', () => {
@@ -508,6 +509,7 @@ describe('deploy: charts/svc', function () {
         'channels',
         'flows',
         'gateway',
+        'inbox',
         'webhook-ingress',
         'widget-api',
       ]);
