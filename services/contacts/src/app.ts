@@ -16,7 +16,8 @@ import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import type { ContactsConfig } from './config';
 import { contactsData } from './data';
 import { ChatOwnership, subscribeChatOwnership } from './domain/chat-ownership';
-import { Contacts, type ChatsOfOrg } from './domain/contacts';
+import type { ChatsOfOrg } from './domain/chat-app-a-id';
+import { Contacts } from './domain/contacts';
 import { PEOPLE_TOPIC } from './domain/events';
 import type { ChatOwnerOf } from './domain/lookup';
 import { contactsService } from './grpc/contacts-handlers';
@@ -69,11 +70,11 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
     }
   };
 
-  private readonly chatsOfOrg: ChatsOfOrg = async (orgId, chatIds) => {
+  private readonly chatsOfOrg: ChatsOfOrg = async (orgId, chatIds, channelType) => {
     const client = this.inbox.get();
     const found = await unary(
       client.findChats.bind(client),
-      { chatIds },
+      { chatIds, channelType },
       this.signer.metadata(systemPrincipal(orgId), 'inbox'),
     );
     return found.chatIds;

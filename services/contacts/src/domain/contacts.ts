@@ -9,13 +9,13 @@ import {
   now,
   requireOrg,
   requireScope,
-  type ChannelsOfOrg,
   type OutboxRelay,
   type Principal,
 } from '@svc/kit';
 import { ApiScope } from '@svc/proto/common/v1';
 import { IdentifierType, type ContactInput } from '@svc/proto/contacts/v1';
 import { ContactRow, IdentityRow } from '../entities';
+import { applyChatAppAIdEdits, hasChatAppAChat, type IdentityOwners } from './chat-app-a-id';
 import { contactEvent } from './events';
 import { addIdentity, identityKey, replaceFieldIdentity, type IdentityKey } from './identities';
 import { mergeAttributes, normalizeEmail, normalizePhone, optionalText, parseAttributes } from './normalize';
@@ -26,10 +26,15 @@ export interface ContactWithIdentities {
 }
 
 /** Reads a contact of the org or fails with NOT_FOUND (also for another org's contact: no existence oracle). */
-export async function findContact(manager: EntityManager, orgId: string, id: string): Promise<ContactRow> {
-  if (!isId(id)) throw new InvalidArgument('id must be a 24-character hex id', { field: 'id' });
+export async function findContact(
+  manager: EntityManager,
+  orgId: string,
+  id: string,
+  field = 'id',
+): Promise<ContactRow> {
+  if (!isId(id)) throw new InvalidArgument(`${field} must be a 24-character hex id`, { field });
   const row = await manager.findOneBy(ContactRow, { id, orgId });
-  if (!row) throw new NotFound('contact not found', { field: 'id' });
+  if (!row) throw new NotFound('contact not found', { field });
   return row;
 }
 
@@ -55,15 +60,6 @@ function fieldsOf(input: ContactInput) {
     attributes: input.customAttributesJson ? parseAttributes(input.customAttributesJson) : undefined,
     identities: input.identities.map((identity) => identityKey(identity)),
   };
-}
-
-/** The ids among `chatIds` that name chats of the org: always the inbox, which owns chats (`FindChats`). */
-export type ChatsOfOrg = (orgId: string, chatIds: string[]) => Promise<string[]>;
-
-/** The owners of the ids identities carry: a Chat ID's chat (the inbox), a Channel user ID's channel (channels). */
-export interface IdentityOwners {
-  chatsOfOrg: ChatsOfOrg;
-  channelsOfOrg: ChannelsOfOrg;
 }
 
 /** Which id of an identity names an object of another service, the kind of object, and who says it is the org's. */
@@ -163,6 +159,15 @@ export class Contacts {
     return found ?? { row, identities: [] };
   }
 
+  /** Whether the contact's ChatAppA id may still change: not once it has a ChatAppA chat (decision 0155). */
+  async isChatAppAIdEditable(principal: Principal, contactId: string): Promise<boolean> {
+    requireScope(principal, ApiScope.CONTACTS_READ);
+    const orgId = requireOrg(principal);
+    const manager = this.dataSource.manager;
+    const contact = await findContact(manager, orgId, contactId, 'contactId');
+    return !(await hasChatAppAChat(manager, this.owners, orgId, contact.id));
+  }
+
   private async match(
     manager: EntityManager,
     orgId: string,
@@ -235,6 +240,7 @@ export class Contacts {
         updatedAt: at,
       },
     );
+    await applyChatAppAIdEdits(manager, this.owners, row.orgId, row.id, fields.identities);
     await this.addIdentities(manager, row, previous.email, previous.phone, fields, at);
     await enqueueEvents(manager, [contactEvent('contact.updated', row)], at);
     const [updated] = await withIdentities(manager, [row]);

@@ -29,6 +29,9 @@ export function contactsService(
       const page = await listContacts(domain.dataSource, principal, request.pagination);
       return { ...page, data: page.data.map(view) };
     },
+    isChatAppAIdEditable: async (request, { principal }) => ({
+      editable: await contacts.isChatAppAIdEditable(principal, request.contactId),
+    }),
     lookupContact: async (request, { principal }) =>
       lookupContact(domain.dataSource, principal, request, domain.chatOwnerOf, domain.chats),
   };

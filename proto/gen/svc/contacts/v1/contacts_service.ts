@@ -149,6 +149,14 @@ export interface GetContactByExternalIdRequest {
   externalId: string;
 }
 
+export interface IsChatAppAIdEditableRequest {
+  contactId: string;
+}
+
+export interface IsChatAppAIdEditableResponse {
+  editable: boolean;
+}
+
 export interface ContactApiPaginationInput {
   first?: number | undefined;
   after?: string | undefined;
@@ -1043,6 +1051,146 @@ export const GetContactByExternalIdRequest: MessageFns<GetContactByExternalIdReq
   },
 };
 
+function createBaseIsChatAppAIdEditableRequest(): IsChatAppAIdEditableRequest {
+  return { contactId: "" };
+}
+
+export const IsChatAppAIdEditableRequest: MessageFns<IsChatAppAIdEditableRequest> = {
+  encode(message: IsChatAppAIdEditableRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.contactId !== "") {
+      writer.uint32(10).string(message.contactId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IsChatAppAIdEditableRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIsChatAppAIdEditableRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contactId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IsChatAppAIdEditableRequest {
+    return {
+      contactId: isSet(object.contactId)
+        ? globalThis.String(object.contactId)
+        : isSet(object.contact_id)
+        ? globalThis.String(object.contact_id)
+        : "",
+    };
+  },
+
+  toJSON(message: IsChatAppAIdEditableRequest): unknown {
+    const obj: any = {};
+    if (message.contactId !== "") {
+      obj.contactId = message.contactId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IsChatAppAIdEditableRequest>, I>>(base?: I): IsChatAppAIdEditableRequest {
+    return IsChatAppAIdEditableRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IsChatAppAIdEditableRequest>, I>>(object: I): IsChatAppAIdEditableRequest {
+    const message = createBaseIsChatAppAIdEditableRequest();
+    message.contactId = object.contactId ?? "";
+    return message;
+  },
+};
+
+function createBaseIsChatAppAIdEditableResponse(): IsChatAppAIdEditableResponse {
+  return { editable: false };
+}
+
+export const IsChatAppAIdEditableResponse: MessageFns<IsChatAppAIdEditableResponse> = {
+  encode(message: IsChatAppAIdEditableResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.editable !== false) {
+      writer.uint32(8).bool(message.editable);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IsChatAppAIdEditableResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIsChatAppAIdEditableResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.editable = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IsChatAppAIdEditableResponse {
+    return { editable: isSet(object.editable) ? globalThis.Boolean(object.editable) : false };
+  },
+
+  toJSON(message: IsChatAppAIdEditableResponse): unknown {
+    const obj: any = {};
+    if (message.editable !== false) {
+      obj.editable = message.editable;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IsChatAppAIdEditableResponse>, I>>(base?: I): IsChatAppAIdEditableResponse {
+    return IsChatAppAIdEditableResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IsChatAppAIdEditableResponse>, I>>(object: I): IsChatAppAIdEditableResponse {
+    const message = createBaseIsChatAppAIdEditableResponse();
+    message.editable = object.editable ?? false;
+    return message;
+  },
+};
+
 function createBaseContactApiPaginationInput(): ContactApiPaginationInput {
   return { first: undefined, after: undefined };
 }
@@ -1619,6 +1767,21 @@ export const ContactsServiceService = {
     responseSerialize: (value: Contact): Buffer => Buffer.from(Contact.encode(value).finish()),
     responseDeserialize: (value: Buffer): Contact => Contact.decode(value),
   },
+  /**
+   * CONTACTS_READ: whether the contact's ChatAppA id (its channel user id on a CHAT_APP_A channel) may still be
+   * changed: not once the contact has a ChatAppA chat (docs/decisions/0155-chat-app-a-id-editable.md).
+   */
+  isChatAppAIdEditable: {
+    path: "/svc.contacts.v1.ContactsService/IsChatAppAIdEditable" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: IsChatAppAIdEditableRequest): Buffer =>
+      Buffer.from(IsChatAppAIdEditableRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): IsChatAppAIdEditableRequest => IsChatAppAIdEditableRequest.decode(value),
+    responseSerialize: (value: IsChatAppAIdEditableResponse): Buffer =>
+      Buffer.from(IsChatAppAIdEditableResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): IsChatAppAIdEditableResponse => IsChatAppAIdEditableResponse.decode(value),
+  },
   listContacts: {
     path: "/svc.contacts.v1.ContactsService/ListContacts" as const,
     requestStream: false as const,
@@ -1649,6 +1812,11 @@ export interface ContactsServiceServer extends UntypedServiceImplementation {
   upsertContact: handleUnaryCall<UpsertContactRequest, Contact>;
   getContact: handleUnaryCall<GetContactRequest, Contact>;
   getContactByExternalId: handleUnaryCall<GetContactByExternalIdRequest, Contact>;
+  /**
+   * CONTACTS_READ: whether the contact's ChatAppA id (its channel user id on a CHAT_APP_A channel) may still be
+   * changed: not once the contact has a ChatAppA chat (docs/decisions/0155-chat-app-a-id-editable.md).
+   */
+  isChatAppAIdEditable: handleUnaryCall<IsChatAppAIdEditableRequest, IsChatAppAIdEditableResponse>;
   listContacts: handleUnaryCall<ListContactsRequest, ContactPage>;
   /** Called by other services (webhook-ingress, flows) with a SYSTEM principal: resolves an identifier to a contact. */
   lookupContact: handleUnaryCall<LookupContactRequest, LookupContactResponse>;
@@ -1731,6 +1899,25 @@ export interface ContactsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  /**
+   * CONTACTS_READ: whether the contact's ChatAppA id (its channel user id on a CHAT_APP_A channel) may still be
+   * changed: not once the contact has a ChatAppA chat (docs/decisions/0155-chat-app-a-id-editable.md).
+   */
+  isChatAppAIdEditable(
+    request: IsChatAppAIdEditableRequest,
+    callback: (error: ServiceError | null, response: IsChatAppAIdEditableResponse) => void,
+  ): ClientUnaryCall;
+  isChatAppAIdEditable(
+    request: IsChatAppAIdEditableRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: IsChatAppAIdEditableResponse) => void,
+  ): ClientUnaryCall;
+  isChatAppAIdEditable(
+    request: IsChatAppAIdEditableRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: IsChatAppAIdEditableResponse) => void,
   ): ClientUnaryCall;
   listContacts(
     request: ListContactsRequest,
