@@ -81,10 +81,15 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
   };
 
   protected register(): void {
-    const contacts = new Contacts(this.dataSource, () => this.relay, {
-      chatsOfOrg: this.chatsOfOrg,
-      channelsOfOrg: channelsOfOrg(this.channels, () => this.signer),
-    });
+    const contacts = new Contacts(
+      this.dataSource,
+      () => this.relay,
+      {
+        chatsOfOrg: this.chatsOfOrg,
+        channelsOfOrg: channelsOfOrg(this.channels, () => this.signer),
+      },
+      this.logger,
+    );
     this.chats = new ChatOwnership(this.dataSource, () => this.relay);
     this.grpc.add(
       ContactsServiceService,

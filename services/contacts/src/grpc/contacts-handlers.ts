@@ -8,7 +8,7 @@ import { lookupContact, type ChatOwnerOf } from '../domain/lookup';
 import { contactView } from '../domain/views';
 
 const EMPTY_INPUT: ContactInput = { identities: [] };
-const view = ({ row, identities }: ContactWithIdentities) => contactView(row, identities);
+const view = ({ row, identities, attributes }: ContactWithIdentities) => contactView(row, identities, attributes);
 
 export function contactsService(
   domain: { contacts: Contacts; chats: ChatOwnership; dataSource: DataSource; chatOwnerOf: ChatOwnerOf },

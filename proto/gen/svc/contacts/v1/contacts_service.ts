@@ -88,6 +88,75 @@ export function identifierTypeToNumber(object: IdentifierType): number {
   }
 }
 
+/**
+ * Custom attributes are the contact's people field values, keyed by the definitions' keys; every value is checked
+ * against its definition. A null value removes the key.
+ */
+export enum AttributeSource {
+  /**
+   * ATTRIBUTE_SOURCE_UNSPECIFIED - The API: values typed as JSON (a NUMBER field takes 42, not "42"); an unknown key or an invalid value refuses the
+   * whole write (BAD_USER_INPUT naming customAttributes.<key>).
+   */
+  ATTRIBUTE_SOURCE_UNSPECIFIED = "ATTRIBUTE_SOURCE_UNSPECIFIED",
+  /**
+   * ATTRIBUTE_SOURCE_TEXT - Flows' "set a contact attribute" step: text parsed as the field's type ("42", "true", "a, b"); refused like the
+   * API.
+   */
+  ATTRIBUTE_SOURCE_TEXT = "ATTRIBUTE_SOURCE_TEXT",
+  /**
+   * ATTRIBUTE_SOURCE_TEXT_LENIENT - The widget's profile attributes: parsed like TEXT, but unknown keys and invalid values are left out (logged and
+   * counted) and the rest is stored.
+   */
+  ATTRIBUTE_SOURCE_TEXT_LENIENT = "ATTRIBUTE_SOURCE_TEXT_LENIENT",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function attributeSourceFromJSON(object: any): AttributeSource {
+  switch (object) {
+    case 0:
+    case "ATTRIBUTE_SOURCE_UNSPECIFIED":
+      return AttributeSource.ATTRIBUTE_SOURCE_UNSPECIFIED;
+    case 1:
+    case "ATTRIBUTE_SOURCE_TEXT":
+      return AttributeSource.ATTRIBUTE_SOURCE_TEXT;
+    case 2:
+    case "ATTRIBUTE_SOURCE_TEXT_LENIENT":
+      return AttributeSource.ATTRIBUTE_SOURCE_TEXT_LENIENT;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return AttributeSource.UNRECOGNIZED;
+  }
+}
+
+export function attributeSourceToJSON(object: AttributeSource): string {
+  switch (object) {
+    case AttributeSource.ATTRIBUTE_SOURCE_UNSPECIFIED:
+      return "ATTRIBUTE_SOURCE_UNSPECIFIED";
+    case AttributeSource.ATTRIBUTE_SOURCE_TEXT:
+      return "ATTRIBUTE_SOURCE_TEXT";
+    case AttributeSource.ATTRIBUTE_SOURCE_TEXT_LENIENT:
+      return "ATTRIBUTE_SOURCE_TEXT_LENIENT";
+    case AttributeSource.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function attributeSourceToNumber(object: AttributeSource): number {
+  switch (object) {
+    case AttributeSource.ATTRIBUTE_SOURCE_UNSPECIFIED:
+      return 0;
+    case AttributeSource.ATTRIBUTE_SOURCE_TEXT:
+      return 1;
+    case AttributeSource.ATTRIBUTE_SOURCE_TEXT_LENIENT:
+      return 2;
+    case AttributeSource.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 export interface ContactIdentity {
   type: IdentifierType;
   value: string;
@@ -126,6 +195,8 @@ export interface ContactInput {
     | undefined;
   /** Channel user ids and chat ids to add (email and phone identities follow the fields above). */
   identities: ContactIdentity[];
+  /** How custom_attributes_json's values are read; only SYSTEM callers may set it (docs/decisions/0156). */
+  customAttributesSource?: AttributeSource | undefined;
 }
 
 export interface CreateContactRequest {
@@ -526,6 +597,7 @@ function createBaseContactInput(): ContactInput {
     externalId: undefined,
     customAttributesJson: undefined,
     identities: [],
+    customAttributesSource: undefined,
   };
 }
 
@@ -548,6 +620,9 @@ export const ContactInput: MessageFns<ContactInput> = {
     }
     for (const v of message.identities) {
       ContactIdentity.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.customAttributesSource !== undefined) {
+      writer.uint32(56).int32(attributeSourceToNumber(message.customAttributesSource));
     }
     return writer;
   },
@@ -613,6 +688,14 @@ export const ContactInput: MessageFns<ContactInput> = {
             message.identities.push(ContactIdentity.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.customAttributesSource = attributeSourceFromJSON(reader.int32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -643,6 +726,11 @@ export const ContactInput: MessageFns<ContactInput> = {
       identities: globalThis.Array.isArray(object?.identities)
         ? object.identities.map((e: any) => ContactIdentity.fromJSON(e))
         : [],
+      customAttributesSource: isSet(object.customAttributesSource)
+        ? attributeSourceFromJSON(object.customAttributesSource)
+        : isSet(object.custom_attributes_source)
+        ? attributeSourceFromJSON(object.custom_attributes_source)
+        : undefined,
     };
   },
 
@@ -666,6 +754,9 @@ export const ContactInput: MessageFns<ContactInput> = {
     if (message.identities?.length) {
       obj.identities = message.identities.map((e) => ContactIdentity.toJSON(e));
     }
+    if (message.customAttributesSource !== undefined) {
+      obj.customAttributesSource = attributeSourceToJSON(message.customAttributesSource);
+    }
     return obj;
   },
 
@@ -680,6 +771,7 @@ export const ContactInput: MessageFns<ContactInput> = {
     message.externalId = object.externalId ?? undefined;
     message.customAttributesJson = object.customAttributesJson ?? undefined;
     message.identities = object.identities?.map((e) => ContactIdentity.fromPartial(e)) || [];
+    message.customAttributesSource = object.customAttributesSource ?? undefined;
     return message;
   },
 };
