@@ -127,6 +127,10 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
       'mutation { createContactApi(input: { name: "Ada" }) { id } }',
     );
     objects.set('contact', contact.createContactApi.id);
+    const field = await gql<{ createPeopleFieldDefinition: { id: string } }>(
+      'mutation { createPeopleFieldDefinition(input: { key: "nickname", label: "Nickname", type: TEXT }) { id } }',
+    );
+    objects.set('peopleField', field.createPeopleFieldDefinition.id);
     const flow = await gql<{ createFlow: { _id: string } }>(
       'mutation { createFlow(input: { name: "f", trigger: { type: STARTED_FOR_CHAT } }) { _id } }',
     );
@@ -216,6 +220,8 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
     expect(at('createFlow', 'input.trigger.connectionId')).to.deep.equal(['connection']);
     expect(at('setMessageLabels', 'labelIds')).to.deep.equal(['label']);
     expect(at('createContactApi', 'input.externalId')).to.equal(undefined);
+    expect(at('setPeopleFieldValue', 'definitionId')).to.deep.equal(['peopleField']);
+    expect(at('deletePeopleFieldDefinition', 'id')).to.deep.equal(['peopleField']);
     const identity = found.find(
       (slot) => slot.field === 'createContactApi' && slot.path.join('.') === 'input.identities.0.value',
     );
