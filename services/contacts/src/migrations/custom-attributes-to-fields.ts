@@ -160,6 +160,7 @@ export async function moveCustomAttributes(
     );
     values += rows.length;
   }
-  log(`contacts: moved custom attributes into ${definitionRows.length} people fields and ${values} values`);
+  if (definitionRows.length)
+    log(`contacts: moved custom attributes into ${definitionRows.length} people fields and ${values} values`);
   return { definitions: definitionRows.length, values };
 }
