@@ -245,7 +245,7 @@ export class Contacts {
     if (fields.phone !== undefined) row.phone = fields.phone;
     if (fields.externalId !== undefined) row.externalId = fields.externalId;
     row.updatedAt = at;
-    await manager.update(
+    const updated = await manager.update(
       ContactRow,
       { id: row.id, orgId: row.orgId },
       {
@@ -256,6 +256,9 @@ export class Contacts {
         updatedAt: at,
       },
     );
+    // The update locks the row: an erasure that committed since the contact was read leaves nothing to update, and
+    // nothing (identities, attribute values) may then be written for the erased contact.
+    if (updated.affected === 0) throw new NotFound('contact not found', { field: 'id' });
     await applyChatAppAIdEdits(manager, this.owners, row.orgId, row.id, fields.identities);
     await this.addIdentities(manager, row, previous.email, previous.phone, fields, at);
     await writeContactAttributes(manager, row, fields.attributes, write, false, this.logger);
