@@ -65,6 +65,12 @@ describe('Contacts API (whole stack over HTTP)', function () {
     org = await harness.newOrg('Contacts');
     key = (await org.mintKey([...READ_WRITE, ApiScope.PII_READ])).key;
     maskedKey = (await org.mintKey(READ_WRITE)).key;
+    // Custom attributes are people field values: each key must be a field of the org (decision 0156).
+    const fields = { plan: 'TEXT', seats: 'NUMBER', region: 'TEXT', vip: 'BOOLEAN', source: 'TEXT', secret: 'TEXT' };
+    for (const [field, type] of Object.entries(fields))
+      await gql('mutation($i: CreatePeopleFieldDefinitionInput!) { createPeopleFieldDefinition(input: $i) { id } }', {
+        i: { key: field, label: field, type },
+      });
   });
 
   after(async () => harness.stop());

@@ -114,6 +114,8 @@ describe('People fields (whole stack over HTTP)', function () {
       expect(listed.slice(-created.length)).to.deep.equal(created);
       const relabelled = await redefine(select.id, { label: 'Plan' });
       expect(relabelled).to.deep.include({ id: select.id, key: select.key, label: 'Plan', options: ['free', 'pro'] });
+      // A required field would have every later contact of the org created with a value of it (decision 0156).
+      await redefine(select.id, { required: false });
     });
 
     it('refuses a malformed key, a taken key, a select without options, options on a text field (BAD_USER_INPUT / CONFLICT naming the field)', async () => {
@@ -218,6 +220,7 @@ describe('People fields (whole stack over HTTP)', function () {
       await set(contact, required.id, 'kept');
       expectField(await call(DELETE_VALUE, { c: contact, d: required.id }), 'BAD_USER_INPUT', 'definitionId');
       expect((await valueOf(contact, required.id))?.value).to.equal('kept');
+      await redefine(required.id, { required: false });
     });
 
     it('a unique field refuses a value another contact has (CONFLICT naming `value`)', async () => {

@@ -110,6 +110,12 @@ describe('Flows: the steps of a run (whole stack over HTTP)', function () {
       )
     ).contactApi.customAttributes;
 
+  /** A people field of the org: a "set a contact attribute" step may only write one (decision 0158). */
+  const define = (key: string, type: string) =>
+    gql('mutation($i: CreatePeopleFieldDefinitionInput!) { createPeopleFieldDefinition(input: $i) { id } }', {
+      i: { key, label: key, type },
+    });
+
   /**
    * A connection, a contact of `email` owning a chat (unless `withChat` is false), and a published flow of the
    * connection with `steps`; `deliver` posts an accepted request whose payload carries `order.id`.
@@ -155,9 +161,15 @@ describe('Flows: the steps of a run (whole stack over HTTP)', function () {
   });
 
   describe('Flows.SET_CONTACT_ATTRIBUTE', () => {
+    before(async () => {
+      await define('tier', 'TEXT');
+      await define('last_order', 'TEXT');
+      await define('order_count', 'NUMBER');
+    });
+
     it("merges the rendered value into the contact's custom attributes", async () => {
       const { contactId, flowId, deliver } = await webhookFlow([
-        { type: 'SET_CONTACT_ATTRIBUTE', attributeKey: 'lastOrder', attributeValue: 'order {{webhook.order.id}}' },
+        { type: 'SET_CONTACT_ATTRIBUTE', attributeKey: 'last_order', attributeValue: 'order {{webhook.order.id}}' },
       ]);
       await gql('mutation($id: ID!, $i: ContactApiInput!) { updateContactApi(id: $id, input: $i) { id } }', {
         id: contactId,
@@ -165,7 +177,44 @@ describe('Flows: the steps of a run (whole stack over HTTP)', function () {
       });
       await deliver(4711);
       expect(await finishedRun(flowId)).to.include({ status: 'COMPLETED', stepIndex: 1, error: null });
-      expect(await attributesOf(contactId)).to.deep.equal({ tier: 'gold', lastOrder: 'order 4711' });
+      expect(await attributesOf(contactId)).to.deep.equal({ tier: 'gold', last_order: 'order 4711' });
+    });
+
+    it("stores the rendered text as the field's type, and fails the run naming the field when it does not parse", async () => {
+      const { contactId, flowId, deliver } = await webhookFlow([
+        { type: 'SET_CONTACT_ATTRIBUTE', attributeKey: 'order_count', attributeValue: '{{webhook.order.id}}' },
+      ]);
+      await deliver(12);
+      expect(await finishedRun(flowId)).to.include({ status: 'COMPLETED', error: null });
+      expect(await attributesOf(contactId)).to.deep.equal({ order_count: 12 });
+      await deliver('many');
+      const failed = await eventually(async () => {
+        const runs = await runsOf(flowId);
+        return runs.find((run) => run.status === 'FAILED');
+      });
+      expect(failed?.error).to.equal(
+        'the contact attribute could not be set: customAttributes.order_count must be a number',
+      );
+      expect(await attributesOf(contactId)).to.deep.equal({ order_count: 12 });
+    });
+
+    it('refuses a flow whose step sets an attribute that is not a people field of the org (NOT_FOUND naming the step)', async () => {
+      const refused = await harness.graphql(
+        'mutation($i: CreateFlowInput!) { createFlow(input: $i) { _id } }',
+        {
+          i: {
+            name: 'Unknown field',
+            trigger: { type: 'STARTED_FOR_CHAT' },
+            steps: [
+              { type: 'ADD_NOTE', text: 'x' },
+              { type: 'SET_CONTACT_ATTRIBUTE', attributeKey: 'shoe_size', attributeValue: '42' },
+            ],
+          },
+        },
+        org.sessionToken,
+      );
+      expectError(refused, 200, 'NOT_FOUND');
+      expect(refused.body.errors?.[0]?.extensions?.field).to.equal('steps[1]');
     });
   });
 
@@ -284,6 +333,7 @@ describe('Flows: the steps of a run (whole stack over HTTP)', function () {
 
   describe('a failing step', () => {
     it('records the run FAILED at that step with its error, keeping what earlier steps did', async () => {
+      await define('seen', 'TEXT');
       const { contactId, flowId, deliver } = await webhookFlow(
         [
           { type: 'SET_CONTACT_ATTRIBUTE', attributeKey: 'seen', attributeValue: 'yes' },

@@ -28,6 +28,11 @@ export const contactsRoutes: Record<string, Route> = {
     method: 'ListContacts',
     response: (page) => ({ ...page, data: ((page.data as Json[] | undefined) ?? []).map(contactOutput) }),
   },
+  isChatAppAIdEditable: {
+    service: 'contacts',
+    method: 'IsChatAppAIdEditable',
+    response: (result) => result.editable === true,
+  },
   createContactApi: {
     service: 'contacts',
     method: 'CreateContact',

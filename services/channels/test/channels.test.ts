@@ -447,6 +447,15 @@ describe('ChannelsService', () => {
       expect((await refusal(asUser)).code).to.equal(status.PERMISSION_DENIED);
     });
 
+    it('answers only the channels of the kind asked for, when one is (decision 0155)', async () => {
+      const web = (await create()).integration?.id ?? '';
+      const ofKind = async (type: ChannelType) =>
+        (await unary(client.findChannels.bind(client), { channelIds: [web], type }, await widget(orgId))).channelIds;
+      expect(await ofKind(ChannelType.WEB)).to.deep.equal([web]);
+      expect(await ofKind(ChannelType.CHAT_APP_A)).to.deep.equal([]);
+      expect((await refusal(ofKind(ChannelType.UNRECOGNIZED))).code).to.equal(status.INVALID_ARGUMENT);
+    });
+
     it('refuses more than 100 ids in one call', async () => {
       const ids = Array.from({ length: 101 }, () => newId());
       expect((await refusal(find(ids))).code).to.equal(status.INVALID_ARGUMENT);

@@ -20,7 +20,8 @@ import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import type { ContactsConfig } from './config';
 import { contactsData } from './data';
 import { ChatOwnership, subscribeChatOwnership } from './domain/chat-ownership';
-import { Contacts, type ChatsOfOrg } from './domain/contacts';
+import type { ChatsOfOrg } from './domain/chat-app-a-id';
+import { Contacts } from './domain/contacts';
 import { ContactsErasurePart } from './domain/erasure/own-part';
 import { REMOTE_PARTICIPANTS, remotePreview, type RemoteParticipant } from './domain/erasure/preview';
 import { subscribeErasureReceipts } from './domain/erasure/receipt-consumer';
@@ -107,21 +108,26 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
     }
   };
 
-  private readonly chatsOfOrg: ChatsOfOrg = async (orgId, chatIds) => {
+  private readonly chatsOfOrg: ChatsOfOrg = async (orgId, chatIds, channelType) => {
     const client = this.inbox.get();
     const found = await unary(
       client.findChats.bind(client),
-      { chatIds },
+      { chatIds, channelType },
       this.signer.metadata(systemPrincipal(orgId), 'inbox'),
     );
     return found.chatIds;
   };
 
   protected register(): void {
-    const contacts = new Contacts(this.dataSource, () => this.relay, {
-      chatsOfOrg: this.chatsOfOrg,
-      channelsOfOrg: channelsOfOrg(this.channels, () => this.signer),
-    });
+    const contacts = new Contacts(
+      this.dataSource,
+      () => this.relay,
+      {
+        chatsOfOrg: this.chatsOfOrg,
+        channelsOfOrg: channelsOfOrg(this.channels, () => this.signer),
+      },
+      this.logger,
+    );
     this.chats = new ChatOwnership(this.dataSource, () => this.relay);
     this.grpc.add(
       ContactsServiceService,

@@ -18,10 +18,13 @@ import {
   PrincipalVerifier,
   testTrustKeys,
 } from '@svc/kit';
-import { ContactsServiceClient, IdentifierType, type ContactInput } from '@svc/proto/contacts/v1';
+import { AttributeSource, ContactsServiceClient, IdentifierType, type ContactInput } from '@svc/proto/contacts/v1';
 import { ChatEvent, Envelope } from '@svc/proto/events/v1';
 import { Chat, InboxServiceService } from '@svc/proto/inbox/v1';
 import { ContactsApp, contactsConfig } from '../src';
+import { skippedAttributes } from '../src/domain/contact-attributes';
+import { PeopleFieldDefinitionRow } from '../src/entities';
+import type { PeopleFieldType } from '../src/entities/people-field';
 
 const MANAGE = [ApiScope.CONTACTS_READ, ApiScope.CONTACTS_MANAGE];
 
@@ -108,6 +111,28 @@ describe('ContactsService', () => {
       { identifierType, value, channelIntegrationId },
       as(systemPrincipal(orgId)),
     );
+  /** A people field of the org, as createPeopleFieldDefinition leaves it. */
+  const define = async (
+    orgId: string,
+    key: string,
+    type: PeopleFieldType,
+    more: Partial<PeopleFieldDefinitionRow> = {},
+  ) => {
+    const at = new Date();
+    await app.dataSource.getRepository(PeopleFieldDefinitionRow).insert({
+      id: newId(),
+      orgId,
+      key,
+      label: key,
+      type,
+      options: '[]',
+      required: false,
+      unique: false,
+      createdAt: at,
+      updatedAt: at,
+      ...more,
+    });
+  };
   /** A chat the inbox knows about, announced with `chat.opened` as the inbox's outbox would. */
   const openChat = async (orgId: string, contactId: string, announce = true) => {
     const chatId = newId();
@@ -135,6 +160,7 @@ describe('ContactsService', () => {
   describe('ContactsService.CreateContact', () => {
     it('returns the contact with a lower-cased email, an E.164 phone and their identities', async () => {
       const orgId = newId();
+      await define(orgId, 'plan', 'TEXT');
       const contact = await create(apiKeyPrincipal(orgId, MANAGE), {
         name: 'Ada Lovelace',
         email: ' Ada@Example.com ',
@@ -172,9 +198,83 @@ describe('ContactsService', () => {
     });
   });
 
+  describe('ContactsService custom attributes (people field values, decision 0156)', () => {
+    const fieldOf = async (call: Promise<unknown>) => (await refusal(call)).field;
+
+    it('refuses an unknown key or a wrong type naming customAttributes.<key>, storing nothing', async () => {
+      const key = apiKeyPrincipal(newId(), MANAGE);
+      await define(key.orgId, 'seats', 'NUMBER');
+      expect(await fieldOf(create(key, { name: 'x', customAttributesJson: '{"plan":"pro"}' }))).to.equal(
+        'customAttributes.plan',
+      );
+      expect(await fieldOf(create(key, { name: 'x', customAttributesJson: '{"seats":"3"}' }))).to.equal(
+        'customAttributes.seats',
+      );
+      const created = await create(key, { name: 'x', customAttributesJson: '{"seats":3}' });
+      const refused = await refusal(update(key, created.id, { name: 'y', customAttributesJson: '{"seats":"three"}' }));
+      expect([refused.code, refused.field]).to.deep.equal([status.INVALID_ARGUMENT, 'customAttributes.seats']);
+      const read = await unary(client.getContact.bind(client), { id: created.id }, as(key));
+      expect([read.name, JSON.parse(read.customAttributesJson)]).to.deep.equal(['x', { seats: 3 }]);
+    });
+
+    it('refuses a member or key creating a contact without a required field, but not a service', async () => {
+      const key = apiKeyPrincipal(newId(), MANAGE);
+      await define(key.orgId, 'tier', 'TEXT', { required: true });
+      expect(await fieldOf(create(key, { name: 'x' }))).to.equal('customAttributes.tier');
+      expect(
+        JSON.parse((await create(key, { customAttributesJson: '{"tier":"gold"}' })).customAttributesJson),
+      ).to.deep.equal({ tier: 'gold' });
+      expect((await create(systemPrincipal(key.orgId), { name: 'platform user' })).customAttributesJson).to.equal('{}');
+    });
+
+    it('parses text as the field type for a service choosing TEXT, and refuses what does not parse', async () => {
+      const orgId = newId();
+      await define(orgId, 'seats', 'NUMBER');
+      await define(orgId, 'vip', 'BOOLEAN');
+      const system = systemPrincipal(orgId);
+      const created = await create(system, { name: 'x' });
+      const text = AttributeSource.ATTRIBUTE_SOURCE_TEXT;
+      const updated = await update(system, created.id, {
+        customAttributesJson: '{"seats":"42","vip":"true"}',
+        customAttributesSource: text,
+      });
+      expect(JSON.parse(updated.customAttributesJson)).to.deep.equal({ seats: 42, vip: true });
+      const refused = await refusal(
+        update(system, created.id, { customAttributesJson: '{"seats":"many"}', customAttributesSource: text }),
+      );
+      expect([refused.code, refused.field]).to.deep.equal([status.INVALID_ARGUMENT, 'customAttributes.seats']);
+      expect(refused.details).to.equal('customAttributes.seats must be a number');
+    });
+
+    it('stores what it can for a service choosing TEXT_LENIENT, and counts what it left out', async () => {
+      const orgId = newId();
+      await define(orgId, 'seats', 'NUMBER');
+      await define(orgId, 'plan', 'TEXT');
+      const before = async (reason: string) =>
+        (await skippedAttributes.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
+      const [unknown, invalid] = [await before('unknown_field'), await before('invalid_value')];
+      const created = await create(systemPrincipal(orgId), {
+        customAttributesJson: '{"seats":"many","plan":"pro","color":"red"}',
+        customAttributesSource: AttributeSource.ATTRIBUTE_SOURCE_TEXT_LENIENT,
+      });
+      expect(JSON.parse(created.customAttributesJson)).to.deep.equal({ plan: 'pro' });
+      expect(await before('unknown_field')).to.equal(unknown + 1);
+      expect(await before('invalid_value')).to.equal(invalid + 1);
+    });
+
+    it('refuses a key or member choosing how attributes are read', async () => {
+      const key = apiKeyPrincipal(newId(), MANAGE);
+      const refused = await refusal(
+        create(key, { customAttributesJson: '{}', customAttributesSource: AttributeSource.ATTRIBUTE_SOURCE_TEXT }),
+      );
+      expect(refused.code).to.equal(status.PERMISSION_DENIED);
+    });
+  });
+
   describe('ContactsService.UpdateContact', () => {
     it('returns the contact with merged attributes, a null attribute removed and the email identity moved', async () => {
       const key = apiKeyPrincipal(newId(), MANAGE);
+      for (const name of ['a', 'b', 'c']) await define(key.orgId, name, 'NUMBER');
       const created = await create(key, { email: 'old@example.com', customAttributesJson: '{"a":1,"b":2}' });
       const updated = await unary(
         client.updateContact.bind(client),

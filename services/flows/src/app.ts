@@ -14,7 +14,8 @@ import {
   type Subscription,
 } from '@svc/kit';
 import type { ServiceError } from '@grpc/grpc-js';
-import { ContactsServiceClient } from '@svc/proto/contacts/v1';
+import { AttributeSource, ContactsServiceClient } from '@svc/proto/contacts/v1';
+import { PeopleFieldsServiceClient } from '@svc/proto/contacts/v1/people_fields';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import {
@@ -59,6 +60,7 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
   private readonly inbox: Peer<InboxServiceClient>;
   private readonly labels: Peer<LabelServiceClient>;
   private readonly contacts: Peer<ContactsServiceClient>;
+  private readonly peopleFields: Peer<PeopleFieldsServiceClient>;
   private readonly webhooks: Peer<WebhookIngressServiceClient>;
   private runs: Runs | undefined;
   private runner: Runner | undefined;
@@ -81,7 +83,9 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
     const inboxAddress = deps.inboxAddress ?? (() => config.INBOX_GRPC_URL);
     this.inbox = new Peer(InboxServiceClient, inboxAddress, policy);
     this.labels = new Peer(LabelServiceClient, inboxAddress, policy);
-    this.contacts = new Peer(ContactsServiceClient, deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL), policy);
+    const contactsAddress = deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL);
+    this.contacts = new Peer(ContactsServiceClient, contactsAddress, policy);
+    this.peopleFields = new Peer(PeopleFieldsServiceClient, contactsAddress, policy);
     this.webhooks = new Peer(
       WebhookIngressServiceClient,
       deps.webhooksAddress ?? (() => config.WEBHOOK_INGRESS_GRPC_URL),
@@ -106,6 +110,12 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
         unary(webhooks.findInboundConnections.bind(webhooks), { connectionIds }, this.as(orgId, 'webhook-ingress')),
       );
       return found.connectionIds;
+    },
+    peopleFields: async (orgId, keys) => {
+      const fields = this.peopleFields.get();
+      const defined = await call(unary(fields.listPeopleFieldDefinitions.bind(fields), {}, this.as(orgId, 'contacts')));
+      const known = new Set(defined.data.map((definition) => definition.key));
+      return keys.filter((key) => known.has(key));
     },
   };
 
@@ -153,7 +163,15 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
       await call(
         unary(
           contacts.updateContact.bind(contacts),
-          { id: contactId, input: { customAttributesJson: JSON.stringify({ [key]: value }), identities: [] } },
+          {
+            id: contactId,
+            input: {
+              customAttributesJson: JSON.stringify({ [key]: value }),
+              // The rendered text is parsed as the field's type; what does not parse refuses the write.
+              customAttributesSource: AttributeSource.ATTRIBUTE_SOURCE_TEXT,
+              identities: [],
+            },
+          },
           this.as(orgId, 'contacts'),
         ),
       );
@@ -217,6 +235,7 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
     this.inbox.close();
     this.labels.close();
     this.contacts.close();
+    this.peopleFields.close();
     this.webhooks.close();
   }
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FailedPrecondition, NotFound, newId } from '@svc/kit';
+import { FailedPrecondition, InvalidArgument, NotFound, newId } from '@svc/kit';
 import { FlowStepType } from '@svc/proto/flows/v1';
 import { runStep, StepError, type RunContext, type StepActions } from '../src/domain/steps';
 
@@ -91,6 +91,38 @@ describe('runStep', () => {
         (e: unknown) => e,
       );
       expect(error).to.equal(refused);
+    });
+  });
+
+  describe('runStep SET_CONTACT_ATTRIBUTE', () => {
+    const step = { type: FlowStepType.SET_CONTACT_ATTRIBUTE, attributeKey: 'seats', attributeValue: 'many' };
+
+    it("returns next after writing the rendered text to the run's contact", async () => {
+      const { actions, calls } = recordingActions();
+      const run = { ...context(), payload: { order: { seats: 3 } } };
+      const rendered = { ...step, attributeValue: '{{webhook.order.seats}}' };
+      expect(await runStep(rendered, run, actions)).to.deep.equal({ kind: 'next' });
+      expect(calls).to.deep.equal([{ action: 'setContactAttribute', args: [run.orgId, run.contactId, 'seats', '3'] }]);
+    });
+
+    it("fails the step with contacts' reason when the text does not parse as the field's type", async () => {
+      const { actions } = recordingActions();
+      actions.setContactAttribute = () =>
+        Promise.reject(
+          new InvalidArgument('customAttributes.seats must be a number', { field: 'customAttributes.seats' }),
+        );
+      const error = await runStep(step, context(), actions).catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(StepError);
+      expect((error as StepError).message).to.equal(
+        'the contact attribute could not be set: customAttributes.seats must be a number',
+      );
+    });
+
+    it('passes any other refusal on to the runner', async () => {
+      const { actions } = recordingActions();
+      const refused = new InvalidArgument('id must be a 24-character hex id', { field: 'id' });
+      actions.setContactAttribute = () => Promise.reject(refused);
+      expect(await runStep(step, context(), actions).catch((e: unknown) => e)).to.equal(refused);
     });
   });
 

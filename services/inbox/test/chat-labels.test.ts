@@ -182,5 +182,20 @@ describe('InboxService chat labels', () => {
         status.PERMISSION_DENIED,
       );
     });
+
+    it('answers only the chats of the channel kind asked for, when one is (decision 0155)', async () => {
+      const { orgId, chatId: web } = await world();
+      const system = as(systemPrincipal(orgId));
+      const platform = await unary(
+        inbox.openChat.bind(inbox),
+        { channelId: newId(), contact: { _id: newId(), name: 'Ada' }, channelType: 'CHAT_APP_A' },
+        system,
+      );
+      const find = (channelType: string) =>
+        unary(inbox.findChats.bind(inbox), { chatIds: [web, platform._id], channelType }, system);
+      expect((await find('CHAT_APP_A')).chatIds).to.deep.equal([platform._id]);
+      expect((await find('WEB')).chatIds).to.deep.equal([web]);
+      expect((await rejection(find('FAX'))).code).to.equal(status.INVALID_ARGUMENT);
+    });
   });
 });

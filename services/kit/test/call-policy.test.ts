@@ -104,6 +104,7 @@ describe('kit gRPC call policy: deadlines and retries between services', () => {
       '/svc.inbox.v1.LabelService/FindLabels',
       '/svc.identity.v1.IdentityService/Authenticate',
       '/svc.contacts.v1.ContactsService/LookupContact',
+      '/svc.contacts.v1.ContactsService/IsChatAppAIdEditable',
       '/svc.inbox.v1.SearchService/SearchMessages',
     ])
       expect(retried, read).to.include(read);

@@ -25,7 +25,7 @@ export function channelsService(
     verifyVisitorProof: (request, { principal }) =>
       verifyVisitorProof(domain.dataSource, domain.secrets, principal, request),
     findChannels: async (request, { principal }) => ({
-      channelIds: await findChannels(domain.dataSource, principal, request.channelIds),
+      channelIds: await findChannels(domain.dataSource, principal, request.channelIds, request.type),
     }),
   };
   return implement('channels', ChannelsServiceService, handlers, deps);

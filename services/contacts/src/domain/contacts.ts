@@ -9,38 +9,60 @@ import {
   now,
   requireOrg,
   requireScope,
-  type ChannelsOfOrg,
+  type Logger,
   type OutboxRelay,
   type Principal,
 } from '@svc/kit';
 import { ApiScope } from '@svc/proto/common/v1';
 import { IdentifierType, type ContactInput } from '@svc/proto/contacts/v1';
 import { ContactRow, IdentityRow } from '../entities';
+import { applyChatAppAIdEdits, hasChatAppAChat, type IdentityOwners } from './chat-app-a-id';
 import { contactEvent } from './events';
 import { addIdentity, identityKey, replaceFieldIdentity, type IdentityKey } from './identities';
-import { mergeAttributes, normalizeEmail, normalizePhone, optionalText, parseAttributes } from './normalize';
+import { attributeWriteOf, writeContactAttributes, type AttributeWrite } from './contact-attributes';
+import { normalizeEmail, normalizePhone, optionalText, parseAttributes } from './normalize';
+import { readAttributes, type AttributeMap } from './people-fields';
 
 export interface ContactWithIdentities {
   row: ContactRow;
   identities: IdentityRow[];
+  /** Its people field values by key: the contact's `customAttributes`. */
+  attributes: AttributeMap;
 }
 
 /** Reads a contact of the org or fails with NOT_FOUND (also for another org's contact: no existence oracle). */
-export async function findContact(manager: EntityManager, orgId: string, id: string): Promise<ContactRow> {
-  if (!isId(id)) throw new InvalidArgument('id must be a 24-character hex id', { field: 'id' });
+export async function findContact(
+  manager: EntityManager,
+  orgId: string,
+  id: string,
+  field = 'id',
+): Promise<ContactRow> {
+  if (!isId(id)) throw new InvalidArgument(`${field} must be a 24-character hex id`, { field });
   const row = await manager.findOneBy(ContactRow, { id, orgId });
-  if (!row) throw new NotFound('contact not found', { field: 'id' });
+  if (!row) throw new NotFound('contact not found', { field });
   return row;
 }
 
+/** The contacts (of one org) with their identities and attributes, in a fixed number of queries. */
 export async function withIdentities(manager: EntityManager, rows: ContactRow[]): Promise<ContactWithIdentities[]> {
   if (!rows.length) return [];
   const orgId = rows[0]?.orgId ?? '';
+  const ids = rows.map((r) => r.id);
   const identities = await manager.find(IdentityRow, {
-    where: { orgId, contactId: In(rows.map((r) => r.id)) },
+    where: { orgId, contactId: In(ids) },
     order: { createdAt: 'ASC', id: 'ASC' },
   });
-  return rows.map((row) => ({ row, identities: identities.filter((i) => i.contactId === row.id) }));
+  const attributes = await readAttributes(manager, orgId, ids);
+  return rows.map((row) => ({
+    row,
+    identities: identities.filter((i) => i.contactId === row.id),
+    attributes: attributes.get(row.id) ?? {},
+  }));
+}
+
+async function withIdentitiesOf(manager: EntityManager, row: ContactRow): Promise<ContactWithIdentities> {
+  const [found] = await withIdentities(manager, [row]);
+  return found ?? { row, identities: [], attributes: {} };
 }
 
 /** The fields of an input, validated and normalised; undefined means "not given", null means "clear". */
@@ -55,15 +77,6 @@ function fieldsOf(input: ContactInput) {
     attributes: input.customAttributesJson ? parseAttributes(input.customAttributesJson) : undefined,
     identities: input.identities.map((identity) => identityKey(identity)),
   };
-}
-
-/** The ids among `chatIds` that name chats of the org: always the inbox, which owns chats (`FindChats`). */
-export type ChatsOfOrg = (orgId: string, chatIds: string[]) => Promise<string[]>;
-
-/** The owners of the ids identities carry: a Chat ID's chat (the inbox), a Channel user ID's channel (channels). */
-export interface IdentityOwners {
-  chatsOfOrg: ChatsOfOrg;
-  channelsOfOrg: ChannelsOfOrg;
 }
 
 /** Which id of an identity names an object of another service, the kind of object, and who says it is the org's. */
@@ -82,6 +95,7 @@ export class Contacts {
     private readonly dataSource: DataSource,
     private readonly relay: () => OutboxRelay,
     private readonly owners: IdentityOwners,
+    private readonly logger: Logger,
   ) {}
 
   /**
@@ -111,8 +125,9 @@ export class Contacts {
   async create(principal: Principal, input: ContactInput): Promise<ContactWithIdentities> {
     requireScope(principal, ApiScope.CONTACTS_MANAGE);
     const orgId = requireOrg(principal);
+    const write = attributeWriteOf(principal, input.customAttributesSource);
     const fields = await this.ownFields(orgId, input);
-    const result = await this.dataSource.transaction((manager) => this.insert(manager, orgId, fields));
+    const result = await this.dataSource.transaction((manager) => this.insert(manager, orgId, fields, write));
     this.relay().nudge();
     return result;
   }
@@ -120,9 +135,10 @@ export class Contacts {
   async update(principal: Principal, id: string, input: ContactInput): Promise<ContactWithIdentities> {
     requireScope(principal, ApiScope.CONTACTS_MANAGE);
     const orgId = requireOrg(principal);
+    const write = attributeWriteOf(principal, input.customAttributesSource);
     const fields = await this.ownFields(orgId, input);
     const result = await this.dataSource.transaction(async (manager) =>
-      this.apply(manager, await findContact(manager, orgId, id), fields),
+      this.apply(manager, await findContact(manager, orgId, id), fields, write),
     );
     this.relay().nudge();
     return result;
@@ -132,12 +148,13 @@ export class Contacts {
   async upsert(principal: Principal, input: ContactInput): Promise<ContactWithIdentities> {
     requireScope(principal, ApiScope.CONTACTS_MANAGE);
     const orgId = requireOrg(principal);
+    const write = attributeWriteOf(principal, input.customAttributesSource);
     const fields = await this.ownFields(orgId, input);
     if (!fields.externalId && !fields.email && !fields.phone)
       throw new InvalidArgument('upsert needs an externalId, email or phone to match on', { field: 'input' });
     const result = await this.dataSource.transaction(async (manager) => {
       const match = await this.match(manager, orgId, fields);
-      return match ? this.apply(manager, match, fields) : this.insert(manager, orgId, fields);
+      return match ? this.apply(manager, match, fields, write) : this.insert(manager, orgId, fields, write);
     });
     this.relay().nudge();
     return result;
@@ -146,9 +163,7 @@ export class Contacts {
   async get(principal: Principal, id: string): Promise<ContactWithIdentities> {
     requireScope(principal, ApiScope.CONTACTS_READ);
     const manager = this.dataSource.manager;
-    const [found] = await withIdentities(manager, [await findContact(manager, requireOrg(principal), id)]);
-    if (!found) throw new NotFound('contact not found');
-    return found;
+    return withIdentitiesOf(manager, await findContact(manager, requireOrg(principal), id));
   }
 
   async getByExternalId(principal: Principal, externalId: string): Promise<ContactWithIdentities> {
@@ -159,8 +174,16 @@ export class Contacts {
       ? await manager.findOneBy(ContactRow, { orgId, externalId: externalId.trim() })
       : null;
     if (!row) throw new NotFound('contact not found', { field: 'externalId' });
-    const [found] = await withIdentities(manager, [row]);
-    return found ?? { row, identities: [] };
+    return withIdentitiesOf(manager, row);
+  }
+
+  /** Whether the contact's ChatAppA id may still change: not once it has a ChatAppA chat (decision 0155). */
+  async isChatAppAIdEditable(principal: Principal, contactId: string): Promise<boolean> {
+    requireScope(principal, ApiScope.CONTACTS_READ);
+    const orgId = requireOrg(principal);
+    const manager = this.dataSource.manager;
+    const contact = await findContact(manager, orgId, contactId, 'contactId');
+    return !(await hasChatAppAChat(manager, this.owners, orgId, contact.id));
   }
 
   private async match(
@@ -183,6 +206,7 @@ export class Contacts {
     manager: EntityManager,
     orgId: string,
     fields: ReturnType<typeof fieldsOf>,
+    write: AttributeWrite,
   ): Promise<ContactWithIdentities> {
     const at = now();
     if (fields.externalId && (await manager.findOneBy(ContactRow, { orgId, externalId: fields.externalId })))
@@ -194,21 +218,21 @@ export class Contacts {
       email: fields.email ?? null,
       phone: fields.phone ?? null,
       externalId: fields.externalId ?? null,
-      customAttributes: JSON.stringify(mergeAttributes({}, fields.attributes ?? {})),
       createdAt: at,
       updatedAt: at,
     });
     await manager.insert(ContactRow, row);
     await this.addIdentities(manager, row, null, null, fields, at);
+    await writeContactAttributes(manager, row, fields.attributes, write, true, this.logger);
     await enqueueEvents(manager, [contactEvent('contact.created', row)], at);
-    const [created] = await withIdentities(manager, [row]);
-    return created ?? { row, identities: [] };
+    return withIdentitiesOf(manager, row);
   }
 
   private async apply(
     manager: EntityManager,
     row: ContactRow,
     fields: ReturnType<typeof fieldsOf>,
+    write: AttributeWrite,
   ): Promise<ContactWithIdentities> {
     const at = now();
     const previous = { email: row.email, phone: row.phone };
@@ -220,10 +244,8 @@ export class Contacts {
     if (fields.email !== undefined) row.email = fields.email;
     if (fields.phone !== undefined) row.phone = fields.phone;
     if (fields.externalId !== undefined) row.externalId = fields.externalId;
-    if (fields.attributes)
-      row.customAttributes = JSON.stringify(mergeAttributes(JSON.parse(row.customAttributes), fields.attributes));
     row.updatedAt = at;
-    await manager.update(
+    const updated = await manager.update(
       ContactRow,
       { id: row.id, orgId: row.orgId },
       {
@@ -231,14 +253,17 @@ export class Contacts {
         email: row.email,
         phone: row.phone,
         externalId: row.externalId,
-        customAttributes: row.customAttributes,
         updatedAt: at,
       },
     );
+    // The update locks the row: an erasure that committed since the contact was read leaves nothing to update, and
+    // nothing (identities, attribute values) may then be written for the erased contact.
+    if (updated.affected === 0) throw new NotFound('contact not found', { field: 'id' });
+    await applyChatAppAIdEdits(manager, this.owners, row.orgId, row.id, fields.identities);
     await this.addIdentities(manager, row, previous.email, previous.phone, fields, at);
+    await writeContactAttributes(manager, row, fields.attributes, write, false, this.logger);
     await enqueueEvents(manager, [contactEvent('contact.updated', row)], at);
-    const [updated] = await withIdentities(manager, [row]);
-    return updated ?? { row, identities: [] };
+    return withIdentitiesOf(manager, row);
   }
 
   private async addIdentities(

@@ -47,16 +47,6 @@ export function parseAttributes(json: string, field = 'customAttributes'): Attri
   return value as Attributes;
 }
 
-/** Custom attributes merge: a key set to null is removed, others replace the stored value. */
-export function mergeAttributes(current: Attributes, patch: Attributes): Attributes {
-  const merged: Attributes = { ...current };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete merged[key];
-    else merged[key] = value;
-  }
-  return merged;
-}
-
 export function optionalText(value: string | undefined, field: string, max: number): string | null | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();

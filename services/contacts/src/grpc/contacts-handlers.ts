@@ -8,7 +8,7 @@ import { lookupContact, type ChatOwnerOf } from '../domain/lookup';
 import { contactView } from '../domain/views';
 
 const EMPTY_INPUT: ContactInput = { identities: [] };
-const view = ({ row, identities }: ContactWithIdentities) => contactView(row, identities);
+const view = ({ row, identities, attributes }: ContactWithIdentities) => contactView(row, identities, attributes);
 
 export function contactsService(
   domain: { contacts: Contacts; chats: ChatOwnership; dataSource: DataSource; chatOwnerOf: ChatOwnerOf },
@@ -29,6 +29,9 @@ export function contactsService(
       const page = await listContacts(domain.dataSource, principal, request.pagination);
       return { ...page, data: page.data.map(view) };
     },
+    isChatAppAIdEditable: async (request, { principal }) => ({
+      editable: await contacts.isChatAppAIdEditable(principal, request.contactId),
+    }),
     lookupContact: async (request, { principal }) =>
       lookupContact(domain.dataSource, principal, request, domain.chatOwnerOf, domain.chats),
   };

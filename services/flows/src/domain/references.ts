@@ -3,13 +3,14 @@ import { FlowStepType, type FlowStep } from '@svc/proto/flows/v1';
 /**
  * The org's objects a flow names, each asked of the service that owns it (SYSTEM principal of the org): members of
  * identity (`FindMembers`), labels of the inbox (`FindLabels`), inbound connections of webhook-ingress
- * (`FindInboundConnections`). Each answers the ids among those asked that are the org's: another org's id and an
- * unknown one are both simply not found.
+ * (`FindInboundConnections`), people fields of contacts (`ListPeopleFieldDefinitions`, by key). Each answers the ids
+ * (keys) among those asked that are the org's: another org's id and an unknown one are both simply not found.
  */
 export interface OrgDirectory {
   members(orgId: string, ids: string[]): Promise<string[]>;
   labels(orgId: string, ids: string[]): Promise<string[]>;
   connections(orgId: string, ids: string[]): Promise<string[]>;
+  peopleFields(orgId: string, keys: string[]): Promise<string[]>;
 }
 
 export type ReferenceKind = keyof OrgDirectory;
@@ -21,7 +22,10 @@ export interface Reference {
   field: string;
 }
 
-/** The ids a flow names, in the order written: the trigger's connection, then each step's label or assignee. */
+/**
+ * The ids a flow names, in the order written: the trigger's connection, then each step's label, assignee or people
+ * field (the key a "set a contact attribute" step writes, decision 0158).
+ */
 export function referencesOf(connectionId: string | null, steps: FlowStep[]): Reference[] {
   const references: Reference[] = connectionId
     ? [{ kind: 'connections', id: connectionId, field: 'trigger.connectionId' }]
@@ -31,6 +35,8 @@ export function referencesOf(connectionId: string | null, steps: FlowStep[]): Re
     if (step.type === FlowStepType.ASSIGN && step.assigneeId)
       references.push({ kind: 'members', id: step.assigneeId, field });
     if (step.type === FlowStepType.ADD_LABEL && step.label) references.push({ kind: 'labels', id: step.label, field });
+    if (step.type === FlowStepType.SET_CONTACT_ATTRIBUTE && step.attributeKey)
+      references.push({ kind: 'peopleFields', id: step.attributeKey.trim(), field });
   });
   return references;
 }
@@ -72,5 +78,9 @@ export function strangerMessage(reference: Reference, when: 'now' | 'since'): st
       return when === 'now'
         ? `${field} names no inbound connection of this org`
         : `${field} names an inbound connection that no longer exists; choose another connection`;
+    case 'peopleFields':
+      return when === 'now'
+        ? `${field} sets an attribute that is not a people field of this org`
+        : `${field} sets an attribute that is no longer a people field of this org; choose another field`;
   }
 }

@@ -1,4 +1,4 @@
-import { FailedPrecondition, NotFound, isId } from '@svc/kit';
+import { FailedPrecondition, InvalidArgument, NotFound, isId } from '@svc/kit';
 import { FlowStepType, type FlowStep } from '@svc/proto/flows/v1';
 import { renderTemplate } from './template';
 
@@ -65,6 +65,22 @@ async function addLabel(context: RunContext, labelId: string, actions: StepActio
   }
 }
 
+/**
+ * Authoring checked that the key names a people field; at run time contacts parses the rendered text as the field's
+ * type. A value that does not parse, or a field deleted since, fails the run with contacts' reason (which names the
+ * field, never the value) rather than the generic "a step failed in another service" (decision 0158).
+ */
+async function setContactAttribute(context: RunContext, key: string, value: string, actions: StepActions) {
+  if (!context.contactId) throw new StepError('the run has no contact');
+  try {
+    await actions.setContactAttribute(context.orgId, context.contactId, key, value);
+  } catch (error) {
+    if (error instanceof InvalidArgument && error.details.field === `customAttributes.${key}`)
+      throw new StepError(`the contact attribute could not be set: ${error.message}`);
+    throw error;
+  }
+}
+
 /** Runs one step; text fields are rendered against the webhook payload first. */
 export async function runStep(step: FlowStep, context: RunContext, actions: StepActions): Promise<StepResult> {
   const render = (text: string | undefined) => renderTemplate(text ?? '', context.payload);
@@ -82,13 +98,7 @@ export async function runStep(step: FlowStep, context: RunContext, actions: Step
       await actions.sendMessage(context.orgId, needChat(context), render(step.text), true, stepIdempotencyKey(context));
       return { kind: 'next' };
     case FlowStepType.SET_CONTACT_ATTRIBUTE:
-      if (!context.contactId) throw new StepError('the run has no contact');
-      await actions.setContactAttribute(
-        context.orgId,
-        context.contactId,
-        step.attributeKey ?? '',
-        render(step.attributeValue),
-      );
+      await setContactAttribute(context, (step.attributeKey ?? '').trim(), render(step.attributeValue), actions);
       return { kind: 'next' };
     case FlowStepType.ASSIGN:
       await assign(context, step.assigneeId ?? '', actions);

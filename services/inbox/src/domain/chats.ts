@@ -81,9 +81,21 @@ export class Chats {
     private readonly members: MemberDirectory,
   ) {}
 
-  /** Which of `chatIds` name chats of the org (SYSTEM callers: contacts checks a Chat ID identity). */
-  find(principal: Principal, chatIds: string[]): Promise<string[]> {
-    return idsOfOrg(principal, this.dataSource.manager, ChatRow, chatIds, 'chatIds');
+  /**
+   * Which of `chatIds` name chats of the org, of one channel kind when `channelType` is given (SYSTEM callers:
+   * contacts checks a Chat ID identity, and whether a contact has a ChatAppA chat, decision 0155).
+   */
+  find(principal: Principal, chatIds: string[], channelType?: string): Promise<string[]> {
+    // The kind is one of the enum's names (checked), so it can stand in the condition as a literal.
+    const kind = channelType === undefined ? undefined : chatChannelType(channelType);
+    return idsOfOrg(
+      principal,
+      this.dataSource.manager,
+      ChatRow,
+      chatIds,
+      'chatIds',
+      kind ? `row.channelType = '${kind}'` : undefined,
+    );
   }
 
   async get(principal: Principal, chatId: string): Promise<Chat> {

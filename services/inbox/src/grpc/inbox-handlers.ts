@@ -51,7 +51,7 @@ export function inboxService(domain: InboxDomain, deps: ImplementDeps) {
     openChat: (r, { principal }) => chats.open(principal, r.channelId, r.contact ?? { _id: '' }, r.channelType),
     receiveMessage: (r, { principal }) => messages.receive(principal, r),
     addChatLabel: (r, { principal }) => chats.addLabel(principal, r.chatId, r.labelId),
-    findChats: async (r, { principal }) => ({ chatIds: await chats.find(principal, r.chatIds) }),
+    findChats: async (r, { principal }) => ({ chatIds: await chats.find(principal, r.chatIds, r.channelType) }),
     updateDeliveryStatus: (r, { principal }) => domain.deliveryStatuses.update(principal, r),
     moveChatsToContact: (r, { principal }) =>
       domain.chatMoves.moveToContact(principal, r.channelId, r.fromContactId, r.toContact),

@@ -56,11 +56,11 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
 ];
 
 /**
- * The naming rule of the protos: Get…, List…, Find…, Search…, Count…, Resolve…, Verify…, Preview… change nothing; Lookup…
+ * The naming rule of the protos: Get…, List…, Find…, Search…, Count…, Resolve…, Verify…, Preview…, Is… change nothing; Lookup…
  * (contacts records a chat it learnt of) and Authenticate (identity notes a key's last use) have the effect of one
  * call however often they run.
  */
-const IDEMPOTENT = /^(Get|List|Find|Search|Count|Lookup|Authenticate|Resolve|Verify|Preview)([A-Z]|$)/;
+const IDEMPOTENT = /^(Get|List|Find|Search|Count|Lookup|Authenticate|Resolve|Verify|Preview|Is)([A-Z]|$)/;
 
 const UPLOADS = [MediaServiceService.createMedia.path, MediaServiceService.uploadMultipleMedia.path];
 

@@ -1,6 +1,6 @@
 import { Conflict, Forbidden, RateLimited, spendFromBucket, type BucketState, type Logger } from '@svc/kit';
 import { IdentityVerification } from '@svc/proto/channels/v1';
-import { IdentifierType, type ContactInput } from '@svc/proto/contacts/v1';
+import { AttributeSource, IdentifierType, type ContactInput } from '@svc/proto/contacts/v1';
 import type { ChatContact } from '@svc/proto/inbox/v1';
 import { LRUCache } from 'lru-cache';
 import type { Backends, VisitorIdentityOfSession } from './backends';
@@ -141,6 +141,9 @@ export class Visitors {
       email: profile.email,
       phone: profile.phone,
       customAttributesJson: profile.attributes ? JSON.stringify(profile.attributes) : undefined,
+      // Known keys are parsed as their people field; unknown keys and invalid values are left out (and counted) by
+      // contacts rather than failing the handshake (docs/decisions/0156).
+      customAttributesSource: AttributeSource.ATTRIBUTE_SOURCE_TEXT_LENIENT,
     };
     for (;;) {
       try {

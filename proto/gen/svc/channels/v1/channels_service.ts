@@ -442,6 +442,8 @@ export interface DeleteWebIntegrationResult {
 
 export interface FindChannelsRequest {
   channelIds: string[];
+  /** When set, only channels of this kind. */
+  type?: ChannelType | undefined;
 }
 
 export interface FindChannelsResponse {
@@ -2787,13 +2789,16 @@ export const DeleteWebIntegrationResult: MessageFns<DeleteWebIntegrationResult> 
 };
 
 function createBaseFindChannelsRequest(): FindChannelsRequest {
-  return { channelIds: [] };
+  return { channelIds: [], type: undefined };
 }
 
 export const FindChannelsRequest: MessageFns<FindChannelsRequest> = {
   encode(message: FindChannelsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.channelIds) {
       writer.uint32(10).string(v!);
+    }
+    if (message.type !== undefined) {
+      writer.uint32(16).int32(channelTypeToNumber(message.type));
     }
     return writer;
   },
@@ -2819,6 +2824,14 @@ export const FindChannelsRequest: MessageFns<FindChannelsRequest> = {
             message.channelIds.push(reader.string());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.type = channelTypeFromJSON(reader.int32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2838,6 +2851,7 @@ export const FindChannelsRequest: MessageFns<FindChannelsRequest> = {
         : globalThis.Array.isArray(object?.channel_ids)
         ? object.channel_ids.map((e: any) => globalThis.String(e))
         : [],
+      type: isSet(object.type) ? channelTypeFromJSON(object.type) : undefined,
     };
   },
 
@@ -2845,6 +2859,9 @@ export const FindChannelsRequest: MessageFns<FindChannelsRequest> = {
     const obj: any = {};
     if (message.channelIds?.length) {
       obj.channelIds = message.channelIds;
+    }
+    if (message.type !== undefined) {
+      obj.type = channelTypeToJSON(message.type);
     }
     return obj;
   },
@@ -2855,6 +2872,7 @@ export const FindChannelsRequest: MessageFns<FindChannelsRequest> = {
   fromPartial<I extends Exact<DeepPartial<FindChannelsRequest>, I>>(object: I): FindChannelsRequest {
     const message = createBaseFindChannelsRequest();
     message.channelIds = object.channelIds?.map((e) => e) || [];
+    message.type = object.type ?? undefined;
     return message;
   },
 };

@@ -88,6 +88,75 @@ export function identifierTypeToNumber(object: IdentifierType): number {
   }
 }
 
+/**
+ * Custom attributes are the contact's people field values, keyed by the definitions' keys; every value is checked
+ * against its definition. A null value removes the key.
+ */
+export enum AttributeSource {
+  /**
+   * ATTRIBUTE_SOURCE_UNSPECIFIED - The API: values typed as JSON (a NUMBER field takes 42, not "42"); an unknown key or an invalid value refuses the
+   * whole write (BAD_USER_INPUT naming customAttributes.<key>).
+   */
+  ATTRIBUTE_SOURCE_UNSPECIFIED = "ATTRIBUTE_SOURCE_UNSPECIFIED",
+  /**
+   * ATTRIBUTE_SOURCE_TEXT - Flows' "set a contact attribute" step: text parsed as the field's type ("42", "true", "a, b"); refused like the
+   * API.
+   */
+  ATTRIBUTE_SOURCE_TEXT = "ATTRIBUTE_SOURCE_TEXT",
+  /**
+   * ATTRIBUTE_SOURCE_TEXT_LENIENT - The widget's profile attributes: parsed like TEXT, but unknown keys and invalid values are left out (logged and
+   * counted) and the rest is stored.
+   */
+  ATTRIBUTE_SOURCE_TEXT_LENIENT = "ATTRIBUTE_SOURCE_TEXT_LENIENT",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function attributeSourceFromJSON(object: any): AttributeSource {
+  switch (object) {
+    case 0:
+    case "ATTRIBUTE_SOURCE_UNSPECIFIED":
+      return AttributeSource.ATTRIBUTE_SOURCE_UNSPECIFIED;
+    case 1:
+    case "ATTRIBUTE_SOURCE_TEXT":
+      return AttributeSource.ATTRIBUTE_SOURCE_TEXT;
+    case 2:
+    case "ATTRIBUTE_SOURCE_TEXT_LENIENT":
+      return AttributeSource.ATTRIBUTE_SOURCE_TEXT_LENIENT;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return AttributeSource.UNRECOGNIZED;
+  }
+}
+
+export function attributeSourceToJSON(object: AttributeSource): string {
+  switch (object) {
+    case AttributeSource.ATTRIBUTE_SOURCE_UNSPECIFIED:
+      return "ATTRIBUTE_SOURCE_UNSPECIFIED";
+    case AttributeSource.ATTRIBUTE_SOURCE_TEXT:
+      return "ATTRIBUTE_SOURCE_TEXT";
+    case AttributeSource.ATTRIBUTE_SOURCE_TEXT_LENIENT:
+      return "ATTRIBUTE_SOURCE_TEXT_LENIENT";
+    case AttributeSource.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function attributeSourceToNumber(object: AttributeSource): number {
+  switch (object) {
+    case AttributeSource.ATTRIBUTE_SOURCE_UNSPECIFIED:
+      return 0;
+    case AttributeSource.ATTRIBUTE_SOURCE_TEXT:
+      return 1;
+    case AttributeSource.ATTRIBUTE_SOURCE_TEXT_LENIENT:
+      return 2;
+    case AttributeSource.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 export interface ContactIdentity {
   type: IdentifierType;
   value: string;
@@ -126,6 +195,8 @@ export interface ContactInput {
     | undefined;
   /** Channel user ids and chat ids to add (email and phone identities follow the fields above). */
   identities: ContactIdentity[];
+  /** How custom_attributes_json's values are read; only SYSTEM callers may set it (docs/decisions/0156). */
+  customAttributesSource?: AttributeSource | undefined;
 }
 
 export interface CreateContactRequest {
@@ -147,6 +218,14 @@ export interface GetContactRequest {
 
 export interface GetContactByExternalIdRequest {
   externalId: string;
+}
+
+export interface IsChatAppAIdEditableRequest {
+  contactId: string;
+}
+
+export interface IsChatAppAIdEditableResponse {
+  editable: boolean;
 }
 
 export interface ContactApiPaginationInput {
@@ -518,6 +597,7 @@ function createBaseContactInput(): ContactInput {
     externalId: undefined,
     customAttributesJson: undefined,
     identities: [],
+    customAttributesSource: undefined,
   };
 }
 
@@ -540,6 +620,9 @@ export const ContactInput: MessageFns<ContactInput> = {
     }
     for (const v of message.identities) {
       ContactIdentity.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.customAttributesSource !== undefined) {
+      writer.uint32(56).int32(attributeSourceToNumber(message.customAttributesSource));
     }
     return writer;
   },
@@ -605,6 +688,14 @@ export const ContactInput: MessageFns<ContactInput> = {
             message.identities.push(ContactIdentity.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.customAttributesSource = attributeSourceFromJSON(reader.int32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -635,6 +726,11 @@ export const ContactInput: MessageFns<ContactInput> = {
       identities: globalThis.Array.isArray(object?.identities)
         ? object.identities.map((e: any) => ContactIdentity.fromJSON(e))
         : [],
+      customAttributesSource: isSet(object.customAttributesSource)
+        ? attributeSourceFromJSON(object.customAttributesSource)
+        : isSet(object.custom_attributes_source)
+        ? attributeSourceFromJSON(object.custom_attributes_source)
+        : undefined,
     };
   },
 
@@ -658,6 +754,9 @@ export const ContactInput: MessageFns<ContactInput> = {
     if (message.identities?.length) {
       obj.identities = message.identities.map((e) => ContactIdentity.toJSON(e));
     }
+    if (message.customAttributesSource !== undefined) {
+      obj.customAttributesSource = attributeSourceToJSON(message.customAttributesSource);
+    }
     return obj;
   },
 
@@ -672,6 +771,7 @@ export const ContactInput: MessageFns<ContactInput> = {
     message.externalId = object.externalId ?? undefined;
     message.customAttributesJson = object.customAttributesJson ?? undefined;
     message.identities = object.identities?.map((e) => ContactIdentity.fromPartial(e)) || [];
+    message.customAttributesSource = object.customAttributesSource ?? undefined;
     return message;
   },
 };
@@ -1039,6 +1139,146 @@ export const GetContactByExternalIdRequest: MessageFns<GetContactByExternalIdReq
   ): GetContactByExternalIdRequest {
     const message = createBaseGetContactByExternalIdRequest();
     message.externalId = object.externalId ?? "";
+    return message;
+  },
+};
+
+function createBaseIsChatAppAIdEditableRequest(): IsChatAppAIdEditableRequest {
+  return { contactId: "" };
+}
+
+export const IsChatAppAIdEditableRequest: MessageFns<IsChatAppAIdEditableRequest> = {
+  encode(message: IsChatAppAIdEditableRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.contactId !== "") {
+      writer.uint32(10).string(message.contactId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IsChatAppAIdEditableRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIsChatAppAIdEditableRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contactId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IsChatAppAIdEditableRequest {
+    return {
+      contactId: isSet(object.contactId)
+        ? globalThis.String(object.contactId)
+        : isSet(object.contact_id)
+        ? globalThis.String(object.contact_id)
+        : "",
+    };
+  },
+
+  toJSON(message: IsChatAppAIdEditableRequest): unknown {
+    const obj: any = {};
+    if (message.contactId !== "") {
+      obj.contactId = message.contactId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IsChatAppAIdEditableRequest>, I>>(base?: I): IsChatAppAIdEditableRequest {
+    return IsChatAppAIdEditableRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IsChatAppAIdEditableRequest>, I>>(object: I): IsChatAppAIdEditableRequest {
+    const message = createBaseIsChatAppAIdEditableRequest();
+    message.contactId = object.contactId ?? "";
+    return message;
+  },
+};
+
+function createBaseIsChatAppAIdEditableResponse(): IsChatAppAIdEditableResponse {
+  return { editable: false };
+}
+
+export const IsChatAppAIdEditableResponse: MessageFns<IsChatAppAIdEditableResponse> = {
+  encode(message: IsChatAppAIdEditableResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.editable !== false) {
+      writer.uint32(8).bool(message.editable);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IsChatAppAIdEditableResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIsChatAppAIdEditableResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.editable = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IsChatAppAIdEditableResponse {
+    return { editable: isSet(object.editable) ? globalThis.Boolean(object.editable) : false };
+  },
+
+  toJSON(message: IsChatAppAIdEditableResponse): unknown {
+    const obj: any = {};
+    if (message.editable !== false) {
+      obj.editable = message.editable;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IsChatAppAIdEditableResponse>, I>>(base?: I): IsChatAppAIdEditableResponse {
+    return IsChatAppAIdEditableResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IsChatAppAIdEditableResponse>, I>>(object: I): IsChatAppAIdEditableResponse {
+    const message = createBaseIsChatAppAIdEditableResponse();
+    message.editable = object.editable ?? false;
     return message;
   },
 };
@@ -1619,6 +1859,21 @@ export const ContactsServiceService = {
     responseSerialize: (value: Contact): Buffer => Buffer.from(Contact.encode(value).finish()),
     responseDeserialize: (value: Buffer): Contact => Contact.decode(value),
   },
+  /**
+   * CONTACTS_READ: whether the contact's ChatAppA id (its channel user id on a CHAT_APP_A channel) may still be
+   * changed: not once the contact has a ChatAppA chat (docs/decisions/0155-chat-app-a-id-editable.md).
+   */
+  isChatAppAIdEditable: {
+    path: "/svc.contacts.v1.ContactsService/IsChatAppAIdEditable" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: IsChatAppAIdEditableRequest): Buffer =>
+      Buffer.from(IsChatAppAIdEditableRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): IsChatAppAIdEditableRequest => IsChatAppAIdEditableRequest.decode(value),
+    responseSerialize: (value: IsChatAppAIdEditableResponse): Buffer =>
+      Buffer.from(IsChatAppAIdEditableResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): IsChatAppAIdEditableResponse => IsChatAppAIdEditableResponse.decode(value),
+  },
   listContacts: {
     path: "/svc.contacts.v1.ContactsService/ListContacts" as const,
     requestStream: false as const,
@@ -1649,6 +1904,11 @@ export interface ContactsServiceServer extends UntypedServiceImplementation {
   upsertContact: handleUnaryCall<UpsertContactRequest, Contact>;
   getContact: handleUnaryCall<GetContactRequest, Contact>;
   getContactByExternalId: handleUnaryCall<GetContactByExternalIdRequest, Contact>;
+  /**
+   * CONTACTS_READ: whether the contact's ChatAppA id (its channel user id on a CHAT_APP_A channel) may still be
+   * changed: not once the contact has a ChatAppA chat (docs/decisions/0155-chat-app-a-id-editable.md).
+   */
+  isChatAppAIdEditable: handleUnaryCall<IsChatAppAIdEditableRequest, IsChatAppAIdEditableResponse>;
   listContacts: handleUnaryCall<ListContactsRequest, ContactPage>;
   /** Called by other services (webhook-ingress, flows) with a SYSTEM principal: resolves an identifier to a contact. */
   lookupContact: handleUnaryCall<LookupContactRequest, LookupContactResponse>;
@@ -1731,6 +1991,25 @@ export interface ContactsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  /**
+   * CONTACTS_READ: whether the contact's ChatAppA id (its channel user id on a CHAT_APP_A channel) may still be
+   * changed: not once the contact has a ChatAppA chat (docs/decisions/0155-chat-app-a-id-editable.md).
+   */
+  isChatAppAIdEditable(
+    request: IsChatAppAIdEditableRequest,
+    callback: (error: ServiceError | null, response: IsChatAppAIdEditableResponse) => void,
+  ): ClientUnaryCall;
+  isChatAppAIdEditable(
+    request: IsChatAppAIdEditableRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: IsChatAppAIdEditableResponse) => void,
+  ): ClientUnaryCall;
+  isChatAppAIdEditable(
+    request: IsChatAppAIdEditableRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: IsChatAppAIdEditableResponse) => void,
   ): ClientUnaryCall;
   listContacts(
     request: ListContactsRequest,

@@ -902,6 +902,8 @@ export interface AddChatLabelRequest {
 
 export interface FindChatsRequest {
   chatIds: string[];
+  /** When set, only chats of this channel kind (svc.channels.v1.ChannelType name, e.g. CHAT_APP_A). */
+  channelType?: string | undefined;
 }
 
 export interface FindChatsResponse {
@@ -5935,13 +5937,16 @@ export const AddChatLabelRequest: MessageFns<AddChatLabelRequest> = {
 };
 
 function createBaseFindChatsRequest(): FindChatsRequest {
-  return { chatIds: [] };
+  return { chatIds: [], channelType: undefined };
 }
 
 export const FindChatsRequest: MessageFns<FindChatsRequest> = {
   encode(message: FindChatsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.chatIds) {
       writer.uint32(10).string(v!);
+    }
+    if (message.channelType !== undefined) {
+      writer.uint32(18).string(message.channelType);
     }
     return writer;
   },
@@ -5967,6 +5972,14 @@ export const FindChatsRequest: MessageFns<FindChatsRequest> = {
             message.chatIds.push(reader.string());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.channelType = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5986,6 +5999,11 @@ export const FindChatsRequest: MessageFns<FindChatsRequest> = {
         : globalThis.Array.isArray(object?.chat_ids)
         ? object.chat_ids.map((e: any) => globalThis.String(e))
         : [],
+      channelType: isSet(object.channelType)
+        ? globalThis.String(object.channelType)
+        : isSet(object.channel_type)
+        ? globalThis.String(object.channel_type)
+        : undefined,
     };
   },
 
@@ -5993,6 +6011,9 @@ export const FindChatsRequest: MessageFns<FindChatsRequest> = {
     const obj: any = {};
     if (message.chatIds?.length) {
       obj.chatIds = message.chatIds;
+    }
+    if (message.channelType !== undefined) {
+      obj.channelType = message.channelType;
     }
     return obj;
   },
@@ -6003,6 +6024,7 @@ export const FindChatsRequest: MessageFns<FindChatsRequest> = {
   fromPartial<I extends Exact<DeepPartial<FindChatsRequest>, I>>(object: I): FindChatsRequest {
     const message = createBaseFindChatsRequest();
     message.chatIds = object.chatIds?.map((e) => e) || [];
+    message.channelType = object.channelType ?? undefined;
     return message;
   },
 };

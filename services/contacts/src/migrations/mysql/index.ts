@@ -3,6 +3,8 @@ import * as m0 from './1795317470907-Initial';
 import * as m1 from './1795463868689-LongText';
 import * as m2 from './1795585746760-PeopleFields';
 import * as m3 from './1795586082100-ErasureReceipts';
+import * as m4 from './1795586520000-CustomAttributesToPeopleFields';
+import * as m5 from './1795586520296-CustomAttributesDropped';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
@@ -10,4 +12,6 @@ export const migrations: Function[] = [
   ...Object.values(m1),
   ...Object.values(m2),
   ...Object.values(m3),
+  ...Object.values(m4),
+  ...Object.values(m5),
 ];

@@ -2,10 +2,14 @@
 import * as m0 from './1795317470068-Initial';
 import * as m1 from './1795585746568-PeopleFields';
 import * as m2 from './1795586081971-ErasureReceipts';
+import * as m3 from './1795586519000-CustomAttributesToPeopleFields';
+import * as m4 from './1795586519517-CustomAttributesDropped';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
   ...Object.values(m0),
   ...Object.values(m1),
   ...Object.values(m2),
+  ...Object.values(m3),
+  ...Object.values(m4),
 ];
