@@ -1,0 +1,262 @@
+import { expect } from 'chai';
+import { ERASURE_PARTICIPANTS, eventually } from '@svc/kit';
+import { IdentifierType } from '@svc/proto/contacts/v1';
+import { FakeChatAppB } from '../fakes/chat-app-b';
+import { ALL_SCOPES_BUT_PARTNER, StackHarness, type TestOrg } from '../support/stack-harness';
+import { SITE, userHash, web, type SessionBody } from '../support/widget';
+import {
+  ContactLookups,
+  NOTHING,
+  erasureWorld,
+  holdings,
+  leftovers,
+  person,
+  type ErasureWorld,
+  type Holdings,
+  type Person,
+} from './erasure-fixtures';
+
+const COUNTS = 'service counts { kind count }';
+const PREVIEW = `query($c: String!) { previewErase(contactId: $c) { contactId services { ${COUNTS} } } }`;
+const RECEIPT_FIELDS = `id contactId requestedBy requestedAt status completedAt services { service confirmed confirmedAt counts { kind count } }`;
+const ERASE = `mutation($c: String!) { eraseContact(contactId: $c) { ${RECEIPT_FIELDS} } }`;
+
+interface ServiceCounts {
+  service: string;
+  counts: { kind: string; count: number }[];
+}
+interface Receipt {
+  id: string;
+  contactId: string;
+  requestedBy: string;
+  requestedAt: string;
+  status: 'IN_PROGRESS' | 'COMPLETED';
+  completedAt: string | null;
+  services: (ServiceCounts & { confirmed: boolean; confirmedAt: string | null })[];
+}
+
+/** A service's counts as a map kind → count. */
+const byKind = (services: ServiceCounts[], service: string) =>
+  Object.fromEntries(services.find((s) => s.service === service)?.counts.map((c) => [c.kind, c.count]) ?? []);
+
+/**
+ * The GDPR erasure of issue 17 through every surface at once: a person who wrote on a messaging platform (ChatAppB
+ * fake) and on the site's widget as an identified user, with agents' answers, notes, a reaction and media on both,
+ * whose email an order system's webhooks named (history rows, flow runs). `previewErase` counts what is there;
+ * `eraseContact` erases it in every service; then no read of any service finds anything of them, their blobs are gone,
+ * no table of any service holds a word of theirs, the receipt lists the counts, and another person of the org is
+ * untouched.
+ */
+describe('Contact erasure end to end (whole stack: platform, widget, webhooks, flows)', function () {
+  this.timeout(180_000);
+  const fake = new FakeChatAppB();
+  let harness: StackHarness;
+  let org: TestOrg;
+  let key: string;
+  let world: ErasureWorld;
+  let lookups: ContactLookups;
+  let erin: Person;
+  let bystander: Person;
+  let erinBefore: Holdings;
+  let bystanderBefore: Holdings;
+  let preview: ServiceCounts[];
+  let receipt: Receipt;
+
+  /** Needs previewErase / eraseContact and the participants' parts: skipped until i17-saga is merged. */
+  const withSaga = it.skip;
+
+  const gql = async <T>(query: string, variables: Record<string, unknown> = {}) => {
+    const response = await harness.graphql<T>(query, variables, key);
+    expect(response.body.errors, JSON.stringify(response.body.errors)).to.equal(undefined);
+    return response.body.data as T;
+  };
+
+  before(async function () {
+    await fake.start();
+    harness = new StackHarness({}, {}, { platformUrls: { CHAT_APP_B_API_URL: fake.apiUrl } });
+    await harness.start();
+    org = await harness.newOrg('Erasure');
+    key = (await org.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
+    world = await erasureWorld(harness, org, key, fake);
+    lookups = new ContactLookups(harness);
+    bystander = await person(world, lookups, 'keep');
+    erin = await person(world, lookups, 'erin');
+  });
+
+  after(async function () {
+    lookups?.close();
+    await harness?.stop();
+    await fake.stop();
+  });
+
+  it('finds the person everywhere before: contact, lookups, chats, messages, notes, search, media, history, runs, session', async () => {
+    erinBefore = await holdings(world, lookups, erin);
+    bystanderBefore = await holdings(world, lookups, bystander);
+    // The inbox's copy of a contact's name, email and phone is fresh on every thread (i17-inbox): compared below.
+    expect(erinBefore.chatSearchHits.every((hits) => hits > 0)).to.equal(true);
+    expect({ ...erinBefore, chatSearchHits: [2, 2, 2] }).to.deep.equal({
+      contactReads: 3,
+      lookups: 4 + erin.chatIds.length,
+      chatReads: 2 * erin.chatIds.length + erin.conversationIds.length,
+      messages: erin.messageIds.length,
+      notes: 2,
+      // searchChats by name, email and phone find both chats; the word finds every message and the conversations.
+      chatSearchHits: [2, 2, 2],
+      // Notes too: the key may read them.
+      messageSearchHits: erin.messageIds.length + erin.noteIds.length,
+      conversationSearchHits: erin.conversationIds.length,
+      libraryMedia: 3,
+      mediaLinks: 3,
+      blobs: 3,
+      historyRows: 2,
+      flowRuns: 2,
+      widgetSessions: 1,
+    });
+    // Two inbound and one answer per channel, the widget image's message, the agent's image, a flow message per order.
+    expect(erin.messageIds.length).to.be.at.least(7);
+    expect(bystanderBefore).to.deep.equal({ ...erinBefore });
+    // Every participant's database holds something of them (the sweep after the erasure can find each).
+    const held = await leftovers(harness, [...erin.markers, erin.contactId]);
+    expect([...new Set(held.map((row) => row.service))].sort()).to.deep.equal([...ERASURE_PARTICIPANTS].sort());
+  });
+
+  withSaga('previews exactly what is there, by service and kind, writing nothing', async function () {
+    const answer = await gql<{ previewErase: { contactId: string; services: ServiceCounts[] } }>(PREVIEW, {
+      c: erin.contactId,
+    });
+    preview = answer.previewErase.services;
+    expect(answer.previewErase.contactId).to.equal(erin.contactId);
+    expect(preview.map((s) => s.service)).to.deep.equal([...ERASURE_PARTICIPANTS]);
+    const identities = await gql<{ contactApi: { identities: unknown[] } }>(
+      'query($id: ID!) { contactApi(id: $id) { identities { type } } }',
+      { id: erin.contactId },
+    );
+    expect(byKind(preview, 'contacts')).to.deep.include({
+      contact: 1,
+      identities: identities.contactApi.identities.length,
+    });
+    expect(byKind(preview, 'inbox')).to.deep.include({
+      conversations: erin.conversationIds.length,
+      chats: erin.chatIds.length,
+      messages: erin.messageIds.length,
+      notes: erin.noteIds.length,
+      reactions: 1,
+      media: erin.mediaIds.length,
+    });
+    expect(byKind(preview, 'flows')).to.deep.include({ flow_runs: erin.flowRunIds.length });
+    expect(byKind(preview, 'webhook-ingress')).to.deep.include({ history_rows: erin.requestIds.length });
+    expect(byKind(preview, 'widget-api')).to.deep.include({ widget_sessions: 1 });
+    const channels = byKind(preview, 'channels');
+    expect(
+      Object.values(channels).reduce((a, b) => a + b, 0),
+      JSON.stringify(channels),
+    ).to.be.greaterThan(0);
+    // Nothing written: the person is still all there.
+    expect(await holdings(world, lookups, erin)).to.deep.equal(erinBefore);
+  });
+
+  withSaga(
+    'erases the person in every service; the receipt completes with each service’s counts, as previewed',
+    async function () {
+      const started = await gql<{ eraseContact: Receipt }>(ERASE, { c: erin.contactId });
+      expect(started.eraseContact).to.include({ contactId: erin.contactId });
+      expect(started.eraseContact.id).to.match(/^[0-9a-f]{24}$/);
+      // Unreadable in contacts from the request on.
+      const read = await harness.graphql('query($id: ID!) { contactApi(id: $id) { id } }', { id: erin.contactId }, key);
+      expect(read.body.errors?.[0]?.extensions?.code).to.equal('NOT_FOUND');
+      receipt = await eventually(
+        async () => {
+          const again = await gql<{ eraseContact: Receipt }>(ERASE, { c: erin.contactId });
+          return again.eraseContact.status === 'COMPLETED' && again.eraseContact;
+        },
+        60_000,
+        'the erasure to complete',
+      );
+      expect(receipt.id).to.equal(started.eraseContact.id);
+      expect(receipt.requestedAt).to.equal(started.eraseContact.requestedAt);
+      expect(receipt.completedAt).to.be.a('string');
+      expect(receipt.services.map((s) => [s.service, s.confirmed])).to.deep.equal(
+        ERASURE_PARTICIPANTS.map((service) => [service, true]),
+      );
+      for (const service of ERASURE_PARTICIPANTS)
+        expect(byKind(receipt.services, service), service).to.deep.equal(byKind(preview, service));
+    },
+  );
+
+  withSaga(
+    'leaves nothing of the person to any read of any service: search, media library and links, blobs, counts, history, runs, session',
+    async function () {
+      expect(await holdings(world, lookups, erin)).to.deep.equal(NOTHING);
+      // Every chat, note, message of theirs is NOT_FOUND by id, not an empty page.
+      for (const chatId of erin.chatIds) {
+        const chat = await harness.graphql('query($c: String!) { chat(chatId: $c) { _id } }', { c: chatId }, key);
+        expect(chat.body.errors?.[0]?.extensions?.code, chatId).to.equal('NOT_FOUND');
+      }
+      // The widget's session token no longer reads the chat.
+      const widgetRead = await web(harness.url, `/chats/${erin.session.chat._id}/messages`, {
+        token: erin.session.sessionToken,
+        origin: SITE,
+      });
+      expect(widgetRead.status).to.be.oneOf([401, 404]);
+    },
+  );
+
+  withSaga('leaves the other person of the org exactly as they were', async function () {
+    expect(await holdings(world, lookups, bystander)).to.deep.equal(bystanderBefore);
+  });
+
+  withSaga(
+    'leaves no word of theirs in any table of any service (the erasure’s own records keep the contact id)',
+    async function () {
+      const found = await leftovers(harness, [...erin.markers, erin.contactId, ...erin.chatIds], (table, needle) =>
+        table.includes('erasure') ? needle === erin.contactId : false,
+      );
+      expect(found).to.deep.equal([]);
+      // The check can find: the other person is all there.
+      expect(await leftovers(harness, [bystander.word])).not.to.deep.equal([]);
+    },
+  );
+
+  withSaga('erasing again answers the same receipt, and the inbox counts no longer count them', async function () {
+    const again = await gql<{ eraseContact: Receipt }>(ERASE, { c: erin.contactId });
+    expect(again.eraseContact).to.deep.equal(receipt);
+    const counts = await gql<{ inboxCounts: { total: number } }>('query { inboxCounts { total } }');
+    expect(counts.inboxCounts.total).to.equal(bystander.chatIds.length);
+  });
+
+  withSaga(
+    'a person coming back on the platform and the site is a new contact with none of the old data',
+    async function () {
+      const user = { id: Number(erin.platformUserId), is_bot: false as const, first_name: 'Again' };
+      await fake.deliverUpdate(world.bot, fake.textUpdate(world.bot, user, 'back again'));
+      const platform = await eventually(async () => {
+        const found = await lookups.lookup(
+          org.id,
+          IdentifierType.CHANNEL_USER_ID,
+          erin.platformUserId,
+          world.platformChannelId,
+        );
+        return found.found && found.latestChatId ? found : undefined;
+      });
+      expect(platform.contactId).not.to.equal(erin.contactId);
+      expect(erin.chatIds).not.to.include(platform.latestChatId);
+      const messages = await gql<{ getMessages: { data: { text: string }[] } }>(
+        'query($c: String!) { getMessages(chatId: $c, input: { limit: 100 }) { data { text } } }',
+        { c: platform.latestChatId },
+      );
+      expect(messages.getMessages.data.map((m) => m.text)).to.deep.equal(['back again']);
+
+      const started = await web<SessionBody>(harness.url, '/visitor/start-identified', {
+        body: {
+          publicKey: world.publicKey,
+          userId: erin.widgetUserId,
+          userHash: userHash(world.identitySecret, erin.widgetUserId),
+        },
+        origin: SITE,
+      });
+      expect(started.status, JSON.stringify(started.body)).to.equal(200);
+      expect(erin.chatIds).not.to.include(started.body.chat._id);
+      expect(started.body.messages.data).to.deep.equal([]);
+    },
+  );
+});
