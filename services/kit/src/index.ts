@@ -51,3 +51,7 @@ export * from './secrets/key-source';
 export * from './secrets/keys-setting';
 export * from './secrets/secrets-cli';
 export * from './erasure/contract';
+export * from './erasure/events';
+export * from './erasure/consumer';
+export * from './erasure/participant-service';
+export * from './erasure/testing';

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import {
   ApiScope,
+  ERASURE_PARTICIPANTS,
   PrincipalKind,
   PrincipalSigner,
   PrincipalVerifier,
@@ -135,6 +136,15 @@ describe('kit trust policy', () => {
     for (const audience of ['identity', 'flows', 'webhook-ingress', 'channels'])
       expect(mayPresent('channels', audience, systemPrincipal(orgId)), audience).to.equal(false);
     expect(mayPresent('channels', 'inbox', systemPrincipal())).to.equal(false);
+  });
+
+  it('lets contacts ask every other erasure participant, and the inbox ask contacts, as SYSTEM of an org', () => {
+    for (const participant of ERASURE_PARTICIPANTS.filter((name) => name !== 'contacts')) {
+      expect(mayPresent('contacts', participant, systemPrincipal(orgId)), participant).to.equal(true);
+      expect(mayPresent('contacts', participant, systemPrincipal()), participant).to.equal(false);
+    }
+    expect(mayPresent('contacts', 'identity', systemPrincipal(orgId))).to.equal(false);
+    expect(mayPresent('inbox', 'contacts', systemPrincipal(orgId))).to.equal(true);
   });
 
   it('lets contacts and webhook-ingress ask channels as SYSTEM of an org, never of the installation (decision 0042)', () => {

@@ -5,6 +5,7 @@ import { DeliveryServiceService } from '@svc/proto/channels/v1/delivery';
 import { PlatformChannelsServiceService } from '@svc/proto/channels/v1/platform_channels';
 import { ChatAppATemplatesServiceService } from '@svc/proto/channels/v1/templates';
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
+import { ErasureParticipantServiceService } from '@svc/proto/erasure/v1';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
@@ -47,14 +48,15 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   BotSettingsServiceService,
   ChatAppATemplatesServiceService,
   DeliveryServiceService,
+  ErasureParticipantServiceService,
 ];
 
 /**
- * The naming rule of the protos: Get…, List…, Find…, Search…, Count…, Resolve…, Verify… change nothing; Lookup…
+ * The naming rule of the protos: Get…, List…, Find…, Search…, Count…, Resolve…, Verify…, Preview… change nothing; Lookup…
  * (contacts records a chat it learnt of) and Authenticate (identity notes a key's last use) have the effect of one
  * call however often they run.
  */
-const IDEMPOTENT = /^(Get|List|Find|Search|Count|Lookup|Authenticate|Resolve|Verify)([A-Z]|$)/;
+const IDEMPOTENT = /^(Get|List|Find|Search|Count|Lookup|Authenticate|Resolve|Verify|Preview)([A-Z]|$)/;
 
 const UPLOADS = [MediaServiceService.createMedia.path, MediaServiceService.uploadMultipleMedia.path];
 

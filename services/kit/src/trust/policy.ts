@@ -1,7 +1,15 @@
 import { PrincipalKind, type Principal } from '@svc/proto/common/v1';
 
 /** The deployables that verify principal tokens: each is the `aud` of the tokens sent to it. */
-export const AUDIENCES = ['identity', 'inbox', 'contacts', 'webhook-ingress', 'flows', 'channels'] as const;
+export const AUDIENCES = [
+  'identity',
+  'inbox',
+  'contacts',
+  'webhook-ingress',
+  'flows',
+  'channels',
+  'widget-api',
+] as const;
 export type Audience = (typeof AUDIENCES)[number];
 
 /**
@@ -27,8 +35,10 @@ export const TRUST_POLICY = {
   flows: { 'system-of-org': ['identity', 'inbox', 'contacts', 'webhook-ingress'] },
   // contacts and webhook-ingress ask channels whether a channel id they are about to store is the org's (decision 0042).
   'webhook-ingress': { 'system-of-org': ['contacts', 'flows', 'channels'] },
-  contacts: { 'system-of-org': ['inbox', 'channels'] },
-  inbox: { 'system-of-org': ['identity'] },
+  // contacts asks every other erasure participant what erasing a contact would remove (previewErase, docs/erasure.md).
+  contacts: { 'system-of-org': ['inbox', 'channels', 'flows', 'webhook-ingress', 'widget-api'] },
+  // The inbox asks contacts to erase a deleted conversation's contact (apiDeleteConversation removePeople).
+  inbox: { 'system-of-org': ['identity', 'contacts'] },
   stack: { 'system-of-org': ['inbox'], installation: ['identity'] },
   // channels records what a messaging platform's user sends (contacts, chats, messages, media) and reports delivery
   // of what it sent (issue 16), each as SYSTEM of the channel's org.

@@ -1,0 +1,73 @@
+import type { DataSource } from 'typeorm';
+import type { Logger } from 'pino';
+import { Envelope } from '@svc/proto/events/v1';
+import type { EventBus, Subscription } from '../bus/bus';
+import { enqueueEvents, type OutboxRelay } from '../bus/outbox';
+import { consumeEvents } from '../tracing/event-consumer';
+import { ERASE_REQUESTED, ERASURE_TOPIC, type ContactErasure, type ErasedPart, type ErasurePart } from './contract';
+import { eraseConfirmedEvent } from './events';
+
+/** The consumer group of a participant's erasure consumer (prefixed like the topic). */
+export function erasureGroupOf(service: string): string {
+  return `${service}.erasure`;
+}
+
+/**
+ * One participant's erasure of one contact: its part erased and its confirmation enqueued in ONE transaction of its
+ * own database, so either both happen or neither (a crash redelivers the request); `afterCommit` then runs the work
+ * outside the database. Answers what the part erased.
+ */
+export async function runErasure(
+  dataSource: DataSource,
+  part: ErasurePart,
+  erasure: ContactErasure,
+): Promise<ErasedPart> {
+  const erased = await dataSource.transaction(async (manager) => {
+    const done = await part.erase(manager, erasure);
+    await enqueueEvents(manager, [eraseConfirmedEvent(erasure, part.service, done.counts)]);
+    return done;
+  });
+  await erased.afterCommit?.();
+  return erased;
+}
+
+/** The erasure an `contact.erase_requested` record asks for, or undefined for any other record on the topic. */
+export function requestedErasureOf(envelope: Envelope): ContactErasure | undefined {
+  const erasure = envelope.erasure;
+  if (envelope.type !== ERASE_REQUESTED || !erasure?.erasureId || !erasure.contactId || !envelope.orgId)
+    return undefined;
+  return { erasureId: erasure.erasureId, orgId: envelope.orgId, contactId: erasure.contactId };
+}
+
+/**
+ * Subscribes a participant to `contact.erase_requested` (group `<service>.erasure`, from the beginning, so an
+ * erasure requested while the service was down or not yet deployed is done when it starts). Each request runs
+ * `runErasure`; a redelivered one erases nothing more and confirms zeros (contacts keeps the first confirmation).
+ * A failure throws: the bus retries the record, and the erasure stays IN_PROGRESS until it succeeds.
+ */
+export function subscribeErasure(
+  bus: EventBus,
+  dataSource: DataSource,
+  relay: OutboxRelay,
+  part: ErasurePart,
+  topicPrefix: string,
+  logger: Logger,
+): Promise<Subscription> {
+  const source = { groupId: topicPrefix + erasureGroupOf(part.service), topic: topicPrefix + ERASURE_TOPIC };
+  return bus.subscribe({
+    groupId: source.groupId,
+    topics: [source.topic],
+    fromBeginning: true,
+    handle: async (record) => {
+      const envelope = Envelope.decode(record.value);
+      const erasure = requestedErasureOf(envelope);
+      if (!erasure) return;
+      await consumeEvents([envelope], source, async () => {
+        const erased = await runErasure(dataSource, part, erasure);
+        relay.nudge();
+        // Ids and counts only: what was erased is personal data, how much of it is not.
+        logger.info({ erasureId: erasure.erasureId, counts: erased.counts }, 'contact erasure: part erased');
+      });
+    },
+  });
+}
