@@ -26,6 +26,12 @@ export const SUBGRAPHS: Subgraph[] = [
     grpcService: 'svc.contacts.v1.ContactsService',
   },
   {
+    name: 'contactsPeopleFields',
+    app: 'contacts',
+    proto: 'svc/contacts/v1/people_fields.proto',
+    grpcService: 'svc.contacts.v1.PeopleFieldsService',
+  },
+  {
     name: 'webhooks',
     app: 'webhook-ingress',
     proto: 'svc/webhooks/v1/webhook_ingress_service.proto',

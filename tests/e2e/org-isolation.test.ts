@@ -127,6 +127,10 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
       'mutation { createContactApi(input: { name: "Ada" }) { id } }',
     );
     objects.set('contact', contact.createContactApi.id);
+    const field = await gql<{ createPeopleFieldDefinition: { id: string } }>(
+      'mutation { createPeopleFieldDefinition(input: { key: "nickname", label: "Nickname", type: TEXT }) { id } }',
+    );
+    objects.set('peopleField', field.createPeopleFieldDefinition.id);
     const flow = await gql<{ createFlow: { _id: string } }>(
       'mutation { createFlow(input: { name: "f", trigger: { type: STARTED_FOR_CHAT } }) { _id } }',
     );

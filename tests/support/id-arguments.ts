@@ -34,6 +34,7 @@ export const OBJECT_KINDS = [
   'key',
   'channel',
   'template',
+  'peopleField',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
@@ -74,10 +75,13 @@ const KIND_OF_STEM: [RegExp, ObjectKind][] = [
   [/^(member|operator|assignee|uploader|author|reactor|editor)$/i, 'member'],
   [/^key$/i, 'key'],
   [/^template$/i, 'template'],
+  // A people field definition (`definitionId`).
+  [/^(definition|peopleFieldDefinition)$/i, 'peopleField'],
 ];
 
 /** For a bare `id`: the object the operation is about, by the words of its name (most specific first). */
 const KIND_OF_OPERATION: [RegExp, ObjectKind][] = [
+  [/PeopleFieldDefinition/, 'peopleField'],
   [/InboundConnection/, 'connection'],
   [/Template/, 'template'],
   [/Channel$|WebIntegration/, 'channel'],

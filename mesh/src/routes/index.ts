@@ -4,6 +4,7 @@ import { channelsBotRoutes } from './channels-bot';
 import { channelsPlatformRoutes } from './channels-platforms';
 import { channelsDeliveryRoutes } from './channels-delivery';
 import { contactsRoutes } from './contacts';
+import { contactsPeopleFieldRoutes } from './contacts-people-fields';
 import { flowRoutes } from './flows';
 import { identityRoutes } from './identity';
 import { inboxRoutes } from './inbox';
@@ -25,6 +26,7 @@ export const ROUTES: Record<string, Route> = {
   ...inboxSearchRoutes,
   ...inboxMediaRoutes,
   ...contactsRoutes,
+  ...contactsPeopleFieldRoutes,
   ...webhookRoutes,
   ...flowRoutes,
   ...channelsRoutes,

@@ -12,6 +12,7 @@ import {
 } from '@svc/kit';
 import { ChannelsServiceClient } from '@svc/proto/channels/v1';
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
+import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import type { ContactsConfig } from './config';
 import { contactsData } from './data';
@@ -19,7 +20,10 @@ import { ChatOwnership, subscribeChatOwnership } from './domain/chat-ownership';
 import { Contacts, type ChatsOfOrg } from './domain/contacts';
 import { PEOPLE_TOPIC } from './domain/events';
 import type { ChatOwnerOf } from './domain/lookup';
+import { PeopleFieldDefinitions } from './domain/people-fields/definitions';
+import { PeopleFieldValues } from './domain/people-fields/values';
 import { contactsService } from './grpc/contacts-handlers';
+import { peopleFieldsService } from './grpc/people-fields-handlers';
 
 export interface ContactsDeps extends ServiceAppDeps {
   /** Where the inbox listens, read at first use (the embedded stack knows it only after start). */
@@ -38,7 +42,7 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
     super(
       {
         name: 'contacts',
-        grpcServices: ['svc.contacts.v1.ContactsService'],
+        grpcServices: ['svc.contacts.v1.ContactsService', 'svc.contacts.v1.PeopleFieldsService'],
         data: contactsData,
         publishes: [PEOPLE_TOPIC],
       },
@@ -92,6 +96,17 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
         { verifier: this.verifier, logger: this.logger },
       ),
       'svc.contacts.v1.ContactsService',
+    );
+    this.grpc.add(
+      PeopleFieldsServiceService,
+      peopleFieldsService(
+        {
+          definitions: new PeopleFieldDefinitions(this.dataSource),
+          values: new PeopleFieldValues(this.dataSource, () => this.relay),
+        },
+        { verifier: this.verifier, logger: this.logger },
+      ),
+      'svc.contacts.v1.PeopleFieldsService',
     );
   }
 

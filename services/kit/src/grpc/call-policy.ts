@@ -5,6 +5,7 @@ import { DeliveryServiceService } from '@svc/proto/channels/v1/delivery';
 import { PlatformChannelsServiceService } from '@svc/proto/channels/v1/platform_channels';
 import { ChatAppATemplatesServiceService } from '@svc/proto/channels/v1/templates';
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
+import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
 import { ErasureParticipantServiceService } from '@svc/proto/erasure/v1';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
@@ -41,6 +42,7 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   SearchServiceService,
   VisitorServiceService,
   ContactsServiceService,
+  PeopleFieldsServiceService,
   FlowsServiceService,
   WebhookIngressServiceService,
   ChannelsServiceService,

@@ -70,7 +70,10 @@ async function plan(
     );
   if (raw === null || raw === undefined) {
     if (definition.required)
-      return new Invalid({ key, reason: 'required' }, new InvalidArgument(`${field} is required`, { field }));
+      return new Invalid(
+        { key, reason: 'required' },
+        new InvalidArgument(`${field} names a required people field: its value cannot be removed`, { field }),
+      );
     return { kind: 'remove', definition };
   }
   const coerced = coerceValue({ type: definition.type, options: optionsOf(definition) }, raw, options.source);
