@@ -97,6 +97,7 @@ describe('Contact erasure end to end (whole stack: platform, widget, webhooks, f
     expect(erinBefore.chatSearchHits.every((hits) => hits > 0)).to.equal(true);
     expect({ ...erinBefore, chatSearchHits: [2, 2, 2] }).to.deep.equal({
       contactReads: 3,
+      fieldValues: 2,
       lookups: 4 + erin.chatIds.length,
       chatReads: 2 * erin.chatIds.length + erin.conversationIds.length,
       messages: erin.messageIds.length,
@@ -135,6 +136,7 @@ describe('Contact erasure end to end (whole stack: platform, widget, webhooks, f
     expect(byKind(preview, 'contacts')).to.deep.include({
       contact: 1,
       identities: identities.contactApi.identities.length,
+      field_values: 2,
     });
     expect(byKind(preview, 'inbox')).to.deep.include({
       conversations: erin.conversationIds.length,

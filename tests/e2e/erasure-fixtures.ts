@@ -49,6 +49,8 @@ export interface ErasureWorld {
   connectionId: string;
   connectionSecret: string;
   flowId: string;
+  /** People field definitions: a TEXT `nickname` and a SELECT `plan`. */
+  fieldIds: string[];
 }
 
 const SEND_TEXT =
@@ -91,6 +93,21 @@ export async function erasureWorld(
   const webhooks = new WebhookFixtures(harness, org);
   const connection = await webhooks.connection({ name: `Orders ${newId().slice(-6)}` });
   const flowId = await webhooks.publishedFlow(connection._id, 'Order {{webhook.order.id}} is on its way');
+  const fieldIds: string[] = [];
+  for (const input of [
+    { key: 'nickname', label: 'Nickname', type: 'TEXT' },
+    { key: 'plan', label: 'Plan', type: 'SELECT', options: ['free', 'pro'] },
+  ])
+    fieldIds.push(
+      (
+        await graphqlData<{ createPeopleFieldDefinition: { id: string } }>(
+          harness,
+          key,
+          'mutation($i: CreatePeopleFieldDefinitionInput!) { createPeopleFieldDefinition(input: $i) { id } }',
+          { i: input },
+        )
+      ).createPeopleFieldDefinition.id,
+    );
   return {
     harness,
     org,
@@ -104,6 +121,7 @@ export async function erasureWorld(
     connectionId: connection._id,
     connectionSecret: connection.secret ?? '',
     flowId,
+    fieldIds,
   };
 }
 
@@ -168,6 +186,21 @@ export async function person(world: ErasureWorld, lookups: ContactLookups, label
       identities: [{ type: 'CHANNEL_USER_ID', value: widgetUserId, channelIntegrationId: world.webChannelId }],
     },
   });
+
+  // People fields: a nickname and a plan.
+  const [nicknameId, planId] = world.fieldIds;
+  for (const [definitionId, value] of [
+    [nicknameId, `nick ${word}`],
+    [planId, 'pro'],
+  ])
+    await gql(
+      'mutation($c: ID!, $d: ID!, $v: JSON!) { setPeopleFieldValue(contactId: $c, definitionId: $d, value: $v) { key } }',
+      {
+        c: contactId,
+        d: definitionId,
+        v: value,
+      },
+    );
 
   // The widget: an identified session as that user, a message and an uploaded image.
   const started = await web<SessionBody>(harness.url, '/visitor/start-identified', {
@@ -285,6 +318,8 @@ function dataOf<T>(response: { status: number; body: { data?: T | null; errors?:
 export interface Holdings {
   /** contactApi, contactApiByExternalId, and the person in contactsApi. */
   contactReads: number;
+  /** Their people field values (getPeopleFieldValues). */
+  fieldValues: number;
   /** Lookups by email, phone, platform user id, site user id (as channels, widget-api and webhooks resolve). */
   lookups: number;
   /** chat, getMessages and conversation reads that answer. */
@@ -324,6 +359,13 @@ export async function holdings(world: ErasureWorld, lookups: ContactLookups, p: 
     (await ok('query($id: ID!) { contactApi(id: $id) { id } }', { id: p.contactId })) +
     (await ok('query($e: String!) { contactApiByExternalId(externalId: $e) { id } }', { e: p.externalId })) +
     listed.contactsApi.data.filter((c) => c.id === p.contactId).length;
+
+  const values = await harness.graphql<{ getPeopleFieldValues: unknown[] }>(
+    'query($c: ID!) { getPeopleFieldValues(contactId: $c) { key } }',
+    { c: p.contactId },
+    key,
+  );
+  const fieldValues = values.body.data?.getPeopleFieldValues.length ?? 0;
 
   const found = await Promise.all([
     lookups.lookup(org.id, IdentifierType.EMAIL, p.email),
@@ -419,6 +461,7 @@ export async function holdings(world: ErasureWorld, lookups: ContactLookups, p: 
 
   return {
     contactReads,
+    fieldValues,
     lookups: found.filter((f) => f.found && f.contactId === p.contactId).length,
     chatReads,
     messages,
@@ -437,6 +480,7 @@ export async function holdings(world: ErasureWorld, lookups: ContactLookups, p: 
 
 export const NOTHING: Holdings = {
   contactReads: 0,
+  fieldValues: 0,
   lookups: 0,
   chatReads: 0,
   messages: 0,
