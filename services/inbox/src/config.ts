@@ -4,6 +4,8 @@ import { serviceConfigSchema, loadConfig, type ConfigSource } from '@svc/kit';
 export const inboxConfigSchema = serviceConfigSchema.extend({
   /** identity (who the org's members are, to check an assignee), host:port. */
   IDENTITY_GRPC_URL: z.string().default(''),
+  /** contacts (the contact's display fields for the inbox's copy; erasure requests), host:port. */
+  CONTACTS_GRPC_URL: z.string().default(''),
   /** Blob storage of the media library: a local directory (a mounted volume in Kubernetes). */
   MEDIA_DIR: z.string().min(1).default('.data/media'),
   /** Largest accepted file, in bytes. */

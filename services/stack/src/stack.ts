@@ -129,6 +129,8 @@ export class Stack {
         ...deps,
         logger: createLogger('inbox', config.LOG_LEVEL),
         identityAddress: address(this.identity),
+        // Read at first use: the copy of contacts' display fields is refreshed from contacts, started below.
+        contactsAddress: () => `127.0.0.1:${this.contacts.grpcPort}`,
       },
     );
     this.contacts = new ContactsApp(

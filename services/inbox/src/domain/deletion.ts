@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { In, type DataSource, type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
 import {
   InvalidArgument,
   enqueueEvents,
@@ -49,13 +49,9 @@ export class Deletion {
   async deleteChat(principal: Principal, chatId: string): Promise<DeleteChatResult> {
     requireScope(principal, ApiScope.CONVERSATIONS_DELETE);
     const orgId = requireOrg(principal);
-    const blobKeys = await this.dataSource.transaction(async (manager) => {
-      const chat = await findChat(manager, orgId, chatId);
-      const keys = await this.media.removeWithChats(manager, orgId, [chat.id]);
-      await removeChats(manager, orgId, [chat]);
-      await enqueueEvents(manager, [chatEvent('chat.deleted', chat)], now());
-      return keys;
-    });
+    const blobKeys = await this.dataSource.transaction(async (manager) =>
+      removeThreads(manager, this.media, orgId, { chats: [await findChat(manager, orgId, chatId)], conversations: [] }),
+    );
     this.relay().nudge();
     await this.media.discardBlobs(blobKeys);
     return { chatId };
@@ -83,27 +79,50 @@ export class Deletion {
     const { chatIds, blobKeys } = await this.dataSource.transaction(async (manager) => {
       const conversation = await findConversation(manager, orgId, conversationId);
       const chats = await manager.findBy(ChatRow, { orgId, conversationId: conversation.id });
-      const keys = await this.media.removeWithChats(
-        manager,
-        orgId,
-        chats.map((chat) => chat.id),
-      );
-      await removeChats(manager, orgId, chats);
-      await manager.delete(ConversationRow, { orgId, id: conversation.id });
-      await enqueueEvents(
-        manager,
-        [
-          ...chats.map((chat) => chatEvent('chat.deleted', chat)),
-          conversationEvent('conversation.deleted', conversation),
-        ],
-        now(),
-      );
+      const keys = await removeThreads(manager, this.media, orgId, { chats, conversations: [conversation] });
       return { chatIds: chats.map((chat) => chat.id), blobKeys: keys };
     });
     this.relay().nudge();
     await this.media.discardBlobs(blobKeys);
     return { conversationId, deletedChatIds: chatIds, contactEraseRequested: false };
   }
+}
+
+/** What one hard delete removes: threads, and the conversations they belong to (none for apiDeleteChat). */
+export interface Threads {
+  chats: ChatRow[];
+  conversations: ConversationRow[];
+}
+
+/**
+ * One hard delete inside the caller's transaction (apiDeleteChat, apiDeleteConversation, an erasure): the threads with
+ * everything in them and their media (`MediaLibrary.removeWithChats`; `uploadedBy`: also every item that contact
+ * uploaded), then the conversations, with `chat.deleted` and `conversation.deleted` each. Returns the blob keys to
+ * discard once the transaction has committed.
+ */
+export async function removeThreads(
+  manager: EntityManager,
+  media: MediaLibrary,
+  orgId: string,
+  threads: Threads,
+  uploadedBy?: string,
+): Promise<string[]> {
+  const { chats, conversations } = threads;
+  const keys = await media.removeWithChats(
+    manager,
+    orgId,
+    chats.map((chat) => chat.id),
+    uploadedBy,
+  );
+  await removeChats(manager, orgId, chats);
+  if (conversations.length)
+    await manager.delete(ConversationRow, { orgId, id: In(conversations.map((conversation) => conversation.id)) });
+  const events = [
+    ...chats.map((chat) => chatEvent('chat.deleted', chat)),
+    ...conversations.map((conversation) => conversationEvent('conversation.deleted', conversation)),
+  ];
+  if (events.length) await enqueueEvents(manager, events, now());
+  return keys;
 }
 
 /**

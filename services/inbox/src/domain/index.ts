@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Logger, OutboxRelay } from '@svc/kit';
 import type { BlobStore } from '../storage/blob-store';
+import { BlobDeletions } from './blob-deletions';
 import { ChatMoves } from './chat-moves';
 import { Chats } from './chats';
 import { Collections } from './collections';
@@ -8,6 +9,7 @@ import { MessageDelivery } from './message-delivery';
 import { DeliveryStatuses } from './delivery-status';
 import { Conversations } from './conversations';
 import { Deletion } from './deletion';
+import { InboxErasure } from './erasure/inbox-erasure';
 import { InboxCountsReader } from './inbox-counts';
 import { Labels } from './labels';
 import { MediaLibrary, type MediaLimits } from './media';
@@ -41,6 +43,10 @@ export interface InboxDomain {
   chatMoves: ChatMoves;
   typing: ChatTyping;
   visitor: VisitorSide;
+  /** The inbox's part of erasing a contact (the erasure saga, docs/erasure.md). */
+  erasure: InboxErasure;
+  /** Deletes the bytes of removed media durably (swept at start and periodically). */
+  blobDeletions: BlobDeletions;
 }
 
 export type { MemberDirectory } from './members';
@@ -61,6 +67,7 @@ export function inboxDomain(
 ): InboxDomain {
   const attachments = new MediaAttachments(mediaDeps.links);
   const reader = new MessageReader(attachments);
+  const blobDeletions = new BlobDeletions(dataSource, mediaDeps.blobs, mediaDeps.logger);
   const media = new MediaLibrary(
     dataSource,
     relay,
@@ -68,6 +75,7 @@ export function inboxDomain(
     mediaDeps.links,
     mediaDeps.limits,
     mediaDeps.logger,
+    blobDeletions,
   );
   return {
     chats: new Chats(dataSource, relay, members),
@@ -86,5 +94,7 @@ export function inboxDomain(
     chatMoves: new ChatMoves(dataSource, relay),
     typing: new ChatTyping(dataSource, relay, members),
     visitor: new VisitorSide(dataSource, relay, new VisitorMessageViews(attachments, members)),
+    erasure: new InboxErasure(dataSource, media),
+    blobDeletions,
   };
 }

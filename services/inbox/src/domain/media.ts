@@ -1,4 +1,4 @@
-import { In, type DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { In, Not, type DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import {
   Forbidden,
   InvalidArgument,
@@ -22,6 +22,7 @@ import type { DeleteMediaResult, MediaCounts, MediaPage, MediaUpload } from '@sv
 import { MediaRow, MessageMediaRow } from '../entities';
 import type { BlobStore } from '../storage/blob-store';
 import { authorOf } from './actor';
+import type { BlobDeletions } from './blob-deletions';
 import { mediaEvent } from './events';
 import { findChat, findConversation, requireId } from './lookups';
 import { validUpload, type MediaLimits, type ValidUpload } from './media-input';
@@ -46,6 +47,7 @@ export class MediaLibrary {
     private readonly links: MediaLinks,
     private readonly limits: MediaLimits,
     private readonly logger: Logger,
+    private readonly deletions: BlobDeletions,
   ) {}
 
   /**
@@ -74,10 +76,9 @@ export class MediaLibrary {
     const { row, detached } = await this.dataSource.transaction(async (manager) => {
       const found = await manager.findOneBy(MediaRow, { orgId, id: mediaId });
       if (!found) throw new NotFound('media not found', { field: 'mediaId' });
-      const removed = await manager.delete(MessageMediaRow, { orgId, mediaId });
-      await manager.delete(MediaRow, { orgId, id: mediaId });
-      await enqueueEvents(manager, [mediaEvent('media.deleted', found)], now());
-      return { row: found, detached: removed.affected ?? 0 };
+      const detached = await manager.countBy(MessageMediaRow, { orgId, mediaId });
+      await this.removeRows(manager, orgId, [found]);
+      return { row: found, detached };
     });
     this.relay().nudge();
     await this.discardBlobs([row.blobKey]);
@@ -138,37 +139,66 @@ export class MediaLibrary {
   }
 
   /**
-   * Part of a hard delete of threads (apiDeleteChat, apiDeleteConversation), inside its transaction: detaches every
-   * message of the threads and deletes the media no other thread still shows. Returns the blob keys to discard once
-   * the transaction has committed.
+   * The media a hard delete of `chatIds` removes: every item attached in those threads that no other thread shows, and
+   * (an erasure, `uploadedBy`) every item the contact uploaded, wherever it is attached. Reads only: the preview of an
+   * erasure counts exactly what `removeWithChats` removes.
    */
-  async removeWithChats(manager: EntityManager, orgId: string, chatIds: string[]): Promise<string[]> {
-    if (!chatIds.length) return [];
-    const attachments = await manager.findBy(MessageMediaRow, { orgId, chatId: In(chatIds) });
-    if (!attachments.length) return [];
-    await manager.delete(MessageMediaRow, { orgId, chatId: In(chatIds) });
-    const mediaIds = [...new Set(attachments.map((a) => a.mediaId))];
-    const stillShown = await manager.findBy(MessageMediaRow, { orgId, mediaId: In(mediaIds) });
-    const kept = new Set(stillShown.map((a) => a.mediaId));
-    const orphans = await manager.findBy(MediaRow, { orgId, id: In(mediaIds.filter((id) => !kept.has(id))) });
-    if (!orphans.length) return [];
-    await manager.delete(MediaRow, { orgId, id: In(orphans.map((row) => row.id)) });
-    await enqueueEvents(
-      manager,
-      orphans.map((row) => mediaEvent('media.deleted', row)),
-      now(),
-    );
-    return orphans.map((row) => row.blobKey);
+  async leavingWith(
+    manager: EntityManager,
+    orgId: string,
+    chatIds: string[],
+    uploadedBy?: string,
+  ): Promise<MediaRow[]> {
+    const attachments = chatIds.length ? await manager.findBy(MessageMediaRow, { orgId, chatId: In(chatIds) }) : [];
+    const attachedIds = [...new Set(attachments.map((a) => a.mediaId))];
+    const shownElsewhere = attachedIds.length
+      ? await manager.findBy(MessageMediaRow, { orgId, mediaId: In(attachedIds), chatId: Not(In(chatIds)) })
+      : [];
+    const kept = new Set(shownElsewhere.map((a) => a.mediaId));
+    const orphans = attachedIds.filter((id) => !kept.has(id));
+    const rows = orphans.length ? await manager.findBy(MediaRow, { orgId, id: In(orphans) }) : [];
+    if (uploadedBy === undefined) return rows;
+    const uploads = await manager.findBy(MediaRow, {
+      orgId,
+      uploaderType: AuthorType.CONTACT,
+      uploaderId: uploadedBy,
+    });
+    const ids = new Set(rows.map((row) => row.id));
+    return [...rows, ...uploads.filter((row) => !ids.has(row.id))];
   }
 
-  /** Bytes whose rows are gone; a failure leaves an unreachable file, logged for the operator, never an error. */
+  /**
+   * Part of a hard delete of threads (apiDeleteChat, apiDeleteConversation, an erasure), inside its transaction:
+   * detaches every message of the threads and deletes the media `leavingWith` names, with their attachments anywhere,
+   * `media.deleted` each and their blob keys recorded for deletion. Returns the keys to `discardBlobs` once the
+   * transaction has committed.
+   */
+  async removeWithChats(manager: EntityManager, orgId: string, chatIds: string[], uploadedBy?: string) {
+    const removed = await this.leavingWith(manager, orgId, chatIds, uploadedBy);
+    if (chatIds.length) await manager.delete(MessageMediaRow, { orgId, chatId: In(chatIds) });
+    await this.removeRows(manager, orgId, removed);
+    return removed.map((row) => row.blobKey);
+  }
+
+  /** Bytes whose rows are gone (recorded by `removeWithChats` or `delete`): durable, see BlobDeletions. */
   async discardBlobs(keys: string[]): Promise<void> {
-    await Promise.all(
-      keys.map((key) =>
-        this.blobs
-          .delete(key)
-          .catch((error: unknown) => this.logger.warn({ err: error, key }, 'media blob not deleted')),
-      ),
+    await this.deletions.discard(keys);
+  }
+
+  /** Deletes the media rows with every attachment of them, `media.deleted` each, their blobs recorded for deletion. */
+  private async removeRows(manager: EntityManager, orgId: string, rows: MediaRow[]): Promise<void> {
+    if (!rows.length) return;
+    const ids = rows.map((row) => row.id);
+    await manager.delete(MessageMediaRow, { orgId, mediaId: In(ids) });
+    await manager.delete(MediaRow, { orgId, id: In(ids) });
+    await this.deletions.record(
+      manager,
+      rows.map((row) => row.blobKey),
+    );
+    await enqueueEvents(
+      manager,
+      rows.map((row) => mediaEvent('media.deleted', row)),
+      now(),
     );
   }
 
@@ -216,7 +246,14 @@ export class MediaLibrary {
         await enqueueEvents(manager, events, at);
       });
     } catch (error) {
-      await this.discardBlobs(keys);
+      // Never committed, so never recorded: the bytes just stored go now (a kill here leaves an unreachable file).
+      await Promise.all(
+        keys.map((key) =>
+          this.blobs
+            .delete(key)
+            .catch((failure: unknown) => this.logger.warn({ err: failure, key }, 'media blob not deleted')),
+        ),
+      );
       throw error;
     }
     this.relay().nudge();

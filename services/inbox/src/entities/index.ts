@@ -1,4 +1,5 @@
 import { OutboxEvent } from '@svc/kit';
+import { BlobDeletionRow } from './blob-deletion';
 import { CHAT_CHANNEL_TYPES, ChatRow, type ChatChannelType } from './chat';
 import { ChatLabelRow } from './chat-label';
 import { CollectionRow } from './collection';
@@ -18,6 +19,7 @@ export {
   CHAT_CHANNEL_TYPES,
   MAX_EXTERNAL_ID_LENGTH,
   MAX_FAILURE_REASON_LENGTH,
+  BlobDeletionRow,
   ChatLabelRow,
   ChatRow,
   CollectionRow,
@@ -37,6 +39,7 @@ export {
   type VisitorEventType,
 };
 export const entities = [
+  BlobDeletionRow,
   ChatLabelRow,
   ChatRow,
   CollectionRow,

@@ -6,7 +6,8 @@ import * as m3 from './1795400000000-MessageFullText';
 import * as m4 from './1795543450862-MessageTerms';
 import * as m5 from './1795552606947-VisitorLog';
 import * as m6 from './1795574238212-ChatChannelType';
-import * as m7 from './1795600000000-MessageTermsBackfill';
+import * as m7 from './1795586023183-BlobDeletions';
+import * as m8 from './1795600000000-MessageTermsBackfill';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
@@ -18,4 +19,5 @@ export const migrations: Function[] = [
   ...Object.values(m5),
   ...Object.values(m6),
   ...Object.values(m7),
+  ...Object.values(m8),
 ];
