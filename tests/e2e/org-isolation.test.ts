@@ -220,6 +220,8 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
     expect(at('createFlow', 'input.trigger.connectionId')).to.deep.equal(['connection']);
     expect(at('setMessageLabels', 'labelIds')).to.deep.equal(['label']);
     expect(at('createContactApi', 'input.externalId')).to.equal(undefined);
+    expect(at('setPeopleFieldValue', 'definitionId')).to.deep.equal(['peopleField']);
+    expect(at('deletePeopleFieldDefinition', 'id')).to.deep.equal(['peopleField']);
     const identity = found.find(
       (slot) => slot.field === 'createContactApi' && slot.path.join('.') === 'input.identities.0.value',
     );
