@@ -93,9 +93,7 @@ describe('Contact erasure end to end (whole stack: platform, widget, webhooks, f
   it('finds the person everywhere before: contact, lookups, chats, messages, notes, search, media, history, runs, session', async () => {
     erinBefore = await holdings(world, lookups, erin);
     bystanderBefore = await holdings(world, lookups, bystander);
-    // The inbox's copy of a contact's name, email and phone is fresh on every thread (i17-inbox): compared below.
-    expect(erinBefore.chatSearchHits.every((hits) => hits > 0)).to.equal(true);
-    expect({ ...erinBefore, chatSearchHits: [2, 2, 2] }).to.deep.equal({
+    expect(erinBefore).to.deep.equal({
       contactReads: 3,
       fieldValues: 2,
       lookups: 4 + erin.chatIds.length,
