@@ -210,17 +210,19 @@ export async function person(world: ErasureWorld, lookups: ContactLookups, label
   if (started.status !== 200) throw new Error(`start-identified: ${JSON.stringify(started.body)}`);
   const session = started.body;
   const widgetChatId = session.chat._id;
-  const upload = await fetch(`${harness.url}/api/web/media`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${session.sessionToken}`,
-      'content-type': 'image/png',
-      'x-file-name': `${word}.png`,
-    },
-    body: SAMPLES.png,
-  });
-  const visitorMedia = (await upload.json()) as { _id: string };
-  if (upload.status !== 201) throw new Error(`widget upload: ${JSON.stringify(visitorMedia)}`);
+  const visitorUpload = async (name: string) => {
+    const upload = await fetch(`${harness.url}/api/web/media`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.sessionToken}`, 'content-type': 'image/png', 'x-file-name': name },
+      body: SAMPLES.png,
+    });
+    const media = (await upload.json()) as { _id: string };
+    if (upload.status !== 201) throw new Error(`widget upload: ${JSON.stringify(media)}`);
+    return media._id;
+  };
+  const visitorMedia = { _id: await visitorUpload(`${word}.png`) };
+  // Uploaded, never sent: still theirs.
+  const draftMediaId = await visitorUpload(`${word}-draft.png`);
   const posted = await web<{ _id: string }>(harness.url, `/chats/${widgetChatId}/messages`, {
     body: { clientMessageId: `c-${tag}`, text: `hello from the site ${word}`, mediaIds: [visitorMedia._id] },
     token: session.sessionToken,
@@ -280,7 +282,7 @@ export async function person(world: ErasureWorld, lookups: ContactLookups, label
     ),
   ];
   const messages = (await Promise.all(chatIds.map(messagesOf))).flat();
-  const mediaIds = messages.flatMap((m) => m.mediaIds);
+  const mediaIds = [...messages.flatMap((m) => m.mediaIds), draftMediaId];
   const library = await gql<{ allMedia: { data: { _id: string; url: string }[] } }>(
     'query { allMedia(input: { limit: 100 }) { data { _id url } } }',
     {},
