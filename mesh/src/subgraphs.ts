@@ -32,6 +32,12 @@ export const SUBGRAPHS: Subgraph[] = [
     grpcService: 'svc.contacts.v1.PeopleFieldsService',
   },
   {
+    name: 'contactsErasure',
+    app: 'contacts',
+    proto: 'svc/contacts/v1/erasure.proto',
+    grpcService: 'svc.contacts.v1.ContactErasureService',
+  },
+  {
     name: 'webhooks',
     app: 'webhook-ingress',
     proto: 'svc/webhooks/v1/webhook_ingress_service.proto',

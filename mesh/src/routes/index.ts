@@ -5,6 +5,7 @@ import { channelsPlatformRoutes } from './channels-platforms';
 import { channelsDeliveryRoutes } from './channels-delivery';
 import { contactsRoutes } from './contacts';
 import { contactsPeopleFieldRoutes } from './contacts-people-fields';
+import { contactsErasureRoutes } from './contacts-erasure';
 import { flowRoutes } from './flows';
 import { identityRoutes } from './identity';
 import { inboxRoutes } from './inbox';
@@ -27,6 +28,7 @@ export const ROUTES: Record<string, Route> = {
   ...inboxMediaRoutes,
   ...contactsRoutes,
   ...contactsPeopleFieldRoutes,
+  ...contactsErasureRoutes,
   ...webhookRoutes,
   ...flowRoutes,
   ...channelsRoutes,

@@ -2,6 +2,7 @@ import type { ServiceError } from '@grpc/grpc-js';
 import {
   Peer,
   callPolicyOf,
+  ERASURE_TOPIC,
   channelsOfOrg,
   ServiceApp,
   errorCodeOfGrpcStatus,
@@ -13,23 +14,35 @@ import {
 import { ChannelsServiceClient } from '@svc/proto/channels/v1';
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
 import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
+import { ContactErasureServiceService } from '@svc/proto/contacts/v1/erasure';
+import { ErasureParticipantServiceClient } from '@svc/proto/erasure/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import type { ContactsConfig } from './config';
 import { contactsData } from './data';
 import { ChatOwnership, subscribeChatOwnership } from './domain/chat-ownership';
 import { Contacts, type ChatsOfOrg } from './domain/contacts';
+import { ContactsErasurePart } from './domain/erasure/own-part';
+import { REMOTE_PARTICIPANTS, remotePreview, type RemoteParticipant } from './domain/erasure/preview';
+import { subscribeErasureReceipts } from './domain/erasure/receipt-consumer';
+import { Erasures } from './domain/erasure/receipts';
 import { PEOPLE_TOPIC } from './domain/events';
 import type { ChatOwnerOf } from './domain/lookup';
 import { PeopleFieldDefinitions } from './domain/people-fields/definitions';
 import { PeopleFieldValues } from './domain/people-fields/values';
 import { contactsService } from './grpc/contacts-handlers';
 import { peopleFieldsService } from './grpc/people-fields-handlers';
+import { CONTACT_ERASURE_GRPC_SERVICE, contactErasureService } from './grpc/erasure-handlers';
 
 export interface ContactsDeps extends ServiceAppDeps {
   /** Where the inbox listens, read at first use (the embedded stack knows it only after start). */
   inboxAddress?: () => string;
   /** Where channels listens, read at first use (the embedded stack starts channels after contacts). */
   channelsAddress?: () => string;
+  /**
+   * Where the other erasure participants listen (previewErase), read at first use; by default the inbox and channels
+   * addresses above and FLOWS_GRPC_URL, WEBHOOK_INGRESS_GRPC_URL, WIDGET_API_GRPC_URL.
+   */
+  erasureParticipants?: Partial<Record<RemoteParticipant, () => string>>;
 }
 
 export class ContactsApp extends ServiceApp<ContactsConfig> {
@@ -37,14 +50,21 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
   private readonly channels: Peer<ChannelsServiceClient>;
   private chatOwnership: Subscription | undefined;
   private chats: ChatOwnership | undefined;
+  private readonly participants: Record<RemoteParticipant, Peer<ErasureParticipantServiceClient>>;
+  private erasures: Erasures | undefined;
+  private erasureReceipts: Subscription | undefined;
 
   constructor(config: ContactsConfig, deps: ContactsDeps = {}) {
     super(
       {
         name: 'contacts',
-        grpcServices: ['svc.contacts.v1.ContactsService', 'svc.contacts.v1.PeopleFieldsService'],
+        grpcServices: [
+          'svc.contacts.v1.ContactsService',
+          'svc.contacts.v1.PeopleFieldsService',
+          CONTACT_ERASURE_GRPC_SERVICE,
+        ],
         data: contactsData,
-        publishes: [PEOPLE_TOPIC],
+        publishes: [PEOPLE_TOPIC, ERASURE_TOPIC],
       },
       config,
       deps,
@@ -55,6 +75,20 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
       deps.channelsAddress ?? (() => config.CHANNELS_GRPC_URL),
       callPolicyOf(config),
     );
+    const participantAddress: Record<RemoteParticipant, () => string> = {
+      inbox: deps.inboxAddress ?? (() => config.INBOX_GRPC_URL),
+      channels: deps.channelsAddress ?? (() => config.CHANNELS_GRPC_URL),
+      flows: () => config.FLOWS_GRPC_URL,
+      'webhook-ingress': () => config.WEBHOOK_INGRESS_GRPC_URL,
+      'widget-api': () => config.WIDGET_API_GRPC_URL,
+      ...deps.erasureParticipants,
+    };
+    this.participants = Object.fromEntries(
+      REMOTE_PARTICIPANTS.map((name) => [
+        name,
+        new Peer(ErasureParticipantServiceClient, participantAddress[name], callPolicyOf(config)),
+      ]),
+    ) as Record<RemoteParticipant, Peer<ErasureParticipantServiceClient>>;
   }
 
   /** The inbox names a chat's contact; an unknown chat (or no inbox configured) owns nobody. */
@@ -108,10 +142,32 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
       ),
       'svc.contacts.v1.PeopleFieldsService',
     );
+    const ownPart = new ContactsErasurePart(this.dataSource);
+    this.erasures = new Erasures(this.dataSource, () => this.relay, ownPart);
+    const remote = Object.fromEntries(
+      REMOTE_PARTICIPANTS.map((name) => [
+        name,
+        remotePreview(name, this.participants[name], () => this.signer, this.logger),
+      ]),
+    ) as Record<RemoteParticipant, ReturnType<typeof remotePreview>>;
+    this.grpc.add(
+      ContactErasureServiceService,
+      contactErasureService(
+        { dataSource: this.dataSource, erasures: this.erasures, ownPart, remote },
+        { verifier: this.verifier, logger: this.logger },
+      ),
+      CONTACT_ERASURE_GRPC_SERVICE,
+    );
   }
 
   protected override async startWorkers(): Promise<void> {
-    if (!this.chats) return;
+    if (!this.chats || !this.erasures) return;
+    this.erasureReceipts = await subscribeErasureReceipts(
+      this.bus,
+      this.erasures,
+      this.config.KAFKA_TOPIC_PREFIX,
+      this.logger,
+    );
     this.chatOwnership = await subscribeChatOwnership(
       this.bus,
       this.chats,
@@ -122,7 +178,9 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
 
   protected override async stopWorkers(): Promise<void> {
     await this.chatOwnership?.stop();
+    await this.erasureReceipts?.stop();
     this.inbox.close();
     this.channels.close();
+    for (const peer of Object.values(this.participants)) peer.close();
   }
 }

@@ -141,6 +141,12 @@ export class Stack {
         inboxAddress: address(this.inbox),
         // Read at first use: a Channel user ID identity's channel is checked with channels, started below.
         channelsAddress: () => `127.0.0.1:${this.channels.grpcPort}`,
+        // Read at first use (previewErase asks every erasure participant; those below start after contacts).
+        erasureParticipants: {
+          flows: () => `127.0.0.1:${this.flows.grpcPort}`,
+          'webhook-ingress': () => `127.0.0.1:${this.ingress.grpcPort}`,
+          'widget-api': () => `127.0.0.1:${this.widget.grpcPort}`,
+        },
       },
     );
     this.flows = new FlowsApp(flowsConfigSchema.parse({ ...base, ...signingKey('flows'), DB_URL: dbUrl('flows') }), {

@@ -6,6 +6,7 @@ import { PlatformChannelsServiceService } from '@svc/proto/channels/v1/platform_
 import { ChatAppATemplatesServiceService } from '@svc/proto/channels/v1/templates';
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
 import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
+import { ContactErasureServiceService } from '@svc/proto/contacts/v1/erasure';
 import { ErasureParticipantServiceService } from '@svc/proto/erasure/v1';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
@@ -43,6 +44,7 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   VisitorServiceService,
   ContactsServiceService,
   PeopleFieldsServiceService,
+  ContactErasureServiceService,
   FlowsServiceService,
   WebhookIngressServiceService,
   ChannelsServiceService,

@@ -2,10 +2,12 @@
 import * as m0 from './1795317470907-Initial';
 import * as m1 from './1795463868689-LongText';
 import * as m2 from './1795585746760-PeopleFields';
+import * as m3 from './1795586082100-ErasureReceipts';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
   ...Object.values(m0),
   ...Object.values(m1),
   ...Object.values(m2),
+  ...Object.values(m3),
 ];
