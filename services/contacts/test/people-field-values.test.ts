@@ -130,6 +130,17 @@ describe('people field values: the one validating write', () => {
     expect(error.message).to.equal('value must be a number');
   });
 
+  it('writes nothing for an empty patch', async () => {
+    expect(await write({})).to.deep.equal({ set: [], removed: [], skipped: [] });
+  });
+
+  it('takes a number or boolean as text for a TEXT field from a text source, not from JSON', async () => {
+    await write({ nickname: 7 }, FLOW, other);
+    expect((await attributes(other))?.nickname).to.equal('7');
+    expect((await failure(write({ nickname: 7 }, API, other))).code).to.equal('BAD_USER_INPUT');
+    await write({ nickname: null }, API, other);
+  });
+
   it('skips unknown keys and invalid values when told to (widget), storing the rest', async () => {
     const result = await write({ nickname: 'Annie', shoe_size: 1, age: 'old', work_email: 'a@b.co' }, WIDGET);
     expect(result.set).to.deep.equal(['nickname', 'work_email']);
@@ -161,5 +172,18 @@ describe('people field values: the one validating write', () => {
     // The same contact writing its own value again is no conflict.
     await write({ work_email: 'a@b.co' });
     expect(await dataSource.manager.countBy(PeopleFieldValueRow, { orgId, contactId: other })).to.equal(0);
+  });
+
+  it('lets one of two concurrent writes of one unique value win and answers the other CONFLICT', async () => {
+    const [first, second] = [newId(), newId()];
+    const outcomes = await Promise.allSettled([
+      write({ work_email: 'race@b.co' }, API, first),
+      write({ work_email: 'race@b.co' }, API, second),
+    ]);
+    const refused = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+    expect(refused).to.have.length(1);
+    expect(refused[0]).to.be.instanceOf(DomainError);
+    expect((refused[0] as DomainError).code).to.equal('CONFLICT');
+    expect((refused[0] as DomainError).details.field).to.equal('customAttributes.work_email');
   });
 });

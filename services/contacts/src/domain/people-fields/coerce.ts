@@ -56,7 +56,10 @@ function coerceDate(value: unknown, source: ValueSource): Coerced {
   return isCalendarDate(text) ? ok(text) : fail('must be a date (YYYY-MM-DD)');
 }
 
-function coerceText(value: unknown): Coerced {
+function coerceText(value: unknown, source: ValueSource): Coerced {
+  // Text from a form or a template may arrive as a number or a boolean the sender parsed.
+  if (source === 'text' && (typeof value === 'number' || typeof value === 'boolean'))
+    return coerceText(String(value), source);
   if (typeof value !== 'string') return fail('must be a string');
   if (!value.trim()) return fail('must not be empty (null removes the value)');
   return value.length <= TEXT_MAX ? ok(value) : fail(`must be at most ${TEXT_MAX} characters`);
@@ -121,7 +124,7 @@ function coerceWith(normalize: (text: string) => string, value: unknown, reason:
 export function coerceValue(field: FieldShape, value: unknown, source: ValueSource): Coerced {
   switch (field.type) {
     case 'TEXT':
-      return coerceText(value);
+      return coerceText(value, source);
     case 'NUMBER':
       return coerceNumber(value, source);
     case 'BOOLEAN':

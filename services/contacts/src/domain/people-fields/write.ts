@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { In, Not, type EntityManager } from 'typeorm';
-import { Conflict, InvalidArgument, newId, now, type DomainError } from '@svc/kit';
+import { Conflict, InvalidArgument, isDuplicateKeyError, newId, now, type DomainError } from '@svc/kit';
 import { PeopleFieldDefinitionRow, PeopleFieldValueRow } from '../../entities';
 import { coerceValue, type FieldValue, type ValueSource } from './coerce';
 import { optionsOf } from './definition-rules';
@@ -111,6 +111,7 @@ export async function writePeopleFieldValues(
 ): Promise<ValueWriteResult> {
   const result: ValueWriteResult = { set: [], removed: [], skipped: [] };
   const keys = Object.keys(patch);
+  if (!keys.length && !options.creating) return result;
   const definitions = new Map(
     (
       await manager.find(PeopleFieldDefinitionRow, {
@@ -129,7 +130,7 @@ export async function writePeopleFieldValues(
     for (const definition of definitions.values())
       if (definition.required && !(definition.key in patch))
         consider(new Invalid({ key: definition.key, reason: 'required' }, requiredError(options, definition.key)));
-  await apply(manager, orgId, contactId, planned, result);
+  await apply(manager, orgId, contactId, planned, result, options.fieldOf);
   return result;
 }
 
@@ -144,6 +145,7 @@ async function apply(
   contactId: string,
   planned: Planned[],
   result: ValueWriteResult,
+  fieldOf: (key: string) => string,
 ): Promise<void> {
   if (!planned.length) return;
   const at = now();
@@ -164,23 +166,30 @@ async function apply(
       continue;
     }
     const value = JSON.stringify(entry.value);
-    if (row)
-      await manager.update(
-        PeopleFieldValueRow,
-        { id: row.id, orgId },
-        { value, uniqueKey: entry.uniqueKey, updatedAt: at },
-      );
-    else
-      await manager.insert(PeopleFieldValueRow, {
-        id: newId(at),
-        orgId,
-        contactId,
-        definitionId: entry.definition.id,
-        value,
-        uniqueKey: entry.uniqueKey,
-        createdAt: at,
-        updatedAt: at,
-      });
+    try {
+      if (row)
+        await manager.update(
+          PeopleFieldValueRow,
+          { id: row.id, orgId },
+          { value, uniqueKey: entry.uniqueKey, updatedAt: at },
+        );
+      else
+        await manager.insert(PeopleFieldValueRow, {
+          id: newId(at),
+          orgId,
+          contactId,
+          definitionId: entry.definition.id,
+          value,
+          uniqueKey: entry.uniqueKey,
+          createdAt: at,
+          updatedAt: at,
+        });
+    } catch (error) {
+      // A concurrent write got there between the check and this one: the unique indexes decide (decision 0151).
+      if (!isDuplicateKeyError(error)) throw error;
+      const field = fieldOf(entry.definition.key);
+      throw new Conflict(`${field} was written concurrently with a conflicting value; try again`, { field });
+    }
     result.set.push(entry.definition.key);
   }
 }
