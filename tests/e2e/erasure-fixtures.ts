@@ -344,7 +344,13 @@ export interface Holdings {
   widgetSessions: number;
 }
 
-export async function holdings(world: ErasureWorld, lookups: ContactLookups, p: Person): Promise<Holdings> {
+/** `widget: false` leaves the widget session alone (a refresh of a session not yet ended reopens a chat). */
+export async function holdings(
+  world: ErasureWorld,
+  lookups: ContactLookups,
+  p: Person,
+  options: { widget?: boolean } = {},
+): Promise<Holdings> {
   const { harness, org, key } = world;
   const ok = async (query: string, variables: Record<string, unknown>) => {
     const response = await harness.graphql(query, variables, key);
@@ -455,11 +461,14 @@ export async function holdings(world: ErasureWorld, lookups: ContactLookups, p: 
     (run) => run.contactId === p.contactId || p.flowRunIds.includes(run._id),
   ).length;
 
-  const refreshed = await web<SessionBody>(harness.url, '/visitor/refresh', {
-    body: { publicKey: world.publicKey, refreshToken: p.session.refreshToken },
-    origin: SITE,
-  });
-  if (refreshed.status === 200) p.session = refreshed.body;
+  const refreshed =
+    options.widget === false
+      ? { status: 0 }
+      : await web<SessionBody>(harness.url, '/visitor/refresh', {
+          body: { publicKey: world.publicKey, refreshToken: p.session.refreshToken },
+          origin: SITE,
+        });
+  if (refreshed.status === 200 && 'body' in refreshed) p.session = refreshed.body;
 
   return {
     contactReads,
