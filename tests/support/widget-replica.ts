@@ -1,16 +1,15 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { baseConfigSchema, createBus, createLogger, dropTestDatabase, testDbUrl, type EventBus } from '@svc/kit';
+import { baseConfigSchema, createBus, createLogger, type EventBus } from '@svc/kit';
 import { WidgetApiApp, widgetConfigSchema } from '@svc/widget-api';
 import type { StackHarness } from './stack-harness';
 
-/** A second widget-api beside the stack's, as another pod: its own database, and on Kafka its own client. */
+/**
+ * A second widget-api beside the stack's, as another pod of the same deployment: the same database (a session started
+ * on one is honoured on the other: decision 0173), its own memory, and on Kafka its own client.
+ */
 export class WidgetReplica {
   private constructor(
     readonly app: WidgetApiApp,
     private readonly bus: EventBus | undefined,
-    private readonly dataDir: string,
   ) {}
 
   get url(): string {
@@ -19,7 +18,6 @@ export class WidgetReplica {
 
   static async start(harness: StackHarness, name: string): Promise<WidgetReplica> {
     const stack = harness.stack;
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-${name}-`));
     const kafka = process.env.SVC_TEST_KAFKA_BROKERS;
     const prefix = stack.config.KAFKA_TOPIC_PREFIX;
     let bus: EventBus | undefined;
@@ -40,7 +38,7 @@ export class WidgetReplica {
     }
     const app = new WidgetApiApp(
       widgetConfigSchema.parse({
-        DB_URL: testDbUrl(name.replaceAll('-', '_'), path.join(dataDir, 'widget-api.sqlite')),
+        DB_URL: stack.widget.config.DB_URL,
         KAFKA_BROKERS: kafka ?? stack.widget.config.KAFKA_BROKERS,
         KAFKA_TOPIC_PREFIX: prefix,
         SVC_TRUST_JWKS: stack.trustKeys.jwks,
@@ -58,13 +56,11 @@ export class WidgetReplica {
     );
     if (bus) await bus.start();
     await app.start();
-    return new WidgetReplica(app, bus, dataDir);
+    return new WidgetReplica(app, bus);
   }
 
   async stop(): Promise<void> {
     await this.app.stop();
     await this.bus?.stop();
-    await dropTestDatabase(this.app.config.DB_URL);
-    fs.rmSync(this.dataDir, { recursive: true, force: true });
   }
 }

@@ -1,12 +1,17 @@
 import {
+  ERASURE_PARTICIPANT_GRPC_SERVICE,
+  ERASURE_TOPIC,
+  ErasureParticipant,
   ServiceApp,
   callPolicyOf,
+  contactRowsPart,
   loadKeyring,
   type LoadedKeyring,
   type RawRoute,
   type ServiceAppDeps,
   type Subscription,
 } from '@svc/kit';
+import { CHANNELS_CONTACT_ROWS } from './domain/erasure';
 import { ChannelType, ChannelsServiceService } from '@svc/proto/channels/v1';
 import { ChatAppATemplatesServiceService } from '@svc/proto/channels/v1/templates';
 import { BotSettingsServiceService } from '@svc/proto/channels/v1/bot_settings';
@@ -95,6 +100,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   private templateInbox: GrpcTemplateInbox | undefined;
   /** CHAT_APP_A templates: also the inbound consumer's TemplateStatusSink. */
   templates: ChatAppATemplates | undefined;
+  private erasure: ErasureParticipant | undefined;
 
   constructor(
     config: ChannelsConfig,
@@ -109,9 +115,10 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
           TEMPLATES_GRPC_SERVICE,
           'svc.channels.v1.BotSettingsService',
           'svc.channels.v1.PlatformChannelsService',
+          ERASURE_PARTICIPANT_GRPC_SERVICE,
         ],
         data: channelsData,
-        publishes: [CHANNELS_TOPIC, INBOUND_TOPIC],
+        publishes: [CHANNELS_TOPIC, INBOUND_TOPIC, ERASURE_TOPIC],
         secretLogKeys: PLATFORM_SECRET_LOG_KEYS,
       },
       config,
@@ -121,6 +128,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   }
 
   protected register(): void {
+    this.erasure = new ErasureParticipant(this, contactRowsPart('channels', this.dataSource, CHANNELS_CONTACT_ROWS));
     // Loaded when serving, not at construction: the migration Job runs without keys.
     this.keys = channelsKeyring(this.config);
     const secrets = new IdentitySecrets(this.keys.keyring);
@@ -278,6 +286,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     this.inboundSubscription = await this.inboundConsumer?.subscribe(this.bus, this.config.KAFKA_TOPIC_PREFIX);
     this.deliverySubscription = await this.deliveryConsumer?.subscribe(this.bus, this.config.KAFKA_TOPIC_PREFIX);
     this.sender?.start();
+    await this.erasure?.start();
     this.connectStateSweep = new ConnectStateSweep(this.dataSource, this.logger, {
       intervalMs: this.config.CHANNELS_CONNECT_STATE_SWEEP_MS,
     });
@@ -304,6 +313,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
 
   protected override async stopWorkers(): Promise<void> {
     await this.connectStateSweep?.stop();
+    await this.erasure?.stop();
     await this.inboundSubscription?.stop();
     await this.deliverySubscription?.stop();
     await this.sender?.stop();

@@ -7,6 +7,7 @@ import { Conflict, Unavailable, createLogger, dropTestDatabase, newId, testEnv }
 import { ChannelsApp, channelsConfig } from '../src';
 import type { InboundBackends } from '../src/domain/inbound/backends';
 import { InboundMessages } from '../src/domain/inbound/messages';
+import { PlatformInboundMessageRow } from '../src/entities';
 import {
   PlatformCallError,
   type ConnectedChannel,
@@ -154,6 +155,19 @@ describe('channels: recording a platform message (decisions 0136-0138)', () => {
     await recorder(backends).record(adapter, ch, inbound);
     expect(backends.received[0]?.chatId).to.equal(`chat-of-${winner}`);
     expect(backends.contacts).to.have.length(0);
+  });
+
+  it("keeps the message's contact on its row, so erasing the contact finds it (decision 0170)", async () => {
+    const backends = new FakeBackends();
+    const ch = channel();
+    const inbound = message({ type: 'TEXT', text: 'hi' });
+    await recorder(backends).record(adapter, ch, inbound);
+    const contactId = backends.received[0]?.chatId.replace('chat-of-', '');
+    const row = await app.dataSource.getRepository(PlatformInboundMessageRow).findOneByOrFail({
+      channelId: ch.channelId,
+      platformMessageId: inbound.platformMessageId,
+    });
+    expect(row.contactId).to.be.a('string').and.equal(contactId);
   });
 
   it("adds the channel identity to the contact already holding the platform's phone, instead of a second contact", async () => {

@@ -1,6 +1,10 @@
 import {
+  ERASURE_PARTICIPANT_GRPC_SERVICE,
+  ERASURE_TOPIC,
+  ErasureParticipant,
   Peer,
   ServiceApp,
+  contactRowsPart,
   callPolicyOf,
   domainErrorOf,
   systemPrincipal,
@@ -23,6 +27,7 @@ import { LabelServiceClient } from '@svc/proto/inbox/v1/labels';
 import { WebhookIngressServiceClient } from '@svc/proto/webhooks/v1';
 import { stepRetryPolicyOf, type FlowsConfig } from './config';
 import { flowsData } from './data';
+import { FLOWS_CONTACT_ROWS } from './domain/erasure';
 import { FLOWS_TOPIC } from './domain/events';
 import { Flows } from './domain/flows';
 import type { OrgDirectory } from './domain/references';
@@ -58,10 +63,16 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
   private runs: Runs | undefined;
   private runner: Runner | undefined;
   private consumer: Subscription | undefined;
+  private erasure: ErasureParticipant | undefined;
 
   constructor(config: FlowsConfig, deps: FlowsDeps = {}) {
     super(
-      { name: 'flows', grpcServices: ['svc.flows.v1.FlowsService'], data: flowsData, publishes: [FLOWS_TOPIC] },
+      {
+        name: 'flows',
+        grpcServices: ['svc.flows.v1.FlowsService', ERASURE_PARTICIPANT_GRPC_SERVICE],
+        data: flowsData,
+        publishes: [FLOWS_TOPIC, ERASURE_TOPIC],
+      },
       config,
       deps,
     );
@@ -156,6 +167,7 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
   };
 
   protected register(): void {
+    this.erasure = new ErasureParticipant(this, contactRowsPart('flows', this.dataSource, FLOWS_CONTACT_ROWS));
     this.runner = new Runner(
       this.dataSource,
       this.actions,
@@ -194,10 +206,12 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
   protected override async startWorkers(): Promise<void> {
     this.runner?.start();
     await this.startConsumer();
+    await this.erasure?.start();
   }
 
   protected override async stopWorkers(): Promise<void> {
     await this.stopConsumer();
+    await this.erasure?.stop();
     await this.runner?.stop();
     this.identity.close();
     this.inbox.close();

@@ -1,6 +1,10 @@
 import type { DataSource } from 'typeorm';
 import {
+  ERASURE_PARTICIPANT_GRPC_SERVICE,
+  ERASURE_TOPIC,
+  ErasureParticipant,
   LookupCache,
+  contactRowsPart,
   Peer,
   callPolicyOf,
   channelsOfOrg,
@@ -22,6 +26,7 @@ import { ingressData } from './data';
 import { Connections } from './domain/connections';
 import { RECEIVED_TOPIC } from './domain/events';
 import { subscribeCacheInvalidation } from './domain/cache-invalidation';
+import { INGRESS_CONTACT_ROWS } from './domain/erasure';
 import { GroupCommit } from './domain/group-commit';
 
 import { InboundPipeline, type Resolvers } from './domain/pipeline';
@@ -58,6 +63,7 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
   private pipeline: InboundPipeline | undefined;
   private stopRetention: (() => void) | undefined;
   private cacheInvalidation: Subscription | undefined;
+  private erasure: ErasureParticipant | undefined;
   /** The public route, served ahead of Koa (in the embedded stack too); valid once started. */
   readonly route: RawRoute = ingressRoute(() => {
     if (!this.pipeline) throw new Error('webhook-ingress is not started');
@@ -68,9 +74,9 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
     super(
       {
         name: 'webhook-ingress',
-        grpcServices: ['svc.webhooks.v1.WebhookIngressService'],
+        grpcServices: ['svc.webhooks.v1.WebhookIngressService', ERASURE_PARTICIPANT_GRPC_SERVICE],
         data: ingressData,
-        publishes: [RECEIVED_TOPIC],
+        publishes: [RECEIVED_TOPIC, ERASURE_TOPIC],
       },
       config,
       deps,
@@ -119,6 +125,13 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
   };
 
   protected register(): void {
+    // The replica that erases drops its cached lookups of the contact at once; every replica does on the request.
+    const evictContact = ({ contactId }: { contactId: string }) =>
+      Promise.resolve(this.contactCache.evictTag(contactId));
+    this.erasure = new ErasureParticipant(
+      this,
+      contactRowsPart('webhook-ingress', this.dataSource, INGRESS_CONTACT_ROWS, evictContact),
+    );
     // Loaded when serving, not at construction: the migration Job may run without keys (docs/decisions/0014).
     this.keys = loadKeyring(this.config);
     const signingSecrets = new SigningSecrets(this.keys.keyring);
@@ -164,11 +177,13 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
       flowsChanged: (orgId, connectionId) => this.flowsCache.evict(flowsCacheKey(orgId, connectionId)),
       contactChanged: (_orgId, contactId) => this.contactCache.evictTag(contactId),
     });
+    await this.erasure?.start();
     this.stopRetention = scheduleRetention(this.dataSource, this.config.INGRESS_RETENTION_INTERVAL_MS, this.logger);
   }
 
   protected override async stopWorkers(): Promise<void> {
     await this.cacheInvalidation?.stop();
+    await this.erasure?.stop();
     this.stopRetention?.();
     await this.commits?.flush();
     this.contacts.close();

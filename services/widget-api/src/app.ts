@@ -1,7 +1,11 @@
 import type Router from '@koa/router';
 import {
+  ERASURE_PARTICIPANT_GRPC_SERVICE,
+  ERASURE_TOPIC,
+  ErasureParticipant,
   ServiceApp,
   callPolicyOf,
+  contactRowsPart,
   importSigningKey,
   type RawRoute,
   type ServiceAppDeps,
@@ -10,6 +14,7 @@ import {
 import type { WidgetConfig } from './config';
 import { widgetData } from './data';
 import { Backends, type BackendAddresses } from './domain/backends';
+import { WIDGET_CONTACT_ROWS } from './domain/erasure';
 import { GoogleIdTokens } from './domain/google-id-token';
 import { Integrations } from './domain/integrations';
 import { SESSION_ISSUER, SessionTokens } from './domain/session-tokens';
@@ -31,14 +36,17 @@ export interface WidgetDeps extends ServiceAppDeps {
 const PRUNE_INTERVAL_MS = 3_600_000;
 
 /**
- * widget-api: the HTTP backend of the website widget (docs/widget-api.md). No gRPC service of its own (the server
- * answers health only); its routes are on HTTP_PORT, in the embedded stack on the shared port under /api/web.
+ * widget-api: the HTTP backend of the website widget (docs/widget-api.md). Its one gRPC service is the erasure
+ * participant's `PreviewErasure` (contacts asks it); its routes are on HTTP_PORT, in the embedded stack on the shared
+ * port under /api/web.
  */
 export class WidgetApiApp extends ServiceApp<WidgetConfig> {
   private readonly backends: Backends;
   private readonly integrations: Integrations;
   private readonly tokens: SessionTokens;
   private hub: RealtimeHub | undefined;
+  private sessions: Sessions | undefined;
+  private erasure: ErasureParticipant | undefined;
   private feed: Subscription | undefined;
   private pruning: NodeJS.Timeout | undefined;
   /** The Koa routes (config, handshakes, visitor chat routes); valid once started. */
@@ -47,7 +55,16 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
   readonly realtime: RawRoute;
 
   constructor(config: WidgetConfig, deps: WidgetDeps = {}) {
-    super({ name: 'widget-api', grpcServices: [], data: widgetData, publishes: [] }, config, deps);
+    super(
+      {
+        name: 'widget-api',
+        grpcServices: [ERASURE_PARTICIPANT_GRPC_SERVICE],
+        data: widgetData,
+        publishes: [ERASURE_TOPIC],
+      },
+      config,
+      deps,
+    );
     const addresses: BackendAddresses = {
       channels: deps.channelsAddress ?? (() => config.CHANNELS_GRPC_URL),
       contacts: deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL),
@@ -57,7 +74,13 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
     this.integrations = new Integrations(this.backends, config.WIDGET_CONFIG_CACHE_MS);
     const signingKey = importSigningKey(SESSION_ISSUER, config.SVC_SIGNING_KEY ?? '', config.SVC_SIGNING_KEY_ID);
     signingKey.catch(() => undefined);
-    this.tokens = new SessionTokens(signingKey, config.SVC_TRUST_JWKS, config.WIDGET_SESSION_TTL_SECONDS, deps.clock);
+    this.tokens = new SessionTokens(
+      signingKey,
+      config.SVC_TRUST_JWKS,
+      config.WIDGET_SESSION_TTL_SECONDS,
+      deps.clock,
+      (sessionId) => this.sessions?.exists(sessionId) ?? Promise.resolve(false),
+    );
     this.realtime = realtimeRoute({
       hub: () => {
         if (!this.hub) throw new Error('widget-api is not started');
@@ -73,6 +96,13 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
   protected register(): void {
     const clock = this.deps.clock;
     const sessions = new Sessions(this.dataSource, this.config.WIDGET_REFRESH_TTL_SECONDS * 1000, clock);
+    this.sessions = sessions;
+    // This replica's streams of the contact end once its sessions are gone; every replica's do on the events (feed.ts).
+    const endStreams = ({ contactId }: { contactId: string }) => Promise.resolve(this.endContactStreams(contactId));
+    this.erasure = new ErasureParticipant(
+      this,
+      contactRowsPart('widget-api', this.dataSource, WIDGET_CONTACT_ROWS, endStreams),
+    );
     const visitors = new Visitors(
       this.backends,
       new GoogleIdTokens(this.config.WIDGET_GOOGLE_JWKS_URL, clock),
@@ -120,12 +150,19 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
     this.hub?.close();
   }
 
+  /** Ends the streams of an erased contact on this replica (decision 0173). */
+  private endContactStreams(contactId: string): void {
+    const ended = this.hub?.endContact(contactId) ?? 0;
+    if (ended) this.logger.info({ ended }, 'streams of an erased contact ended');
+  }
+
   /** Open SSE streams on this replica. */
   get streamCount(): number {
     return this.hub?.streamCount ?? 0;
   }
 
   protected override async startWorkers(): Promise<void> {
+    await this.erasure?.start();
     if (!this.hub) return;
     this.feed = await subscribeFeed(this.bus, this.config.KAFKA_TOPIC_PREFIX, {
       hub: this.hub,
@@ -134,11 +171,13 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
         () => this.hub,
         this.logger.child({ component: 'realtime' }),
       ),
+      contactErased: (contactId) => this.endContactStreams(contactId),
     });
   }
 
   protected override async stopWorkers(): Promise<void> {
     clearInterval(this.pruning);
+    await this.erasure?.stop();
     // Streams end first (clients reconnect elsewhere with their Last-Event-ID), then the feed stops.
     this.hub?.close();
     await this.feed?.stop();

@@ -163,6 +163,18 @@ describe('WidgetApi.RealtimeHub', () => {
     expect(streams.map((s) => s.ids)).to.deep.equal([[], []]);
   });
 
+  it("ends the streams of an erased contact only, not another visitor's in the same chat", async () => {
+    inbox.append();
+    const erased = open(0);
+    const other = new FakeResponse();
+    hub.open('chat1', { ...visitor, contactId: 'q' }, view, other as unknown as ServerResponse, 0, {});
+    await eventually(async () => erased.ids.length === 1 && other.ids.length === 1);
+    expect(hub.endContact('p')).to.equal(1);
+    expect(erased.ended).to.equal(true);
+    expect(other.ended).to.equal(false);
+    expect(hub.streamCount).to.equal(1);
+  });
+
   it('ends every stream on close and forgets closed ones', async () => {
     const first = open(0);
     const second = open(0);

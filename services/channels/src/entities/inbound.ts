@@ -19,11 +19,14 @@ export class PlatformInboundEventRow {
  */
 @Entity('platform_inbound_messages')
 @Index('ux_platform_inbound_messages', ['channelId', 'platformMessageId'], { unique: true })
+@Index('ix_platform_inbound_messages_contact', ['contactId'])
 export class PlatformInboundMessageRow {
   @IdColumn() id!: string;
   @RefColumn({ name: 'channel_id' }) channelId!: string;
   @TextColumn(191, { name: 'platform_message_id' }) platformMessageId!: string;
   @JsonColumn({ name: 'media_ids', nullable: true }) mediaIds!: string[] | null;
   @RefColumn({ name: 'message_id', nullable: true }) messageId!: string | null;
+  /** The platform user's contact (null on rows recorded before the contact was kept: decision 0170). */
+  @RefColumn({ name: 'contact_id', nullable: true }) contactId!: string | null;
   @DateTimeColumn({ name: 'created_at' }) createdAt!: Date;
 }

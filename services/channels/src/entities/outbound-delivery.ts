@@ -34,6 +34,7 @@ export type FailureKind = (typeof FAILURE_KINDS)[number];
 @Index('ix_outbound_deliveries_channel_state', ['channelId', 'state', 'nextAttemptAt'])
 @Index('ix_outbound_deliveries_recipient_sent', ['channelId', 'recipient', 'sentAt'])
 @Index('ix_outbound_deliveries_unreported', ['inboxReported', 'updatedAt'])
+@Index('ix_outbound_deliveries_contact', ['orgId', 'contactId'])
 export class OutboundDeliveryRow {
   /** The inbox's message id. */
   @IdColumn() id!: string;

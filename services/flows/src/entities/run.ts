@@ -11,6 +11,7 @@ import { FlowRunStatus, FlowTriggerType } from '@svc/proto/flows/v1';
 @Index('ix_runs_due', ['status', 'resumeAt'])
 @Index('ux_runs_event_flow', ['eventId', 'flowId'], { unique: true })
 @Index('ix_runs_chat', ['orgId', 'chatId', 'flowId', 'status'])
+@Index('ix_runs_contact', ['orgId', 'contactId'])
 export class RunRow {
   @IdColumn() id!: string;
   @RefColumn({ name: 'org_id' }) orgId!: string;

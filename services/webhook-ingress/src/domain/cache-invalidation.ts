@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { EventBus, Subscription } from '@svc/kit';
+import { ERASE_REQUESTED, ERASURE_TOPIC, type EventBus, type Subscription } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
 
 /** flows: flow.published, flow.unpublished, flow.updated, naming the connections concerned. */
@@ -13,7 +13,7 @@ export interface CacheInvalidation {
 }
 
 /**
- * Feeds the ingress caches' evictions (docs/decisions/0015). Every replica must hear every change (each has its own
+ * Feeds the ingress caches' evictions (docs/decisions/0015; an erasure's request too, 0172). Every replica must hear every change (each has its own
  * caches), so each subscribes in a consumer group of its own, from the latest offset: a replica starting now has
  * nothing cached yet, and it serves only once it is assigned, so no change published meanwhile is missed.
  */
@@ -24,13 +24,16 @@ export function subscribeCacheInvalidation(
 ): Promise<Subscription> {
   return bus.subscribe({
     groupId: `${topicPrefix}webhook-ingress.cache-invalidation.${hostname()}-${process.pid}`,
-    topics: [topicPrefix + FLOWS_TOPIC, topicPrefix + PEOPLE_TOPIC],
+    topics: [FLOWS_TOPIC, PEOPLE_TOPIC, ERASURE_TOPIC].map((topic) => topicPrefix + topic),
     awaitAssignment: true,
     handle: async (record) => {
       const envelope = Envelope.decode(record.value);
       for (const connectionId of envelope.flow?.connectionIds ?? [])
         invalidate.flowsChanged(envelope.orgId, connectionId);
       if (envelope.contact?.contactId) invalidate.contactChanged(envelope.orgId, envelope.contact.contactId);
+      // An erased contact is unknown to contacts from its request on: no replica may keep resolving to it (0172).
+      if (envelope.type === ERASE_REQUESTED && envelope.erasure?.contactId)
+        invalidate.contactChanged(envelope.orgId, envelope.erasure.contactId);
     },
   });
 }

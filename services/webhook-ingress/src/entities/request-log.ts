@@ -15,6 +15,7 @@ export const OUTCOMES: readonly InboundOutcome[] = Object.values(InboundOutcome)
 @Index('ix_requests_connection_created', ['orgId', 'connectionId', 'createdAt', 'id'])
 @Index('ix_requests_connection_outcome_created', ['orgId', 'connectionId', 'outcome', 'createdAt', 'id'])
 @Index('ix_requests_created', ['createdAt'])
+@Index('ix_requests_contact', ['orgId', 'contactId'])
 export class RequestLogRow {
   @IdColumn() id!: string;
   /** '' when the connection does not exist. */

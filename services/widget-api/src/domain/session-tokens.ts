@@ -13,10 +13,14 @@ export interface SessionClaims extends VisitorIdentityOfSession {
   expiresAt: number;
 }
 
+/** Whether a session still exists (an erased contact's sessions do not: decision 0173). */
+export type SessionExists = (sessionId: string) => Promise<boolean>;
+
 /**
  * Visitor session tokens (docs/decisions/0086): a JWS signed with widget-api's own key (the key of its principal
  * tokens, so every replica verifies with the installation's JWKS and no other secret exists), short-lived, and never
- * put in a URL. Checked: EdDSA only, a key id of widget-api, issuer, audience, expiry.
+ * put in a URL. Checked: EdDSA only, a key id of widget-api, issuer, audience, expiry, and that its session still
+ * exists (decision 0173: an erasure deletes the contact's sessions, and their tokens stop working at once).
  */
 export class SessionTokens {
   private readonly keys: JWTVerifyGetKey;
@@ -26,6 +30,7 @@ export class SessionTokens {
     jwks: Jwks,
     private readonly ttlSeconds: number,
     private readonly clock: () => number = Date.now,
+    private readonly sessionExists: SessionExists = () => Promise.resolve(true),
   ) {
     this.keys = createLocalJWKSet(jwks);
   }
@@ -52,6 +57,12 @@ export class SessionTokens {
 
   async verify(token: string | undefined): Promise<SessionClaims> {
     if (!token) throw new Unauthenticated('a visitor session token is required (Authorization: Bearer)');
+    const claims = await this.claimsOf(token);
+    if (!(await this.sessionExists(claims.sessionId))) throw new Unauthenticated('visitor session refused: erased');
+    return claims;
+  }
+
+  private async claimsOf(token: string): Promise<SessionClaims> {
     try {
       if (issuerOfKeyId(decodeProtectedHeader(token).kid ?? '') !== SESSION_ISSUER) throw new Error('foreign key');
       const { payload } = await jwtVerify(token, this.keys, {

@@ -89,6 +89,11 @@ export class Sessions {
     return { session: { ...session, refreshHash: hashOf(next), updatedAt: now }, refreshToken: next };
   }
 
+  /** Whether the session's row is there (ended or not): an erasure deletes the contact's rows (decision 0173). */
+  async exists(sessionId: string): Promise<boolean> {
+    return this.rows.existsBy({ id: sessionId });
+  }
+
   async end(sessionId: string): Promise<void> {
     await this.rows.update({ id: sessionId, endedAt: IsNull() }, { endedAt: new Date(this.clock()) });
   }

@@ -10,6 +10,7 @@ import { DateTimeColumn, IdColumn, RefColumn, TextColumn } from '@svc/kit';
 @Index('ix_visitor_sessions_refresh', ['refreshHash'], { unique: true })
 @Index('ix_visitor_sessions_previous', ['previousRefreshHash'])
 @Index('ix_visitor_sessions_expires', ['expiresAt'])
+@Index('ix_visitor_sessions_contact', ['orgId', 'contactId'])
 export class VisitorSessionRow {
   @IdColumn() id!: string;
   @RefColumn({ name: 'org_id' }) orgId!: string;

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { newId, type EventBus, type Subscription } from '@svc/kit';
+import { ERASE_CONFIRMED, ERASE_REQUESTED, ERASURE_TOPIC, newId, type EventBus, type Subscription } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
 import type { ChannelChange } from './channel-changes';
 import type { RealtimeHub } from './hub';
@@ -13,6 +13,21 @@ export interface FeedTargets {
   hub: RealtimeHub;
   /** A channel changed: what is cached about it is dropped, the streams of an inactive one end. */
   channelChanged(change: ChannelChange): void;
+  /** A contact is being erased: its streams on this replica end. */
+  contactErased(contactId: string): void;
+}
+
+/**
+ * The events after which a contact's streams must be gone (decision 0173): the request (the contact is unreadable
+ * from then on), and widget-api's own confirmation (its sessions are deleted by then, on whichever replica consumed
+ * the request, so a stream reopened in between ends too and cannot reopen).
+ */
+function erasedContactOf(envelope: Envelope): string | undefined {
+  const erasure = envelope.erasure;
+  if (!erasure?.contactId) return undefined;
+  if (envelope.type === ERASE_REQUESTED) return erasure.contactId;
+  if (envelope.type === ERASE_CONFIRMED && erasure.service === 'widget-api') return erasure.contactId;
+  return undefined;
 }
 
 /**
@@ -23,7 +38,7 @@ export interface FeedTargets {
 export function subscribeFeed(bus: EventBus, topicPrefix: string, targets: FeedTargets): Promise<Subscription> {
   return bus.subscribe({
     groupId: `${topicPrefix}widget-api.realtime.${hostname()}-${process.pid}-${newId()}`,
-    topics: [MESSAGES_TOPIC, CHATS_TOPIC, CHANNELS_TOPIC].map((topic) => topicPrefix + topic),
+    topics: [MESSAGES_TOPIC, CHATS_TOPIC, CHANNELS_TOPIC, ERASURE_TOPIC].map((topic) => topicPrefix + topic),
     awaitAssignment: true,
     handle: async (record) => {
       const envelope = Envelope.decode(record.value);
@@ -37,6 +52,8 @@ export function subscribeFeed(bus: EventBus, topicPrefix: string, targets: FeedT
         const { channelId, publicKey } = envelope.channel;
         targets.channelChanged({ type: envelope.type, channelId, publicKey });
       }
+      const erased = erasedContactOf(envelope);
+      if (erased) targets.contactErased(erased);
     },
   });
 }

@@ -134,6 +134,22 @@ export class RealtimeHub {
     return ended;
   }
 
+  /**
+   * Ends every stream of a contact (erased: decision 0173); its sessions are gone, so a reconnect is refused. A scan of
+   * this replica's chats, like endChannel: erasures are rare.
+   */
+  endContact(contactId: string): number {
+    let ended = 0;
+    for (const chat of this.chats.values()) {
+      for (const stream of chat.streams) {
+        if (stream.visitor.contactId !== contactId) continue;
+        stream.response.end();
+        ended += 1;
+      }
+    }
+    return ended;
+  }
+
   /** Ends every stream (SIGTERM): clients reconnect to another replica with their Last-Event-ID. */
   close(): void {
     this.closed = true;

@@ -55,13 +55,13 @@ export class InboundMessages {
       const stored = row?.mediaIds ?? (await this.storeMedia(adapter, channel, contact._id, content));
       if (typeof stored === 'string') request.text = [content.caption, unstoredText(stored)].filter(Boolean).join('\n');
       else {
-        row = await this.remember(row, key, { mediaIds: stored });
+        row = await this.remember(row, key, { mediaIds: stored, contactId: contact._id });
         request.mediaIds = stored;
         request.text = content.caption ?? '';
       }
     } else Object.assign(request, contentFields(content));
     const recorded = await this.backends.receiveMessage(channel.orgId, request);
-    await this.remember(row, key, { messageId: recorded._id });
+    await this.remember(row, key, { messageId: recorded._id, contactId: contact._id });
     return true;
   }
 
@@ -98,7 +98,7 @@ export class InboundMessages {
   private async remember(
     row: PlatformInboundMessageRow | null,
     key: { channelId: string; platformMessageId: string },
-    change: Partial<Pick<PlatformInboundMessageRow, 'mediaIds' | 'messageId'>>,
+    change: Partial<Pick<PlatformInboundMessageRow, 'mediaIds' | 'messageId' | 'contactId'>>,
   ): Promise<PlatformInboundMessageRow> {
     const repository = this.dataSource.getRepository(PlatformInboundMessageRow);
     if (row) {
@@ -111,6 +111,7 @@ export class InboundMessages {
       ...key,
       mediaIds: null,
       messageId: null,
+      contactId: null,
       createdAt: at,
       ...change,
     };

@@ -5,6 +5,7 @@ import * as m2 from './1795574461422-PlatformInbound';
 import * as m3 from './1795574971520-ChatAppATemplates';
 import * as m4 from './1795575259200-OutboundDeliveries';
 import * as m5 from './1795576073561-ConnectStates';
+import * as m6 from './1795585779599-ErasureLookups';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
@@ -14,4 +15,5 @@ export const migrations: Function[] = [
   ...Object.values(m3),
   ...Object.values(m4),
   ...Object.values(m5),
+  ...Object.values(m6),
 ];

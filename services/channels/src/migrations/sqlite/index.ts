@@ -5,6 +5,7 @@ import * as m2 from './1795574455746-PlatformInbound';
 import * as m3 from './1795574970877-ChatAppATemplates';
 import * as m4 from './1795575259064-OutboundDeliveries';
 import * as m5 from './1795576072361-ConnectStates';
+import * as m6 from './1795585766886-ErasureLookups';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
@@ -14,4 +15,5 @@ export const migrations: Function[] = [
   ...Object.values(m3),
   ...Object.values(m4),
   ...Object.values(m5),
+  ...Object.values(m6),
 ];

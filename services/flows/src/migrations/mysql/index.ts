@@ -3,6 +3,7 @@ import * as m0 from './1795318922027-Initial';
 import * as m1 from './1795463869432-LongText';
 import * as m2 from './1795541619665-RunRequestContext';
 import * as m3 from './1795556213599-RunStepAttempts';
+import * as m4 from './1795585780294-ErasureLookups';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
@@ -10,4 +11,5 @@ export const migrations: Function[] = [
   ...Object.values(m1),
   ...Object.values(m2),
   ...Object.values(m3),
+  ...Object.values(m4),
 ];

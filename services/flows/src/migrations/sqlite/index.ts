@@ -2,10 +2,12 @@
 import * as m0 from './1795318921471-Initial';
 import * as m1 from './1795541619480-RunRequestContext';
 import * as m2 from './1795556204319-RunStepAttempts';
+import * as m3 from './1795585768143-ErasureLookups';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
   ...Object.values(m0),
   ...Object.values(m1),
   ...Object.values(m2),
+  ...Object.values(m3),
 ];

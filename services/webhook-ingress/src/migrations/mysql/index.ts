@@ -4,6 +4,7 @@ import * as m1 from './1795326443962-SealedSigningSecrets';
 import * as m2 from './1795463871744-LongText';
 import * as m3 from './1795488364536-ConnectionRevision';
 import * as m4 from './1795536009659-UrlVerifiedOutcome';
+import * as m5 from './1795585781000-ErasureLookups';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
@@ -12,4 +13,5 @@ export const migrations: Function[] = [
   ...Object.values(m2),
   ...Object.values(m3),
   ...Object.values(m4),
+  ...Object.values(m5),
 ];

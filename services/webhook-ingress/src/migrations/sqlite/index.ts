@@ -3,6 +3,7 @@ import * as m0 from './1795318828343-Initial';
 import * as m1 from './1795326435609-SealedSigningSecrets';
 import * as m2 from './1795488364361-ConnectionRevision';
 import * as m3 from './1795536009205-UrlVerifiedOutcome';
+import * as m4 from './1795585769327-ErasureLookups';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
@@ -10,4 +11,5 @@ export const migrations: Function[] = [
   ...Object.values(m1),
   ...Object.values(m2),
   ...Object.values(m3),
+  ...Object.values(m4),
 ];

@@ -1,0 +1,33 @@
+import { ErasureParticipantServiceClient } from '@svc/proto/erasure/v1';
+import { grpcClient, unary } from '../grpc/client';
+import { systemPrincipal } from '../principal';
+import type { ServiceApp } from '../service-app';
+import { testSigner } from '../testing';
+import type { ContactErasure, ErasureKindCount } from './contract';
+import { ErasureConfirmations, publishEraseRequest } from './testing';
+
+/** What a started participant answered contacts' preview, and what it then confirmed erasing. */
+export interface ParticipantRoundTrip {
+  preview: ErasureKindCount[];
+  confirmed: ErasureKindCount[];
+}
+
+/**
+ * Drives a started participant app as contacts does (tests): `PreviewErasure` over its gRPC port as SYSTEM of the
+ * org, then `contact.erase_requested` on its bus, waiting for its `contact.erase_confirmed`.
+ */
+export async function participantRoundTrip(app: ServiceApp, erasure: ContactErasure): Promise<ParticipantRoundTrip> {
+  const service = app.spec.name;
+  const client = grpcClient(ErasureParticipantServiceClient, `127.0.0.1:${app.grpcPort}`);
+  const confirmations = await new ErasureConfirmations().start(app.bus, app.config.KAFKA_TOPIC_PREFIX);
+  try {
+    const metadata = testSigner('contacts').metadata(systemPrincipal(erasure.orgId), service);
+    const answer = await unary(client.previewErasure.bind(client), { contactId: erasure.contactId }, metadata);
+    await publishEraseRequest(app.bus, app.config.KAFKA_TOPIC_PREFIX, erasure);
+    const confirmation = await confirmations.waitFor(erasure.erasureId, service);
+    return { preview: answer.counts, confirmed: confirmation.counts };
+  } finally {
+    client.close();
+    await confirmations.stop();
+  }
+}
