@@ -17,9 +17,6 @@ import {
   type Person,
 } from './erasure-fixtures';
 
-/** The participants' parts of channels, flows, webhook-ingress and widget-api: skipped until i17-edges is merged. */
-const withEdges = it.skip;
-
 /** The erasure's own records in contacts keep the erased contact's id (the receipt names it); nothing else may. */
 const allowedLeftover = (p: Person) => (table: string, needle: string) =>
   table.includes('erasure') && needle === p.contactId;
@@ -145,7 +142,7 @@ describe('Contact erasure end to end (whole stack: platform, widget, webhooks, f
     expect([...new Set(held.map((row) => row.service))].sort()).to.deep.equal([...ERASURE_PARTICIPANTS].sort());
   });
 
-  withEdges('previews exactly what is there, by service and kind, writing nothing', async function () {
+  it('previews exactly what is there, by service and kind, writing nothing', async function () {
     const answer = await gql<{ previewErase: { contactId: string; services: ServiceCounts[] } }>(PREVIEW, {
       c: erin.contactId,
     });
@@ -206,7 +203,7 @@ describe('Contact erasure end to end (whole stack: platform, widget, webhooks, f
     expect(found.filter((row) => row.service === 'contacts' || row.service === 'inbox')).to.deep.equal([]);
   });
 
-  withEdges('completes: every service confirmed, each with the counts it previewed', async function () {
+  it('completes: every service confirmed, each with the counts it previewed', async function () {
     receipt = await eventually(
       async () => {
         const again = await gql<{ eraseContact: Receipt }>(ERASE, { c: erin.contactId });
@@ -225,34 +222,28 @@ describe('Contact erasure end to end (whole stack: platform, widget, webhooks, f
       expect(byKind(receipt.services, service), service).to.deep.equal(byKind(preview, service));
   });
 
-  withEdges(
-    'leaves nothing of the person to any read of any service: history, runs, widget session too',
-    async function () {
-      expect(await holdings(world, lookups, erin)).to.deep.equal(NOTHING);
-      // The widget's session token no longer reads the chat.
-      const widgetRead = await web(harness.url, `/chats/${erin.session.chat._id}/messages`, {
-        token: erin.session.sessionToken,
-        origin: SITE,
-      });
-      expect(widgetRead.status).to.be.oneOf([401, 404]);
-    },
-  );
+  it('leaves nothing of the person to any read of any service: history, runs, widget session too', async function () {
+    expect(await holdings(world, lookups, erin)).to.deep.equal(NOTHING);
+    // The widget's session token no longer reads the chat.
+    const widgetRead = await web(harness.url, `/chats/${erin.session.chat._id}/messages`, {
+      token: erin.session.sessionToken,
+      origin: SITE,
+    });
+    expect(widgetRead.status).to.be.oneOf([401, 404]);
+  });
 
   it('leaves the other person of the org exactly as they were', async function () {
     expect(await holdings(world, lookups, bystander)).to.deep.equal(bystanderBefore);
   });
 
-  withEdges(
-    'leaves no word of theirs in any table of any service (the erasure’s own records keep the contact id)',
-    async function () {
-      const found = await leftovers(harness, [...erin.markers, erin.contactId, ...erin.chatIds], allowedLeftover(erin));
-      expect(found).to.deep.equal([]);
-      // The check can find: the other person is all there.
-      expect(await leftovers(harness, [bystander.word])).not.to.deep.equal([]);
-    },
-  );
+  it('leaves no word of theirs in any table of any service (the erasure’s own records keep the contact id)', async function () {
+    const found = await leftovers(harness, [...erin.markers, erin.contactId, ...erin.chatIds], allowedLeftover(erin));
+    expect(found).to.deep.equal([]);
+    // The check can find: the other person is all there.
+    expect(await leftovers(harness, [bystander.word])).not.to.deep.equal([]);
+  });
 
-  withEdges('erasing again answers the same receipt, and the inbox counts no longer count them', async function () {
+  it('erasing again answers the same receipt, and the inbox counts no longer count them', async function () {
     const again = await gql<{ eraseContact: Receipt }>(ERASE, { c: erin.contactId });
     expect(again.eraseContact).to.deep.equal(receipt);
     const counts = await gql<{ inboxCounts: { total: number } }>('query { inboxCounts { total } }');
