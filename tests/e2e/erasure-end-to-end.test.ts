@@ -350,6 +350,17 @@ describe('Contact erasure with a participant stopped during it (Kafka)', functio
       'every participant but flows to confirm',
     );
     expect(waiting).to.include({ id: requested.id, status: 'IN_PROGRESS', completedAt: null });
+    // The erased contact is unknown to a preview; another's preview meanwhile names the service that does not answer.
+    const gone = await harness.graphql(PREVIEW, { c: erin.contactId }, key);
+    expect(gone.body.errors?.[0]?.extensions?.code).to.equal('NOT_FOUND');
+    const other = await harness.graphql<{ createContactApi: { id: string } }>(
+      'mutation { createContactApi(input: { name: "Someone Else" }) { id } }',
+      {},
+      key,
+    );
+    const preview = await harness.graphql(PREVIEW, { c: other.body.data?.createContactApi.id }, key);
+    expect(preview.body.errors?.[0]?.extensions?.code).to.equal('UNAVAILABLE');
+    expect(preview.body.errors?.[0]?.message).to.contain('flows');
     expect(waiting.services.filter((s) => !s.confirmed).map((s) => s.service)).to.deep.equal(['flows']);
     // What the other services held is gone already; flows' runs wait for flows.
     const contact = await harness.graphql(

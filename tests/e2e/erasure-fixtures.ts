@@ -1,4 +1,13 @@
-import { PrincipalSigner, eventually, grpcClient, importSigningKey, newId, systemPrincipal, unary } from '@svc/kit';
+import {
+  PrincipalSigner,
+  eventually,
+  grpcClient,
+  importSigningKey,
+  newId,
+  openDataSource,
+  systemPrincipal,
+  unary,
+} from '@svc/kit';
 import { ChannelType } from '@svc/proto/channels/v1';
 import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
 import type { FakeBot, FakeChatAppB } from '../fakes/chat-app-b';
@@ -527,7 +536,14 @@ export async function leftovers(
   const found: Leftover[] = [];
   const lower = needles.map((n) => n.toLowerCase());
   for (const app of harness.stack.apps) {
-    const source = app.dataSource;
+    // A service stopped by the test: its database read through a connection of our own.
+    const own = app.dataSource.isInitialized
+      ? undefined
+      : await openDataSource(
+          { url: app.config.DB_URL, entities: [], migrations: { mysql: [], sqlite: [] } },
+          { migrate: false },
+        );
+    const source = own ?? app.dataSource;
     const sqlite = source.options.type === 'better-sqlite3';
     const tables = (
       (await source.query(sqlite ? "SELECT name FROM sqlite_master WHERE type = 'table'" : 'SHOW TABLES')) as Record<
@@ -551,6 +567,7 @@ export async function leftovers(
         });
       }
     }
+    await own?.destroy();
   }
   return found;
 }
