@@ -26,16 +26,16 @@ export const SUBGRAPHS: Subgraph[] = [
     grpcService: 'svc.contacts.v1.ContactsService',
   },
   {
-    name: 'contactsPeopleFields',
-    app: 'contacts',
-    proto: 'svc/contacts/v1/people_fields.proto',
-    grpcService: 'svc.contacts.v1.PeopleFieldsService',
-  },
-  {
     name: 'contactsErasure',
     app: 'contacts',
     proto: 'svc/contacts/v1/erasure.proto',
     grpcService: 'svc.contacts.v1.ContactErasureService',
+  },
+  {
+    name: 'contactsPeopleFields',
+    app: 'contacts',
+    proto: 'svc/contacts/v1/people_fields.proto',
+    grpcService: 'svc.contacts.v1.PeopleFieldsService',
   },
   {
     name: 'webhooks',

@@ -4,8 +4,8 @@ import { channelsBotRoutes } from './channels-bot';
 import { channelsPlatformRoutes } from './channels-platforms';
 import { channelsDeliveryRoutes } from './channels-delivery';
 import { contactsRoutes } from './contacts';
-import { contactsPeopleFieldRoutes } from './contacts-people-fields';
 import { contactsErasureRoutes } from './contacts-erasure';
+import { contactsPeopleFieldRoutes } from './contacts-people-fields';
 import { flowRoutes } from './flows';
 import { identityRoutes } from './identity';
 import { inboxRoutes } from './inbox';
@@ -27,8 +27,8 @@ export const ROUTES: Record<string, Route> = {
   ...inboxSearchRoutes,
   ...inboxMediaRoutes,
   ...contactsRoutes,
-  ...contactsPeopleFieldRoutes,
   ...contactsErasureRoutes,
+  ...contactsPeopleFieldRoutes,
   ...webhookRoutes,
   ...flowRoutes,
   ...channelsRoutes,

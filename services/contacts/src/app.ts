@@ -13,9 +13,9 @@ import {
 } from '@svc/kit';
 import { ChannelsServiceClient } from '@svc/proto/channels/v1';
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
-import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
 import { ContactErasureServiceService } from '@svc/proto/contacts/v1/erasure';
 import { ErasureParticipantServiceClient } from '@svc/proto/erasure/v1';
+import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import type { ContactsConfig } from './config';
 import { contactsData } from './data';
@@ -30,8 +30,8 @@ import type { ChatOwnerOf } from './domain/lookup';
 import { PeopleFieldDefinitions } from './domain/people-fields/definitions';
 import { PeopleFieldValues } from './domain/people-fields/values';
 import { contactsService } from './grpc/contacts-handlers';
-import { peopleFieldsService } from './grpc/people-fields-handlers';
 import { CONTACT_ERASURE_GRPC_SERVICE, contactErasureService } from './grpc/erasure-handlers';
+import { peopleFieldsService } from './grpc/people-fields-handlers';
 
 export interface ContactsDeps extends ServiceAppDeps {
   /** Where the inbox listens, read at first use (the embedded stack knows it only after start). */
@@ -131,17 +131,6 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
       ),
       'svc.contacts.v1.ContactsService',
     );
-    this.grpc.add(
-      PeopleFieldsServiceService,
-      peopleFieldsService(
-        {
-          definitions: new PeopleFieldDefinitions(this.dataSource),
-          values: new PeopleFieldValues(this.dataSource, () => this.relay),
-        },
-        { verifier: this.verifier, logger: this.logger },
-      ),
-      'svc.contacts.v1.PeopleFieldsService',
-    );
     const ownPart = new ContactsErasurePart(this.dataSource);
     this.erasures = new Erasures(this.dataSource, () => this.relay, ownPart);
     const remote = Object.fromEntries(
@@ -157,6 +146,17 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
         { verifier: this.verifier, logger: this.logger },
       ),
       CONTACT_ERASURE_GRPC_SERVICE,
+    );
+    this.grpc.add(
+      PeopleFieldsServiceService,
+      peopleFieldsService(
+        {
+          definitions: new PeopleFieldDefinitions(this.dataSource),
+          values: new PeopleFieldValues(this.dataSource, () => this.relay),
+        },
+        { verifier: this.verifier, logger: this.logger },
+      ),
+      'svc.contacts.v1.PeopleFieldsService',
     );
   }
 

@@ -19,6 +19,7 @@ import {
   kindCounts,
   newId,
   openDataSource,
+  publishEraseConfirmation,
   publishEraseRequest,
   rejection,
   subscribeErasure,
@@ -257,6 +258,23 @@ describe('ContactErasureService: the erasure saga seen from contacts (docs/erasu
     await eventually(async () => (await erase(marker.id)).status === ErasureStatus.COMPLETED);
     expect(await erase(contact.id)).to.deep.equal(done);
     expect(countsOf(done, 'flows')).to.deep.equal([{ kind: 'items', count: 2 }]);
+  });
+
+  it('ignores a confirmation naming another org or a service that is no participant', async () => {
+    const contact = await newContact();
+    const receipt = await erase(contact.id);
+    const prefix = app.config.KAFKA_TOPIC_PREFIX;
+    const foreign = { erasureId: receipt.id, orgId: otherOrg, contactId: contact.id };
+    const own = { erasureId: receipt.id, orgId, contactId: contact.id };
+    const bogus = [{ kind: 'items', count: 99 }];
+    await publishEraseConfirmation(app.bus, prefix, foreign, 'widget-api', bogus);
+    await publishEraseConfirmation(app.bus, prefix, own, 'billing', bogus);
+    const completed = await eventually(async () => {
+      const current = await erase(contact.id);
+      return current.status === ErasureStatus.COMPLETED && current;
+    });
+    expect(completed.services.map((s) => s.service)).to.deep.equal([...ERASURE_PARTICIPANTS]);
+    expect(countsOf(completed, 'widget-api')).to.deep.equal([{ kind: 'items', count: 0 }]);
   });
 
   it('answers one receipt to requests racing for the same contact', async () => {

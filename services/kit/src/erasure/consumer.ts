@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
-import { Envelope } from '@svc/proto/events/v1';
+import { Envelope, type ErasureEvent } from '@svc/proto/events/v1';
 import type { EventBus, Subscription } from '../bus/bus';
 import { enqueueEvents, type OutboxRelay } from '../bus/outbox';
 import { consumeEvents } from '../tracing/event-consumer';
@@ -40,10 +40,35 @@ export function requestedErasureOf(envelope: Envelope): ContactErasure | undefin
 }
 
 /**
- * Subscribes a participant to `contact.erase_requested` (group `<service>.erasure`, from the beginning, so an
- * erasure requested while the service was down or not yet deployed is done when it starts). Each request runs
- * `runErasure`; a redelivered one erases nothing more and confirms zeros (contacts keeps the first confirmation).
- * A failure throws: the bus retries the record, and the erasure stays IN_PROGRESS until it succeeds.
+ * Subscribes consumer group `group` (prefixed like the topic) to the events of one `type` on the erasure topic, from the
+ * beginning: an event sent while the consumer was down or not yet deployed is handled when it starts. Each is handled
+ * as the continuation of the request that recorded it; a throw redelivers it.
+ */
+export function subscribeErasureEvents(
+  bus: EventBus,
+  topicPrefix: string,
+  group: string,
+  type: string,
+  handle: (envelope: Envelope, event: ErasureEvent) => Promise<void>,
+): Promise<Subscription> {
+  const source = { groupId: topicPrefix + group, topic: topicPrefix + ERASURE_TOPIC };
+  return bus.subscribe({
+    groupId: source.groupId,
+    topics: [source.topic],
+    fromBeginning: true,
+    handle: async (record) => {
+      const envelope = Envelope.decode(record.value);
+      const event = envelope.erasure;
+      if (envelope.type !== type || !event) return;
+      await consumeEvents([envelope], source, () => handle(envelope, event));
+    },
+  });
+}
+
+/**
+ * Subscribes a participant to `contact.erase_requested` (group `<service>.erasure`). Each request runs `runErasure`; a
+ * redelivered one erases nothing more and confirms zeros (contacts keeps the first confirmation). A failure throws:
+ * the bus retries the record, and the erasure stays IN_PROGRESS until it succeeds.
  */
 export function subscribeErasure(
   bus: EventBus,
@@ -53,21 +78,12 @@ export function subscribeErasure(
   topicPrefix: string,
   logger: Logger,
 ): Promise<Subscription> {
-  const source = { groupId: topicPrefix + erasureGroupOf(part.service), topic: topicPrefix + ERASURE_TOPIC };
-  return bus.subscribe({
-    groupId: source.groupId,
-    topics: [source.topic],
-    fromBeginning: true,
-    handle: async (record) => {
-      const envelope = Envelope.decode(record.value);
-      const erasure = requestedErasureOf(envelope);
-      if (!erasure) return;
-      await consumeEvents([envelope], source, async () => {
-        const erased = await runErasure(dataSource, part, erasure);
-        relay.nudge();
-        // Ids and counts only: what was erased is personal data, how much of it is not.
-        logger.info({ erasureId: erasure.erasureId, counts: erased.counts }, 'contact erasure: part erased');
-      });
-    },
+  return subscribeErasureEvents(bus, topicPrefix, erasureGroupOf(part.service), ERASE_REQUESTED, async (envelope) => {
+    const erasure = requestedErasureOf(envelope);
+    if (!erasure) return;
+    const erased = await runErasure(dataSource, part, erasure);
+    relay.nudge();
+    // Ids and counts only: what was erased is personal data, how much of it is not.
+    logger.info({ erasureId: erasure.erasureId, counts: erased.counts }, 'contact erasure: part erased');
   });
 }

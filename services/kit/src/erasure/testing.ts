@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { DataSource } from 'typeorm';
 import { Envelope } from '@svc/proto/events/v1';
 import type { EventBus, Subscription } from '../bus/bus';
+import type { NewEvent } from '../bus/outbox';
 import { newId } from '../ids';
 import { eventually } from '../testing';
 import {
@@ -13,16 +14,15 @@ import {
   type ErasurePart,
 } from './contract';
 import { runErasure } from './consumer';
-import { eraseRequestedEvent } from './events';
+import { eraseConfirmedEvent, eraseRequestedEvent } from './events';
 
 /** A new erasure of `contactId` in `orgId` (tests of a participant's part). */
 export function testErasure(orgId: string, contactId: string): ContactErasure {
   return { erasureId: newId(), orgId, contactId };
 }
 
-/** Publishes `contact.erase_requested` straight to the bus, as contacts' outbox relay would (tests of a consumer). */
-export async function publishEraseRequest(bus: EventBus, topicPrefix: string, erasure: ContactErasure): Promise<void> {
-  const event = eraseRequestedEvent(erasure);
+/** Publishes one event straight to the bus, as an outbox relay would (tests standing in for a service). */
+async function publishNow(bus: EventBus, topicPrefix: string, event: NewEvent): Promise<void> {
   const envelope: Envelope = {
     ...event.payload,
     id: newId(),
@@ -34,6 +34,22 @@ export async function publishEraseRequest(bus: EventBus, topicPrefix: string, er
   await bus.publish([
     { topic: topicPrefix + event.topic, key: event.key, value: Buffer.from(Envelope.encode(envelope).finish()) },
   ]);
+}
+
+/** Publishes `contact.erase_requested`, as contacts would (tests of a participant's consumer). */
+export function publishEraseRequest(bus: EventBus, topicPrefix: string, erasure: ContactErasure): Promise<void> {
+  return publishNow(bus, topicPrefix, eraseRequestedEvent(erasure));
+}
+
+/** Publishes `contact.erase_confirmed`, as participant `service` would (tests of contacts' receipts). */
+export function publishEraseConfirmation(
+  bus: EventBus,
+  topicPrefix: string,
+  erasure: ContactErasure,
+  service: string,
+  counts: readonly ErasureKindCount[],
+): Promise<void> {
+  return publishNow(bus, topicPrefix, eraseConfirmedEvent(erasure, service, counts));
 }
 
 export interface ErasureConfirmation {

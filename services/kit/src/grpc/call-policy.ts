@@ -5,9 +5,9 @@ import { DeliveryServiceService } from '@svc/proto/channels/v1/delivery';
 import { PlatformChannelsServiceService } from '@svc/proto/channels/v1/platform_channels';
 import { ChatAppATemplatesServiceService } from '@svc/proto/channels/v1/templates';
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
-import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
 import { ContactErasureServiceService } from '@svc/proto/contacts/v1/erasure';
 import { ErasureParticipantServiceService } from '@svc/proto/erasure/v1';
+import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
@@ -43,8 +43,8 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   SearchServiceService,
   VisitorServiceService,
   ContactsServiceService,
-  PeopleFieldsServiceService,
   ContactErasureServiceService,
+  PeopleFieldsServiceService,
   FlowsServiceService,
   WebhookIngressServiceService,
   ChannelsServiceService,
