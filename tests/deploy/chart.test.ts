@@ -492,6 +492,7 @@ describe('deploy: charts/svc', function () {
         'channels',
         'flows',
         'gateway',
+        'inbox',
         'webhook-ingress',
         'widget-api',
       ]);
@@ -508,6 +509,7 @@ describe('deploy: charts/svc', function () {
         'channels',
         'flows',
         'gateway',
+        'inbox',
         'webhook-ingress',
         'widget-api',
       ]);

@@ -126,29 +126,6 @@ describe('Inbox deletes (whole stack over HTTP)', function () {
       ).to.have.length(0);
     });
 
-    it('refuses removePeople: true (erasure is not built yet): nothing is deleted and no erasure is requested', async () => {
-      const world = await populated();
-      const refused = await harness.graphql(DELETE_CONVERSATION, { c: world.conversationId, r: true }, inbox.key);
-      expectError(refused, 200, 'BAD_USER_INPUT');
-      expect(refused.body.errors?.[0]?.extensions?.field).to.equal('removePeople');
-      for (const chatId of world.chatIds) await gql('query($c: String!) { chat(chatId: $c) { _id } }', { c: chatId });
-      // The conversation's events are ordered (one key): once its later deletion is seen, any erase request would be.
-      await gql(DELETE_CONVERSATION, { c: world.conversationId });
-      await eventually(
-        async () =>
-          seen.find(
-            (e) => e.type === 'conversation.deleted' && e.conversation?.conversationId === world.conversationId,
-          ),
-        30_000,
-        'conversation.deleted',
-      );
-      const deletions = seen.filter(
-        (e) => e.conversation?.conversationId === world.conversationId && e.type !== 'conversation.created',
-      );
-      expect(deletions.map((e) => e.type)).to.deep.equal(['conversation.deleted']);
-      expect(deletions[0]?.conversation?.removePeople).to.equal(false);
-    });
-
     it('with removePeople: true needs CONTACTS_ERASE as well', async () => {
       const world = await populated();
       const withoutErase = (

@@ -13,6 +13,7 @@ import {
   type Subscription,
 } from '@svc/kit';
 import { ContactsServiceClient } from '@svc/proto/contacts/v1';
+import { ContactErasureServiceClient } from '@svc/proto/contacts/v1/erasure';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
 import { CollectionServiceService } from '@svc/proto/inbox/v1/collections';
@@ -28,7 +29,7 @@ import { CHATS_TOPIC, MESSAGES_TOPIC } from './domain/events';
 import { MediaLinks } from './domain/media-links';
 import { MemberRemoval, subscribeMemberRemoval } from './domain/member-removal';
 import { collectionService } from './grpc/collection-handlers';
-import { contactsDirectory } from './grpc/contacts-directory';
+import { contactErasureRequests, contactsDirectory } from './grpc/contacts-directory';
 import { identityMembers } from './grpc/identity-members';
 import { inboxService } from './grpc/inbox-handlers';
 import { labelService } from './grpc/label-handlers';
@@ -73,6 +74,7 @@ export class InboxApp extends ServiceApp<InboxConfig> {
   router: Router | undefined;
   private readonly identity: Peer<IdentityServiceClient>;
   private readonly contacts: Peer<ContactsServiceClient>;
+  private readonly contactErasures: Peer<ContactErasureServiceClient>;
   /** Who the org's members are (to check an assignee): always identity (`FindMembers`). */
   private readonly members: MemberDirectory;
   private memberRemoval: MemberRemoval | undefined;
@@ -109,11 +111,9 @@ export class InboxApp extends ServiceApp<InboxConfig> {
       deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL),
       callPolicyOf(config),
     );
-    this.contacts = new Peer(
-      ContactsServiceClient,
-      deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL),
-      callPolicyOf(config),
-    );
+    const contactsAddress = deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL);
+    this.contacts = new Peer(ContactsServiceClient, contactsAddress, callPolicyOf(config));
+    this.contactErasures = new Peer(ContactErasureServiceClient, contactsAddress, callPolicyOf(config));
     this.members = identityMembers(this.identity, () => this.signer, this.logger.child({ component: 'members' }));
   }
 
@@ -137,6 +137,7 @@ export class InboxApp extends ServiceApp<InboxConfig> {
         logger: this.logger.child({ component: 'media' }),
       },
       this.members,
+      contactErasureRequests(this.contactErasures, () => this.signer),
     ));
     const deps = { verifier: this.verifier, logger: this.logger };
     this.grpc.add(InboxServiceService, inboxService(domain, deps), 'svc.inbox.v1.InboxService');
@@ -209,5 +210,6 @@ export class InboxApp extends ServiceApp<InboxConfig> {
     this.contactCopyConsumer = undefined;
     this.identity.close();
     this.contacts.close();
+    this.contactErasures.close();
   }
 }

@@ -24,11 +24,12 @@ import {
 } from '@svc/kit';
 import { IdentityForTests } from '@svc/identity';
 import { ErasureParticipantServiceClient } from '@svc/proto/erasure/v1';
-import { InboxServiceClient, MessageType } from '@svc/proto/inbox/v1';
+import { AuthorType, InboxServiceClient, MessageType } from '@svc/proto/inbox/v1';
 import { MediaServiceClient } from '@svc/proto/inbox/v1/media';
 import { InboxApp, inboxConfig } from '../src';
-import { BlobDeletionRow, MessageTermRow, ReadStateRow, VisitorEventRow } from '../src/entities';
+import { BlobDeletionRow, MessageReactionRow, MessageTermRow, ReadStateRow, VisitorEventRow } from '../src/entities';
 import { ContactCopy, type ContactDisplay } from '../src/domain/contact-copy';
+import { INBOX_ERASURE_KINDS } from '../src/domain/erasure/inbox-erasure';
 import { AGENT_SCOPES, VisitorStack } from './visitor-stack';
 
 const PNG = Buffer.concat([
@@ -89,7 +90,17 @@ async function contactWorld(stack: VisitorStack): Promise<ContactWorld> {
   const reply = await sendMedia(first.chat._id, agentOnly);
   const shared = await upload(agent);
   await sendMedia(first.chat._id, shared);
-  await sendMedia(other.chat._id, shared);
+  const bystanderMessage = await sendMedia(other.chat._id, shared);
+  // A reaction of the contact elsewhere: no RPC lets a contact react yet, so it is written as a channel would.
+  await stack.app.dataSource.manager.insert(MessageReactionRow, {
+    id: newId(),
+    orgId,
+    messageId: bystanderMessage._id,
+    reactorId: contactId,
+    reactorType: AuthorType.CONTACT,
+    emoji: '❤️',
+    createdAt: new Date(),
+  });
   await stack.send(agent, second.chat._id, 'a note about this person', true);
   await unary(stack.inbox.addMessageReaction.bind(stack.inbox), { messageId: reply._id, emoji: '👍' }, stack.as(agent));
   await unary(stack.inbox.readAllMessages.bind(stack.inbox), { chatId: first.chat._id }, stack.as(agent));
@@ -112,7 +123,7 @@ describe('InboxErasure', () => {
   const getChat = (orgId: string, chatId: string) =>
     unary(stack.inbox.getChat.bind(stack.inbox), { chatId }, stack.as(apiKeyPrincipal(orgId, AGENT_SCOPES)));
 
-  it('previews, then erases exactly that: every thread, message, note, reaction and the media of the contact', async () => {
+  it('previews, then erases exactly that: every thread, message, note, reaction (its own anywhere) and the media of the contact', async () => {
     const world = await contactWorld(stack);
     const app = stack.app;
     const counts = await checkErasurePart(app.dataSource, app.erasure!, testErasure(world.orgId, world.contactId));
@@ -121,7 +132,7 @@ describe('InboxErasure', () => {
       { kind: 'chats', count: 2 },
       { kind: 'messages', count: 4 },
       { kind: 'notes', count: 1 },
-      { kind: 'reactions', count: 1 },
+      { kind: 'reactions', count: 2 },
       { kind: 'media', count: 3 },
     ]);
     for (const chatId of world.chatIds)
@@ -139,6 +150,7 @@ describe('InboxErasure', () => {
     await checkErasurePart(stack.app.dataSource, stack.app.erasure!, testErasure(world.orgId, world.contactId));
     expect((await getChat(world.orgId, world.otherChatId))._id).to.equal(world.otherChatId);
     expect(await blobExists(stack.app, world.orgId, world.sharedMediaId)).to.equal(true);
+    expect(await stack.app.dataSource.manager.countBy(MessageReactionRow, { reactorId: world.contactId })).to.equal(0);
     const media = await unary(
       stack.media.listChatMedia.bind(stack.media),
       { chatId: world.otherChatId, input: { limit: 10 } },
@@ -165,6 +177,13 @@ describe('InboxErasure', () => {
     } finally {
       await confirmations.stop();
     }
+  });
+
+  it("is documented with the kinds it counts, in docs/erasure.md's table", () => {
+    const table = fs.readFileSync(path.resolve(__dirname, '../../../../docs/erasure.md'), 'utf8');
+    const row = table.split('\n').find((line) => line.startsWith('| inbox |')) ?? '';
+    const kinds = row.split('|')[2] ?? '';
+    expect([...kinds.matchAll(/`([a-z_]+)`/g)].map((match) => match[1])).to.deep.equal([...INBOX_ERASURE_KINDS]);
   });
 
   it('answers PreviewErasure for a SYSTEM caller of the org, and refuses anyone else', async () => {

@@ -1,13 +1,5 @@
 import { In, type DataSource, type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
-import {
-  InvalidArgument,
-  enqueueEvents,
-  now,
-  requireOrg,
-  requireScope,
-  type OutboxRelay,
-  type Principal,
-} from '@svc/kit';
+import { enqueueEvents, now, requireOrg, requireScope, type OutboxRelay, type Principal } from '@svc/kit';
 import { ApiScope } from '@svc/proto/common/v1';
 import type { DeleteChatResult, DeleteConversationResult } from '@svc/proto/inbox/v1';
 import {
@@ -24,6 +16,7 @@ import {
 } from '../entities';
 import { chatEvent, conversationEvent } from './events';
 import { findChat, findConversation } from './lookups';
+import type { ConversationErasure } from './erasure/conversation-erasure';
 import type { MediaLibrary } from './media';
 
 /** Rows that hang off a message, removed with it (a hard delete leaves nothing behind, not even its search terms). */
@@ -44,6 +37,7 @@ export class Deletion {
     private readonly dataSource: DataSource,
     private readonly relay: () => OutboxRelay,
     private readonly media: MediaLibrary,
+    private readonly erasure: ConversationErasure,
   ) {}
 
   async deleteChat(principal: Principal, chatId: string): Promise<DeleteChatResult> {
@@ -58,9 +52,8 @@ export class Deletion {
   }
 
   /**
-   * Deletes the conversation and its threads. `removePeople: true` is refused (after the scope checks, before
-   * anything is read): erasing the person is not built yet, and a delete must not claim an erasure nobody performs
-   * (docs/decisions/0046-remove-people-refused.md).
+   * Deletes the conversation and its threads. `removePeople: true` (after both scope checks) erases the conversation's
+   * contact everywhere instead, this conversation included (ConversationErasure, docs/decisions/0168).
    */
   async deleteConversation(
     principal: Principal,
@@ -68,14 +61,9 @@ export class Deletion {
     removePeople: boolean,
   ): Promise<DeleteConversationResult> {
     requireScope(principal, ApiScope.CONVERSATIONS_DELETE);
-    if (removePeople) {
-      requireScope(principal, ApiScope.CONTACTS_ERASE);
-      throw new InvalidArgument(
-        'removePeople: true is not available yet (erasing a person is not built); delete with removePeople: false',
-        { field: 'removePeople' },
-      );
-    }
+    if (removePeople) requireScope(principal, ApiScope.CONTACTS_ERASE);
     const orgId = requireOrg(principal);
+    if (removePeople) return this.erasure.deleteAndErase(principal, orgId, conversationId);
     const { chatIds, blobKeys } = await this.dataSource.transaction(async (manager) => {
       const conversation = await findConversation(manager, orgId, conversationId);
       const chats = await manager.findBy(ChatRow, { orgId, conversationId: conversation.id });

@@ -9,6 +9,7 @@ import { MessageDelivery } from './message-delivery';
 import { DeliveryStatuses } from './delivery-status';
 import { Conversations } from './conversations';
 import { Deletion } from './deletion';
+import { ConversationErasure, type ErasureRequests } from './erasure/conversation-erasure';
 import { InboxErasure } from './erasure/inbox-erasure';
 import { InboxCountsReader } from './inbox-counts';
 import { Labels } from './labels';
@@ -50,6 +51,7 @@ export interface InboxDomain {
 }
 
 export type { MemberDirectory } from './members';
+export type { ErasureRequests } from './erasure/conversation-erasure';
 
 /** What the media library needs from the deployable: its blob storage, link signer and limits. */
 export interface MediaDeps {
@@ -64,6 +66,7 @@ export function inboxDomain(
   relay: () => OutboxRelay,
   mediaDeps: MediaDeps,
   members: MemberDirectory,
+  erasureRequests: ErasureRequests,
 ): InboxDomain {
   const attachments = new MediaAttachments(mediaDeps.links);
   const reader = new MessageReader(attachments);
@@ -77,6 +80,7 @@ export function inboxDomain(
     mediaDeps.logger,
     blobDeletions,
   );
+  const erasure = new InboxErasure(dataSource, media);
   return {
     chats: new Chats(dataSource, relay, members),
     conversations: new Conversations(dataSource, relay, members),
@@ -87,14 +91,19 @@ export function inboxDomain(
     collections: new Collections(dataSource, relay),
     search: new Search(dataSource, reader),
     counts: new InboxCountsReader(dataSource),
-    deletion: new Deletion(dataSource, relay, media),
+    deletion: new Deletion(
+      dataSource,
+      relay,
+      media,
+      new ConversationErasure(dataSource, relay, erasure, erasureRequests),
+    ),
     media,
     deliveryStatuses: new DeliveryStatuses(dataSource, relay),
     messageDelivery: new MessageDelivery(dataSource, relay, reader),
     chatMoves: new ChatMoves(dataSource, relay),
     typing: new ChatTyping(dataSource, relay, members),
     visitor: new VisitorSide(dataSource, relay, new VisitorMessageViews(attachments, members)),
-    erasure: new InboxErasure(dataSource, media),
+    erasure,
     blobDeletions,
   };
 }

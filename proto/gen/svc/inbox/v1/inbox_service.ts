@@ -1018,15 +1018,20 @@ export interface DeleteChatResult {
 
 export interface DeleteConversationRequest {
   conversationId: string;
-  /** true is refused with INVALID_ARGUMENT (after the CONTACTS_ERASE check) until erasing a person exists. */
+  /**
+   * true (needs CONTACTS_ERASE as well): the conversation's contact is erased everywhere through contacts' erasure
+   * (EraseContact), and the inbox's part of it, the conversation included, is done before the answer.
+   */
   removePeople: boolean;
 }
 
 export interface DeleteConversationResult {
   conversationId: string;
   deletedChatIds: string[];
-  /** Always false: no erasure is requested until erasing a person exists. */
+  /** True exactly when the contact's erasure was requested (remove_people) and recorded by contacts. */
   contactEraseRequested: boolean;
+  /** The erasure's id (its receipt: eraseContact), when one was requested. */
+  erasureId?: string | undefined;
 }
 
 function createBaseChatContact(): ChatContact {
@@ -7643,7 +7648,7 @@ export const DeleteConversationRequest: MessageFns<DeleteConversationRequest> = 
 };
 
 function createBaseDeleteConversationResult(): DeleteConversationResult {
-  return { conversationId: "", deletedChatIds: [], contactEraseRequested: false };
+  return { conversationId: "", deletedChatIds: [], contactEraseRequested: false, erasureId: undefined };
 }
 
 export const DeleteConversationResult: MessageFns<DeleteConversationResult> = {
@@ -7656,6 +7661,9 @@ export const DeleteConversationResult: MessageFns<DeleteConversationResult> = {
     }
     if (message.contactEraseRequested !== false) {
       writer.uint32(24).bool(message.contactEraseRequested);
+    }
+    if (message.erasureId !== undefined) {
+      writer.uint32(34).string(message.erasureId);
     }
     return writer;
   },
@@ -7697,6 +7705,14 @@ export const DeleteConversationResult: MessageFns<DeleteConversationResult> = {
             message.contactEraseRequested = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.erasureId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7726,6 +7742,11 @@ export const DeleteConversationResult: MessageFns<DeleteConversationResult> = {
         : isSet(object.contact_erase_requested)
         ? globalThis.Boolean(object.contact_erase_requested)
         : false,
+      erasureId: isSet(object.erasureId)
+        ? globalThis.String(object.erasureId)
+        : isSet(object.erasure_id)
+        ? globalThis.String(object.erasure_id)
+        : undefined,
     };
   },
 
@@ -7740,6 +7761,9 @@ export const DeleteConversationResult: MessageFns<DeleteConversationResult> = {
     if (message.contactEraseRequested !== false) {
       obj.contactEraseRequested = message.contactEraseRequested;
     }
+    if (message.erasureId !== undefined) {
+      obj.erasureId = message.erasureId;
+    }
     return obj;
   },
 
@@ -7751,6 +7775,7 @@ export const DeleteConversationResult: MessageFns<DeleteConversationResult> = {
     message.conversationId = object.conversationId ?? "";
     message.deletedChatIds = object.deletedChatIds?.map((e) => e) || [];
     message.contactEraseRequested = object.contactEraseRequested ?? false;
+    message.erasureId = object.erasureId ?? undefined;
     return message;
   },
 };

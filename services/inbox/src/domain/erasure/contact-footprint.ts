@@ -29,10 +29,12 @@ export async function contactFootprint(
   contactId: string,
   lock = false,
 ): Promise<ContactFootprint> {
-  const conversations = await manager.findBy(ConversationRow, { orgId, contactId });
+  // The lock first: a concurrent erasure of the same contact (the consumer and apiDeleteConversation) waits here, then
+  // reads what the first one left: nothing.
   const chats = lock
     ? await lockChatsOf(manager, orgId, contactId)
     : await manager.findBy(ChatRow, { orgId, contactId });
+  const conversations = await manager.findBy(ConversationRow, { orgId, contactId });
   const chatIds = chats.map((chat) => chat.id);
   return {
     conversations,
