@@ -1,6 +1,14 @@
 import { expect } from 'chai';
 import { ChannelStatus, ChannelType } from '@svc/proto/channels/v1';
-import { dropTestDatabase, newId, participantRoundTrip, testEnv, testErasure, type ErasureKindCount } from '@svc/kit';
+import {
+  dropTestDatabase,
+  newId,
+  participantRoundTrip,
+  testEnv,
+  testErasure,
+  type ErasureKindCount,
+  documentedErasureKinds,
+} from '@svc/kit';
 import { ChannelsApp, channelsConfig } from '../src';
 import { CHANNELS_CONTACT_ROWS } from '../src/domain/erasure';
 import type { TemplateSendPayload } from '../src/domain/templates/vocabulary';
@@ -13,6 +21,10 @@ import {
 } from '../src/entities';
 
 describe('channels: erasing a contact (decision 0170)', () => {
+  it('counts the kinds docs/erasure.md lists for it, in that order', () => {
+    expect(CHANNELS_CONTACT_ROWS.kinds).to.deep.equal(documentedErasureKinds('channels'));
+  });
+
   let app: ChannelsApp;
 
   before(async () => {

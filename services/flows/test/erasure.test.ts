@@ -10,6 +10,7 @@ import {
   testDbUrl,
   testEnv,
   testErasure,
+  documentedErasureKinds,
 } from '@svc/kit';
 import { FlowRunStatus, FlowStepType, FlowTriggerType, type FlowStep } from '@svc/proto/flows/v1';
 import { FlowsApp, flowsConfig, flowsData } from '../src';
@@ -47,6 +48,10 @@ function run(orgId: string, contactId: string | null, steps: FlowStep[] = [send(
 }
 
 describe('flows: erasing a contact (decision 0171)', () => {
+  it('counts the kinds docs/erasure.md lists for it, in that order', () => {
+    expect(FLOWS_CONTACT_ROWS.kinds).to.deep.equal(documentedErasureKinds('flows'));
+  });
+
   const url = testDbUrl('flows_erasure');
   let dataSource: DataSource;
 

@@ -13,6 +13,7 @@ import {
   testDbUrl,
   testEnv,
   testErasure,
+  documentedErasureKinds,
 } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
 import { InboundOutcome } from '@svc/proto/webhooks/v1';
@@ -41,6 +42,10 @@ function historyRow(orgId: string, contactId: string | null): RequestLogRow {
 }
 
 describe('webhook-ingress: erasing a contact (decision 0172)', () => {
+  it('counts the kinds docs/erasure.md lists for it, in that order', () => {
+    expect(INGRESS_CONTACT_ROWS.kinds).to.deep.equal(documentedErasureKinds('webhook-ingress'));
+  });
+
   const url = testDbUrl('webhook_ingress_erasure');
   let dataSource: DataSource;
 

@@ -16,6 +16,7 @@ import {
   testDbUrl,
   testEnv,
   testErasure,
+  documentedErasureKinds,
 } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
 import { WidgetApiApp, widgetConfig } from '../src';
@@ -28,6 +29,10 @@ import { subscribeFeed } from '../src/realtime/feed';
 import type { RealtimeHub } from '../src/realtime/hub';
 
 describe('widget-api: erasing a contact (decision 0173)', () => {
+  it('counts the kinds docs/erasure.md lists for it, in that order', () => {
+    expect(WIDGET_CONTACT_ROWS.kinds).to.deep.equal(documentedErasureKinds('widget-api'));
+  });
+
   const url = testDbUrl('widget_api_erasure');
   let dataSource: DataSource;
   let sessions: Sessions;

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { ErasureParticipantServiceClient } from '@svc/proto/erasure/v1';
 import { grpcClient, unary } from '../grpc/client';
 import { systemPrincipal } from '../principal';
@@ -30,4 +32,18 @@ export async function participantRoundTrip(app: ServiceApp, erasure: ContactEras
     client.close();
     await confirmations.stop();
   }
+}
+
+/**
+ * The kinds docs/erasure.md's table ("What each service erases") lists for `service`, in order: a participant's test
+ * checks them against what its part counts, so the table cannot drift from the code.
+ */
+export function documentedErasureKinds(service: string): string[] {
+  // From services/kit/dist/src/erasure (compiled) to the repository's docs.
+  const text = fs.readFileSync(path.resolve(__dirname, '../../../../../docs/erasure.md'), 'utf8');
+  const section = text.split('## What each service erases')[1]?.split('\n## ')[0] ?? '';
+  const row = section.split('\n').find((line) => line.startsWith(`| ${service} |`));
+  if (!row) throw new Error(`docs/erasure.md has no row for ${service}`);
+  const kinds = row.split('|')[2] ?? '';
+  return [...kinds.matchAll(/`([a-z_]+)`/g)].map((match) => match[1] ?? '');
 }

@@ -24,7 +24,8 @@ const parametersOf = (orgId: string, contactId: string) => ({ orgId, contactId }
  * reads another table's rows of the contact (a child through its parent) comes before that table's own set.
  */
 export class ContactRowsErasure<T extends ObjectLiteral = ObjectLiteral> {
-  private readonly kinds: string[];
+  /** The kinds counted, in the order of the sets. */
+  readonly kinds: string[];
 
   constructor(private readonly sets: readonly ContactRows<T>[]) {
     this.kinds = [...new Set(sets.flatMap((set) => (set.kind ? [set.kind] : [])))];
