@@ -252,6 +252,34 @@ describe('Contact erasure end to end (whole stack: platform, widget, webhooks, f
     expect(counts.inboxCounts.total).to.equal(bystander.chatIds.length);
   });
 
+  it('apiDeleteConversation(removePeople: true) runs the same erasure: its receipt completes and nothing of the person stays', async function () {
+    const dora = await person(world, lookups, 'dora');
+    const doraBefore = await holdings(world, lookups, dora);
+    expect(doraBefore).to.deep.include({ contactReads: 3, flowRuns: 2, historyRows: 2, widgetSessions: 1 });
+    const deleted = await gql<{
+      apiDeleteConversation: { deletedChatIds: string[]; contactEraseRequested: boolean; erasureId: string | null };
+    }>(
+      'mutation($c: String!) { apiDeleteConversation(conversationId: $c, removePeople: true) { deletedChatIds contactEraseRequested erasureId } }',
+      { c: dora.conversationIds[0] },
+    );
+    expect(deleted.apiDeleteConversation.contactEraseRequested).to.equal(true);
+    expect([...deleted.apiDeleteConversation.deletedChatIds].sort()).to.deep.equal([...dora.chatIds].sort());
+    const completed = await eventually(
+      async () => {
+        const current = (await gql<{ eraseContact: Receipt }>(ERASE, { c: dora.contactId })).eraseContact;
+        return current.status === 'COMPLETED' && current;
+      },
+      60_000,
+      'the erasure of removePeople to complete',
+    );
+    expect(completed.id).to.equal(deleted.apiDeleteConversation.erasureId);
+    expect(byKind(completed.services, 'flows')).to.deep.equal({ flow_runs: 2 });
+    expect(await holdings(world, lookups, dora)).to.deep.equal(NOTHING);
+    expect(
+      await leftovers(harness, [...dora.markers, dora.contactId, ...dora.chatIds], allowedLeftover(dora)),
+    ).to.deep.equal([]);
+  });
+
   it('a person coming back on the platform and the site is a new contact with none of the old data', async function () {
     const user = { id: Number(erin.platformUserId), is_bot: false as const, first_name: 'Again' };
     await fake.deliverUpdate(world.bot, fake.textUpdate(world.bot, user, 'back again'));
