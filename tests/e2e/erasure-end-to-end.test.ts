@@ -1,18 +1,22 @@
 import { expect } from 'chai';
 import { ERASURE_PARTICIPANTS, eventually, testTrustEnv, testTrustKeys } from '@svc/kit';
 import { IdentifierType } from '@svc/proto/contacts/v1';
-import { FakeChatAppB } from '../fakes/chat-app-b';
+import type { FakeChatAppB } from '../fakes/chat-app-b';
 import { startDeployable, type DeployableProcess } from '../support/deployable-process';
-import { ALL_SCOPES_BUT_PARTNER, StackHarness, type TestOrg } from '../support/stack-harness';
+import type { StackHarness, TestOrg } from '../support/stack-harness';
 import { SITE, userHash, web, type SessionBody } from '../support/widget';
 import {
-  ContactLookups,
   NOTHING,
-  erasureWorld,
+  byKind,
+  startErasureWorld,
   holdings,
   leftovers,
   person,
+  type ContactLookups,
   type ErasureWorld,
+  type Receipt,
+  type RunningErasureWorld,
+  type ServiceCounts,
   type Holdings,
   type Person,
 } from './erasure-fixtures';
@@ -26,24 +30,6 @@ const PREVIEW = `query($c: String!) { previewErase(contactId: $c) { contactId se
 const RECEIPT_FIELDS = `id contactId requestedBy requestedAt status completedAt services { service confirmed confirmedAt counts { kind count } }`;
 const ERASE = `mutation($c: String!) { eraseContact(contactId: $c) { ${RECEIPT_FIELDS} } }`;
 
-interface ServiceCounts {
-  service: string;
-  counts: { kind: string; count: number }[];
-}
-interface Receipt {
-  id: string;
-  contactId: string;
-  requestedBy: string;
-  requestedAt: string;
-  status: 'IN_PROGRESS' | 'COMPLETED';
-  completedAt: string | null;
-  services: (ServiceCounts & { confirmed: boolean; confirmedAt: string | null })[];
-}
-
-/** A service's counts as a map kind → count. */
-const byKind = (services: ServiceCounts[], service: string) =>
-  Object.fromEntries(services.find((s) => s.service === service)?.counts.map((c) => [c.kind, c.count]) ?? []);
-
 /**
  * The GDPR erasure of issue 17 through every surface at once: a person who wrote on a messaging platform (ChatAppB
  * fake) and on the site's widget as an identified user, with agents' answers, notes, a reaction and media on both,
@@ -54,10 +40,11 @@ const byKind = (services: ServiceCounts[], service: string) =>
  */
 describe('Contact erasure end to end (whole stack: platform, widget, webhooks, flows)', function () {
   this.timeout(180_000);
-  const fake = new FakeChatAppB();
+  let running: RunningErasureWorld | undefined;
   let harness: StackHarness;
   let org: TestOrg;
   let key: string;
+  let fake: FakeChatAppB;
   let world: ErasureWorld;
   let lookups: ContactLookups;
   let erin: Person;
@@ -77,22 +64,14 @@ describe('Contact erasure end to end (whole stack: platform, widget, webhooks, f
   };
 
   before(async function () {
-    await fake.start();
-    harness = new StackHarness({}, {}, { platformUrls: { CHAT_APP_B_API_URL: fake.apiUrl } });
-    await harness.start();
-    org = await harness.newOrg('Erasure');
-    key = (await org.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
-    world = await erasureWorld(harness, org, key, fake);
-    lookups = new ContactLookups(harness);
+    running = await startErasureWorld('Erasure');
+    ({ world, lookups } = running);
+    ({ harness, org, key, fake } = world);
     bystander = await person(world, lookups, 'keep');
     erin = await person(world, lookups, 'erin');
   });
 
-  after(async function () {
-    lookups?.close();
-    await harness?.stop();
-    await fake.stop();
-  });
+  after(async () => running?.stop());
 
   it('finds the person everywhere before: contact, lookups, chats, messages, notes, search, media, history, runs, session', async () => {
     erinBefore = await holdings(world, lookups, erin);
@@ -168,7 +147,7 @@ describe('Contact erasure end to end (whole stack: platform, widget, webhooks, f
   it('eraseContact: unreadable in contacts at once; contacts and the inbox confirm their parts with what was there', async function () {
     const started = await gql<{ eraseContact: Receipt }>(ERASE, { c: erin.contactId });
     requested = started.eraseContact;
-    expect(requested).to.include({ contactId: erin.contactId });
+    expect(requested).to.include({ contactId: erin.contactId, requestedBy: world.keyId, status: 'IN_PROGRESS' });
     expect(requested.id).to.match(/^[0-9a-f]{24}$/);
     expect(requested.services.map((s) => s.service)).to.deep.equal([...ERASURE_PARTICIPANTS]);
     const read = await harness.graphql('query($id: ID!) { contactApi(id: $id) { id } }', { id: erin.contactId }, key);
@@ -327,34 +306,23 @@ describe('Contact erasure with a participant stopped during it (Kafka)', functio
     return;
   }
   this.timeout(240_000);
-  const fake = new FakeChatAppB();
+  let running: RunningErasureWorld | undefined;
   let harness: StackHarness;
-  let org: TestOrg;
   let key: string;
   let world: ErasureWorld;
   let lookups: ContactLookups;
   let flows: DeployableProcess | undefined;
 
   before(async function () {
-    await fake.start();
-    harness = new StackHarness(
-      {},
-      // The test process's trust keys: the flows process it starts signs with them.
-      { SVC_TRUST_KEYS: JSON.stringify(testTrustKeys()) },
-      { platformUrls: { CHAT_APP_B_API_URL: fake.apiUrl } },
-    );
-    await harness.start();
-    org = await harness.newOrg('Erasure on Kafka');
-    key = (await org.mintKey(ALL_SCOPES_BUT_PARTNER)).key;
-    world = await erasureWorld(harness, org, key, fake);
-    lookups = new ContactLookups(harness);
+    // The test process's trust keys: the flows process it starts signs with them.
+    running = await startErasureWorld('Erasure on Kafka', { SVC_TRUST_KEYS: JSON.stringify(testTrustKeys()) });
+    ({ world, lookups } = running);
+    ({ harness, key } = world);
   });
 
-  after(async function () {
+  after(async () => {
     await flows?.kill();
-    lookups?.close();
-    await harness?.stop();
-    await fake.stop();
+    await running?.stop();
   });
 
   it('completes once the stopped service is back, and nothing of the person stays', async function () {

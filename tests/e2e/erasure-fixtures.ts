@@ -10,10 +10,10 @@ import {
 } from '@svc/kit';
 import { ChannelType } from '@svc/proto/channels/v1';
 import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
-import type { FakeBot, FakeChatAppB } from '../fakes/chat-app-b';
+import { FakeChatAppB, type FakeBot } from '../fakes/chat-app-b';
 import { SAMPLES } from '../support/media-samples';
 import { connectDirectly } from '../support/platform-channels';
-import type { StackHarness, TestOrg } from '../support/stack-harness';
+import { ALL_SCOPES_BUT_PARTNER, StackHarness, type TestOrg } from '../support/stack-harness';
 import { SITE, WidgetFixtures, userHash, web, type SessionBody } from '../support/widget';
 import { WebhookFixtures, graphqlData, postWebhook, settledFlowRuns } from '../support/webhooks';
 
@@ -49,6 +49,7 @@ export interface ErasureWorld {
   org: TestOrg;
   /** Every scope but PARTNER_ADMIN. */
   key: string;
+  keyId: string;
   fake: FakeChatAppB;
   bot: FakeBot;
   platformChannelId: string;
@@ -89,11 +90,69 @@ export class ContactLookups {
   }
 }
 
+/** A started erasure world and what stops it. */
+export interface RunningErasureWorld {
+  world: ErasureWorld;
+  lookups: ContactLookups;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole stack with channels calling a ChatAppB fake, an org with a key of every scope but PARTNER_ADMIN, and its
+ * `erasureWorld`; `stackEnv`: the stack's own settings.
+ */
+export async function startErasureWorld(
+  orgName: string,
+  stackEnv: Record<string, string> = {},
+): Promise<RunningErasureWorld> {
+  const fake = new FakeChatAppB();
+  await fake.start();
+  const harness = new StackHarness({}, stackEnv, { platformUrls: { CHAT_APP_B_API_URL: fake.apiUrl } });
+  let lookups: ContactLookups | undefined;
+  const stop = async () => {
+    lookups?.close();
+    await harness.stop();
+    await fake.stop();
+  };
+  try {
+    await harness.start();
+    const org = await harness.newOrg(orgName);
+    const { key, id: keyId } = await org.mintKey(ALL_SCOPES_BUT_PARTNER);
+    const world = await erasureWorld(harness, org, { key, keyId }, fake);
+    lookups = new ContactLookups(harness);
+    return { world, lookups, stop };
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** A service's counts (a preview's or a receipt's). */
+export interface ServiceCounts {
+  service: string;
+  counts: { kind: string; count: number }[];
+}
+
+/** An `eraseContact` answer. */
+export interface Receipt {
+  id: string;
+  contactId: string;
+  requestedBy: string;
+  requestedAt: string;
+  status: 'IN_PROGRESS' | 'COMPLETED';
+  completedAt: string | null;
+  services: (ServiceCounts & { confirmed: boolean; confirmedAt: string | null })[];
+}
+
+/** A service's counts as a map kind → count. */
+export const byKind = (services: ServiceCounts[], service: string) =>
+  Object.fromEntries(services.find((s) => s.service === service)?.counts.map((c) => [c.kind, c.count]) ?? []);
+
 /** Sets up the org's channels (a ChatAppB bot, a web integration), a webhook connection and a published flow. */
 export async function erasureWorld(
   harness: StackHarness,
   org: TestOrg,
-  key: string,
+  { key, keyId }: { key: string; keyId: string },
   fake: FakeChatAppB,
 ): Promise<ErasureWorld> {
   const bot = fake.addBot();
@@ -121,6 +180,7 @@ export async function erasureWorld(
     harness,
     org,
     key,
+    keyId,
     fake,
     bot,
     platformChannelId: platform.channelId,
