@@ -10,6 +10,7 @@ import {
   byKind,
   startErasureWorld,
   holdings,
+  tracesOf,
   leftovers,
   person,
   type ContactLookups,
@@ -180,7 +181,7 @@ describe('Contact erasure end to end (whole stack: platform, widget, webhooks, f
       key,
     );
     expect(values.body.errors?.[0]?.extensions?.code).to.equal('NOT_FOUND');
-    const found = await leftovers(harness, [...erin.markers, erin.contactId, ...erin.chatIds], allowedLeftover(erin));
+    const found = await leftovers(harness, tracesOf(erin), allowedLeftover(erin));
     expect(found.filter((row) => row.service === 'contacts' || row.service === 'inbox')).to.deep.equal([]);
   });
 
@@ -218,7 +219,7 @@ describe('Contact erasure end to end (whole stack: platform, widget, webhooks, f
   });
 
   it('leaves no word of theirs in any table of any service (the erasure’s own records keep the contact id)', async function () {
-    const found = await leftovers(harness, [...erin.markers, erin.contactId, ...erin.chatIds], allowedLeftover(erin));
+    const found = await leftovers(harness, tracesOf(erin), allowedLeftover(erin));
     expect(found).to.deep.equal([]);
     // The check can find: the other person is all there.
     expect(await leftovers(harness, [bystander.word])).not.to.deep.equal([]);
@@ -254,9 +255,7 @@ describe('Contact erasure end to end (whole stack: platform, widget, webhooks, f
     expect(completed.id).to.equal(deleted.apiDeleteConversation.erasureId);
     expect(byKind(completed.services, 'flows')).to.deep.equal({ flow_runs: 2 });
     expect(await holdings(world, lookups, dora)).to.deep.equal(NOTHING);
-    expect(
-      await leftovers(harness, [...dora.markers, dora.contactId, ...dora.chatIds], allowedLeftover(dora)),
-    ).to.deep.equal([]);
+    expect(await leftovers(harness, tracesOf(dora), allowedLeftover(dora))).to.deep.equal([]);
   });
 
   it('a person coming back on the platform and the site is a new contact with none of the old data', async function () {
@@ -403,6 +402,6 @@ describe('Contact erasure with a participant stopped during it (Kafka)', functio
     expect(byKind(receipt.services, 'flows')).to.include({ flow_runs: 2 });
     // Through the gateway to the flows process on the same port: no run of theirs.
     expect(await eventually(async () => holdings(world, lookups, erin).catch(() => undefined))).to.deep.equal(NOTHING);
-    expect(await leftovers(harness, [...erin.markers, erin.contactId], allowedLeftover(erin))).to.deep.equal([]);
+    expect(await leftovers(harness, tracesOf(erin), allowedLeftover(erin))).to.deep.equal([]);
   });
 });

@@ -385,6 +385,20 @@ function dataOf<T>(response: { status: number; body: { data?: T | null; errors?:
   return response.body.data;
 }
 
+/** Every word and id of the person a table could still hold: their words, contact, threads, messages, media, runs. */
+export function tracesOf(p: Person): string[] {
+  return [
+    ...p.markers,
+    p.contactId,
+    ...p.chatIds,
+    ...p.conversationIds,
+    ...p.messageIds,
+    ...p.noteIds,
+    ...p.mediaIds,
+    ...p.flowRunIds,
+  ];
+}
+
 /** What every read of every service still finds of one person (all zeros once they are erased). */
 export interface Holdings {
   /** contactApi, contactApiByExternalId, and the person in contactsApi. */
