@@ -38,11 +38,17 @@ function parseValue(valueJson: string): unknown {
   }
 }
 
-/** A value change is a change of the contact: its `updatedAt` moves and `contact.updated` goes out (ids only). */
+/**
+ * A value change is a change of the contact: its `updatedAt` moves and `contact.updated` goes out (ids only). Done
+ * first in the transaction: the update locks the contact's row on the MySQL family, so an erasure deleting the contact
+ * concurrently either waits for this write (and then erases its value too) or has already deleted the row (nothing is
+ * updated, and the write answers NOT_FOUND instead of leaving a value behind).
+ */
 async function touch(manager: EntityManager, contact: ContactRow): Promise<void> {
   const at = now();
   contact.updatedAt = at;
-  await manager.update(ContactRow, { id: contact.id, orgId: contact.orgId }, { updatedAt: at });
+  const updated = await manager.update(ContactRow, { id: contact.id, orgId: contact.orgId }, { updatedAt: at });
+  if (updated.affected === 0) throw new NotFound('contactId names no contact of this org', { field: 'contactId' });
   await enqueueEvents(manager, [contactEvent('contact.updated', contact)], at);
 }
 
@@ -93,6 +99,7 @@ export class PeopleFieldValues {
     const stored = await this.dataSource.transaction(async (manager) => {
       const contact = await findContactOf(manager, orgId, contactId);
       const definition = await findDefinition(manager, orgId, definitionId, 'definitionId');
+      await touch(manager, contact);
       await writePeopleFieldValues(
         manager,
         orgId,
@@ -100,7 +107,6 @@ export class PeopleFieldValues {
         { [definition.key]: value },
         { source: 'json', onInvalid: 'reject', fieldOf: () => 'value' },
       );
-      await touch(manager, contact);
       const row = await manager.findOneByOrFail(PeopleFieldValueRow, { orgId, contactId, definitionId });
       return { row, definition };
     });
@@ -116,6 +122,7 @@ export class PeopleFieldValues {
       const contact = await findContactOf(manager, orgId, contactId);
       const definition = await findDefinition(manager, orgId, definitionId, 'definitionId');
       if (!(await manager.existsBy(PeopleFieldValueRow, { orgId, contactId, definitionId }))) return false;
+      await touch(manager, contact);
       await writePeopleFieldValues(
         manager,
         orgId,
@@ -127,7 +134,6 @@ export class PeopleFieldValues {
           fieldOf: () => 'definitionId',
         },
       );
-      await touch(manager, contact);
       return true;
     });
     if (deleted) this.relay().nudge();

@@ -1,0 +1,89 @@
+import { expect } from 'chai';
+import type { DataSource } from 'typeorm';
+import {
+  ApiScope,
+  DomainError,
+  apiKeyPrincipal,
+  dropTestDatabase,
+  eventually,
+  newId,
+  now,
+  openDataSource,
+  testDbUrl,
+  type OutboxRelay,
+} from '@svc/kit';
+import { contactsData } from '../src/data';
+import { ContactRow, PeopleFieldDefinitionRow, PeopleFieldValueRow } from '../src/entities';
+import { PeopleFieldValues } from '../src/domain/people-fields/values';
+
+/**
+ * An erasure that deletes a contact while `setPeopleFieldValue` is writing to it must not leave the value behind
+ * (docs/decisions/0153). Needs row locks, so it runs on the MySQL family only (`npm run test:infra`); SQLite runs
+ * transactions one at a time.
+ */
+describe('people field values: a write racing the contact’s erasure', function () {
+  const url = testDbUrl('contacts-values-race');
+  let dataSource: DataSource;
+  const orgId = newId();
+  const principal = apiKeyPrincipal(orgId, [ApiScope.CONTACTS_READ, ApiScope.CONTACTS_MANAGE]);
+  const relay = { nudge: () => undefined } as unknown as OutboxRelay;
+
+  before(async function () {
+    if (!process.env.SVC_TEST_MYSQL_URL) this.skip();
+    dataSource = await openDataSource({ ...contactsData, url }, { migrate: true });
+  });
+
+  after(async () => {
+    await dataSource?.destroy();
+    await dropTestDatabase(url);
+  });
+
+  it('answers NOT_FOUND and stores nothing when the contact is deleted mid-write', async () => {
+    const at = now();
+    const contactId = newId(at);
+    const definitionId = newId(at);
+    // Only the columns every version of the table has; the attributes column is gone once values replace it.
+    await dataSource.manager.insert(ContactRow, {
+      id: contactId,
+      orgId,
+      createdAt: at,
+      updatedAt: at,
+      ...({ customAttributes: '{}' } as object),
+    });
+    await dataSource.manager.insert(PeopleFieldDefinitionRow, {
+      id: definitionId,
+      orgId,
+      key: 'nickname',
+      label: 'Nickname',
+      type: 'TEXT',
+      options: '[]',
+      required: false,
+      unique: false,
+      createdAt: at,
+      updatedAt: at,
+    });
+    const erasure = dataSource.createQueryRunner();
+    await erasure.connect();
+    await erasure.startTransaction();
+    await erasure.manager.delete(ContactRow, { orgId, id: contactId });
+    const write = new PeopleFieldValues(dataSource, () => relay).set(principal, contactId, definitionId, '"Ann"').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    // The write waits for the erasure's lock on the contact's row.
+    await eventually(async () => {
+      // The process list (information_schema.INNODB_TRX lags behind on MariaDB): our database, our statement.
+      const [row] = (await dataSource.query(
+        "SELECT COUNT(*) AS waiting FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND INFO LIKE 'UPDATE `contacts`%'",
+      )) as { waiting: number | string }[];
+      return Number(row?.waiting) > 0 || undefined;
+    });
+    await erasure.manager.delete(PeopleFieldValueRow, { orgId, contactId });
+    await erasure.commitTransaction();
+    await erasure.release();
+    const error = await write;
+    expect(error).to.be.instanceOf(DomainError);
+    expect((error as DomainError).code).to.equal('NOT_FOUND');
+    expect(await dataSource.manager.countBy(PeopleFieldValueRow, { orgId, contactId })).to.equal(0);
+  });
+});
