@@ -1,24 +1,18 @@
 import { expect } from 'chai';
-import type { DataSource } from 'typeorm';
 import {
   EmbeddedBus,
-  ERASE_CONFIRMED,
-  ERASE_REQUESTED,
-  ERASURE_TOPIC,
+  documentedErasureKinds,
   dropTestDatabase,
   eventually,
   newId,
-  openDataSource,
   participantRoundTrip,
-  testDbUrl,
+  publishEraseConfirmation,
+  publishEraseRequest,
   testEnv,
   testErasure,
-  documentedErasureKinds,
 } from '@svc/kit';
-import { Envelope } from '@svc/proto/events/v1';
 import { InboundOutcome } from '@svc/proto/webhooks/v1';
 import { WebhookIngressApp, ingressConfig } from '../src';
-import { ingressData } from '../src/data';
 import { subscribeCacheInvalidation } from '../src/domain/cache-invalidation';
 import { INGRESS_CONTACT_ROWS } from '../src/domain/erasure';
 import { RequestLogRow } from '../src/entities';
@@ -42,92 +36,11 @@ function historyRow(orgId: string, contactId: string | null): RequestLogRow {
 }
 
 describe('webhook-ingress: erasing a contact (decision 0172)', () => {
-  it('counts the kinds docs/erasure.md lists for it, in that order', () => {
-    expect(INGRESS_CONTACT_ROWS.kinds).to.deep.equal(documentedErasureKinds('webhook-ingress'));
-  });
-
-  const url = testDbUrl('webhook_ingress_erasure');
-  let dataSource: DataSource;
-
-  before(async () => {
-    dataSource = await openDataSource({ ...ingressData, url }, { migrate: true });
-  });
-  after(async () => {
-    await dataSource.destroy();
-    await dropTestDatabase(url);
-  });
-
-  const erase = (orgId: string, contactId: string) =>
-    dataSource.transaction((manager) => INGRESS_CONTACT_ROWS.erase(manager, orgId, contactId));
-
-  it("anonymises the history rows that resolved to the contact: headers, contact, sender's ids cleared", async () => {
-    const orgId = newId();
-    const contactId = newId();
-    const otherOrgId = newId();
-    const mine = [historyRow(orgId, contactId), historyRow(orgId, contactId)];
-    const others = [historyRow(orgId, newId()), historyRow(orgId, null), historyRow(otherOrgId, contactId)];
-    await dataSource.manager.insert(RequestLogRow, [...mine, ...others]);
-
-    expect(await INGRESS_CONTACT_ROWS.count(dataSource.manager, orgId, contactId)).to.deep.equal([
-      { kind: 'history_rows', count: 2 },
-    ]);
-    expect(await erase(orgId, contactId)).to.deep.equal([{ kind: 'history_rows', count: 2 }]);
-
-    for (const row of mine) {
-      const stored = await dataSource.manager.findOneByOrFail(RequestLogRow, { id: row.id });
-      expect(stored).to.deep.include({ headers: '{}', contactId: null, requestId: null, idempotencyKey: null });
-      // What the connection's history still shows: that a request came and what became of it.
-      expect(stored).to.deep.include({ outcome: row.outcome, httpStatus: 202, flowIds: row.flowIds });
-    }
-    for (const row of others) {
-      const stored = await dataSource.manager.findOneByOrFail(RequestLogRow, { id: row.id });
-      expect(stored.headers).to.equal(row.headers);
-      expect(stored.contactId).to.equal(row.contactId);
-    }
-    expect(await erase(orgId, contactId), 'erasing again').to.deep.equal([{ kind: 'history_rows', count: 0 }]);
-  });
-
-  it("drops the cached lookups of a contact when its erasure is requested, not on another service's confirmation", async () => {
-    const bus = new EmbeddedBus();
-    await bus.start();
-    const evicted: string[] = [];
-    const subscription = await subscribeCacheInvalidation(bus, '', {
-      flowsChanged: () => undefined,
-      contactChanged: (_orgId, contactId) => evicted.push(contactId),
-    });
-    try {
-      const event = (type: string, contactId: string) => ({
-        topic: ERASURE_TOPIC,
-        // One key, so one partition: the confirmation is handled before the request.
-        key: 'one-partition',
-        value: Buffer.from(
-          Envelope.encode(
-            Envelope.fromPartial({
-              id: newId(),
-              type,
-              orgId: newId(),
-              erasure: { erasureId: newId(), contactId, service: 'inbox', counts: [] },
-            }),
-          ).finish(),
-        ),
-      });
-      const confirmed = newId();
-      const requested = newId();
-      await bus.publish([event(ERASE_CONFIRMED, confirmed), event(ERASE_REQUESTED, requested)]);
-      await eventually(() => Promise.resolve(evicted.length > 0));
-      expect(evicted).to.deep.equal([requested]);
-    } finally {
-      await subscription.stop();
-      await bus.stop();
-    }
-  });
-});
-
-describe('WebhookIngressApp as an erasure participant', () => {
   let app: WebhookIngressApp;
+  const manager = () => app.dataSource.manager;
 
   before(async () => {
-    app = new WebhookIngressApp(ingressConfig(testEnv('webhook_ingress_participant')), { serveHttp: false });
+    app = new WebhookIngressApp(ingressConfig(testEnv('webhook_ingress_erasure')), { serveHttp: false });
     await app.start();
   });
   after(async () => {
@@ -135,14 +48,71 @@ describe('WebhookIngressApp as an erasure participant', () => {
     await dropTestDatabase(app.config.DB_URL);
   });
 
+  const erase = (orgId: string, contactId: string) =>
+    app.dataSource.transaction((tx) => INGRESS_CONTACT_ROWS.erase(tx, orgId, contactId));
+
+  it('counts the kinds docs/erasure.md lists for it, in that order', () => {
+    expect(INGRESS_CONTACT_ROWS.kinds).to.deep.equal(documentedErasureKinds('webhook-ingress'));
+  });
+
+  it("anonymises the history rows that resolved to the contact: headers, contact, sender's ids cleared", async () => {
+    const orgId = newId();
+    const contactId = newId();
+    const otherOrgId = newId();
+    const mine = [historyRow(orgId, contactId), historyRow(orgId, contactId)];
+    const others = [historyRow(orgId, newId()), historyRow(orgId, null), historyRow(otherOrgId, contactId)];
+    await manager().insert(RequestLogRow, [...mine, ...others]);
+
+    expect(await INGRESS_CONTACT_ROWS.count(manager(), orgId, contactId)).to.deep.equal([
+      { kind: 'history_rows', count: 2 },
+    ]);
+    expect(await erase(orgId, contactId)).to.deep.equal([{ kind: 'history_rows', count: 2 }]);
+
+    for (const row of mine) {
+      const stored = await manager().findOneByOrFail(RequestLogRow, { id: row.id });
+      expect(stored).to.deep.include({ headers: '{}', contactId: null, requestId: null, idempotencyKey: null });
+      // What the connection's history still shows: that a request came and what became of it.
+      expect(stored).to.deep.include({ outcome: row.outcome, httpStatus: 202, flowIds: row.flowIds });
+    }
+    for (const row of others) {
+      const stored = await manager().findOneByOrFail(RequestLogRow, { id: row.id });
+      expect(stored.headers).to.equal(row.headers);
+      expect(stored.contactId).to.equal(row.contactId);
+    }
+    expect(await erase(orgId, contactId), 'erasing again').to.deep.equal([{ kind: 'history_rows', count: 0 }]);
+  });
+
   it('answers PreviewErasure, anonymises on contact.erase_requested and confirms what it anonymised', async () => {
     const orgId = newId();
     const contactId = newId();
     const row = historyRow(orgId, contactId);
-    await app.dataSource.manager.insert(RequestLogRow, [row, historyRow(newId(), contactId)]);
+    await manager().insert(RequestLogRow, [row, historyRow(newId(), contactId)]);
     const { preview, confirmed } = await participantRoundTrip(app, testErasure(orgId, contactId));
     expect(preview).to.deep.equal([{ kind: 'history_rows', count: 1 }]);
     expect(confirmed).to.deep.equal(preview);
-    expect(await app.dataSource.manager.findOneByOrFail(RequestLogRow, { id: row.id })).to.include({ contactId: null });
+    expect(await manager().findOneByOrFail(RequestLogRow, { id: row.id })).to.include({ contactId: null });
+  });
+
+  it("drops the cached lookups of a contact when its erasure is requested, not on another service's confirmation", async () => {
+    const bus = new EmbeddedBus();
+    await bus.start();
+    const evicted: { orgId: string; contactId: string }[] = [];
+    const subscription = await subscribeCacheInvalidation(bus, '', {
+      flowsChanged: () => undefined,
+      contactChanged: (orgId, contactId) => evicted.push({ orgId, contactId }),
+    });
+    try {
+      // One contact, so one key and one partition: the confirmation is handled before the request; the orgs differ.
+      const contactId = newId();
+      const confirmed = testErasure(newId(), contactId);
+      const requested = testErasure(newId(), contactId);
+      await publishEraseConfirmation(bus, '', confirmed, 'inbox', []);
+      await publishEraseRequest(bus, '', requested);
+      await eventually(() => Promise.resolve(evicted.length > 0));
+      expect(evicted).to.deep.equal([{ orgId: requested.orgId, contactId }]);
+    } finally {
+      await subscription.stop();
+      await bus.stop();
+    }
   });
 });

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import type { DataSource } from 'typeorm';
 import {
   EmbeddedBus,
   ERASE_CONFIRMED,
@@ -11,16 +10,13 @@ import {
   generateTrustKeys,
   importSigningKey,
   newId,
-  openDataSource,
   participantRoundTrip,
-  testDbUrl,
   testEnv,
   testErasure,
   documentedErasureKinds,
 } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
 import { WidgetApiApp, widgetConfig } from '../src';
-import { widgetData } from '../src/data';
 import { VisitorSessionRow } from '../src/entities';
 import { WIDGET_CONTACT_ROWS } from '../src/domain/erasure';
 import { SESSION_ISSUER, SessionTokens } from '../src/domain/session-tokens';
@@ -33,14 +29,14 @@ describe('widget-api: erasing a contact (decision 0173)', () => {
     expect(WIDGET_CONTACT_ROWS.kinds).to.deep.equal(documentedErasureKinds('widget-api'));
   });
 
-  const url = testDbUrl('widget_api_erasure');
-  let dataSource: DataSource;
+  let app: WidgetApiApp;
   let sessions: Sessions;
   let tokens: SessionTokens;
 
   before(async () => {
-    dataSource = await openDataSource({ ...widgetData, url }, { migrate: true });
-    sessions = new Sessions(dataSource, 86_400_000);
+    app = new WidgetApiApp(widgetConfig(testEnv('widget-api')), { serveHttp: false });
+    await app.start();
+    sessions = new Sessions(app.dataSource, 86_400_000);
     const keys = generateTrustKeys([SESSION_ISSUER]);
     tokens = new SessionTokens(
       importSigningKey(SESSION_ISSUER, JSON.stringify(keys.signing[SESSION_ISSUER])),
@@ -51,8 +47,8 @@ describe('widget-api: erasing a contact (decision 0173)', () => {
     );
   });
   after(async () => {
-    await dataSource.destroy();
-    await dropTestDatabase(url);
+    await app.stop();
+    await dropTestDatabase(app.config.DB_URL);
   });
 
   const refusal = (promise: Promise<unknown>) =>
@@ -76,10 +72,10 @@ describe('widget-api: erasing a contact (decision 0173)', () => {
     const otherToken = await sign(other.session);
     expect(await tokens.verify(token.token)).to.include({ contactId });
 
-    expect(await WIDGET_CONTACT_ROWS.count(dataSource.manager, orgId, contactId)).to.deep.equal([
+    expect(await WIDGET_CONTACT_ROWS.count(app.dataSource.manager, orgId, contactId)).to.deep.equal([
       { kind: 'widget_sessions', count: 2 },
     ]);
-    const erase = () => dataSource.transaction((manager) => WIDGET_CONTACT_ROWS.erase(manager, orgId, contactId));
+    const erase = () => app.dataSource.transaction((manager) => WIDGET_CONTACT_ROWS.erase(manager, orgId, contactId));
     expect(await erase()).to.deep.equal([{ kind: 'widget_sessions', count: 2 }]);
 
     expect(await refusal(sessions.rotate(first.refreshToken, channelId))).to.be.instanceOf(Unauthenticated);
@@ -127,24 +123,10 @@ describe('widget-api: erasing a contact (decision 0173)', () => {
       await bus.stop();
     }
   });
-});
-
-describe('WidgetApiApp as an erasure participant', () => {
-  let app: WidgetApiApp;
-
-  before(async () => {
-    app = new WidgetApiApp(widgetConfig(testEnv('widget-api')), { serveHttp: false });
-    await app.start();
-  });
-  after(async () => {
-    await app.stop();
-    await dropTestDatabase(app.config.DB_URL);
-  });
 
   it('serves PreviewErasure on its gRPC port, deletes the sessions on contact.erase_requested and confirms', async () => {
     const orgId = newId();
     const contactId = newId();
-    const sessions = new Sessions(app.dataSource, 86_400_000);
     await sessions.create({ orgId, channelId: newId(), contactId, userId: '' });
     await sessions.create({ orgId, channelId: newId(), contactId: newId(), userId: '' });
     const { preview, confirmed } = await participantRoundTrip(app, testErasure(orgId, contactId));
