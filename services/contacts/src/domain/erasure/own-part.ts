@@ -21,9 +21,11 @@ export class ContactsErasurePart implements ErasurePart {
   }
 
   async erase(manager: EntityManager, { orgId, contactId }: ContactErasure) {
+    // The contact's row first: its lock makes a concurrent people field write wait and then find no contact, or
+    // commit first and have its value deleted below (docs/decisions/0153).
+    const contact = await manager.delete(ContactRow, { orgId, id: contactId });
     const identities = await manager.delete(IdentityRow, { orgId, contactId });
     const fieldValues = await deleteContactValues(manager, orgId, contactId);
-    const contact = await manager.delete(ContactRow, { orgId, id: contactId });
     return {
       counts: kindCounts(CONTACTS_KINDS, {
         contact: contact.affected ?? 0,
