@@ -496,7 +496,7 @@ describe('deploy: charts/svc', function () {
         'webhook-ingress',
         'widget-api',
       ]);
-      expect(grpcCallers(objects, 'flows')).to.deep.equal(['gateway', 'webhook-ingress']);
+      expect(grpcCallers(objects, 'flows')).to.deep.equal(['contacts', 'gateway', 'webhook-ingress']);
       expect(grpcCallers(objects, 'channels')).to.deep.equal(['contacts', 'gateway', 'webhook-ingress', 'widget-api']);
     });
     it('derive callers from upstreams when planned services are enabled', () => {
