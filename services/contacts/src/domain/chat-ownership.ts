@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import {
   enqueueEvents,
+  familyOf,
   isDuplicateKeyError,
   isId,
   consumeEvents,
@@ -30,11 +31,20 @@ export class ChatOwnership {
     private readonly relay: () => OutboxRelay,
   ) {}
 
-  /** Records that a contact owns a chat; recording it again changes nothing (redelivered events, lookups). */
+  /**
+   * Records that a contact owns a chat; recording it again changes nothing (redelivered events, lookups). A contact
+   * that does not exist (erased, or never known) records nothing: false.
+   */
   async record(orgId: string, chatId: string, contactId: string, at: Date): Promise<boolean> {
     if (!isId(chatId) || !isId(contactId)) return false;
     const outcome = await this.dataSource.transaction(async (manager) => {
-      const contact = await manager.findOneBy(ContactRow, { orgId, id: contactId });
+      // The contact's row locked first, as a people field write does: an erasure deleting it concurrently either
+      // waits for this record (and deletes the identity with the others) or has deleted the row, and nothing is
+      // recorded for a contact that no longer exists (docs/decisions/0174).
+      const contact = await manager.findOne(ContactRow, {
+        where: { orgId, id: contactId },
+        ...(familyOf(this.dataSource) === 'mysql' ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+      });
       if (!contact) return 'unknown-contact';
       try {
         await manager.insert(IdentityRow, {

@@ -14,6 +14,7 @@ import { ChatRow, ConversationRow, MediaRow, MessageMediaRow, MessageRow } from 
 import { conversationFor } from './chats';
 import { chatEvent } from './events';
 import { requireId } from './lookups';
+import { requireNotErased } from './erasure/erased-contacts';
 
 /**
  * InboxService.MoveChatsToContact (SYSTEM: widget-api when an anonymous visitor identifies, as Intercom merges a lead
@@ -43,6 +44,7 @@ export class ChatMoves {
     if (to._id === fromContactId)
       throw new InvalidArgument('toContact must be another contact', { field: 'toContact._id' });
     const moved = await this.dataSource.transaction(async (manager) => {
+      await requireNotErased(manager, orgId, to._id, 'toContact._id');
       const chats = await manager.findBy(ChatRow, { orgId, channelId, contactId: fromContactId });
       if (!chats.length) return [];
       const at = now();

@@ -36,6 +36,7 @@ import { findChat, findCollection, requireId } from './lookups';
 import { requireMember, type MemberDirectory } from './members';
 import { chatChannelType } from './messaging-window';
 import { lockChat, recordVisitorEvent } from './visitor-log';
+import { requireNotErased } from './erasure/erased-contacts';
 
 export { findChat } from './lookups';
 
@@ -209,7 +210,10 @@ export class Chats {
     );
   }
 
-  /** Finds the contact's open chat on the channel or opens a new one (SYSTEM callers: widget-api, channels, seed). */
+  /**
+   * Finds the contact's open chat on the channel or opens a new one (SYSTEM callers: widget-api, channels, seed). A
+   * contact the inbox erased is NOT_FOUND naming `contact._id` (decision 0169).
+   */
   async open(principal: Principal, channelId: string, contact: ChatContact, channelType?: string): Promise<Chat> {
     requireSystem(principal);
     const orgId = requireOrg(principal);
@@ -217,6 +221,8 @@ export class Chats {
     requireId(contact._id, 'contact._id');
     const type = chatChannelType(channelType);
     const chat = await this.dataSource.transaction(async (manager) => {
+      // An erased contact is given nothing again (a late handshake, a platform message in flight; decision 0169).
+      await requireNotErased(manager, orgId, contact._id, 'contact._id');
       const events: NewEvent[] = [];
       const at = now();
       const conversation = await conversationFor(manager, orgId, contact, at, events);

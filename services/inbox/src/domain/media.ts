@@ -28,6 +28,7 @@ import { findChat, findConversation, requireId } from './lookups';
 import { validUpload, type MediaLimits, type ValidUpload } from './media-input';
 import type { MediaLinks } from './media-links';
 import { mediaView } from './media-views';
+import { requireNotErased } from './erasure/erased-contacts';
 
 export type { MediaLimits } from './media-input';
 
@@ -241,6 +242,9 @@ export class MediaLibrary {
     try {
       await Promise.all(rows.map((row, index) => this.blobs.put(row.blobKey, valid[index]?.bytes ?? Buffer.alloc(0))));
       await this.dataSource.transaction(async (manager) => {
+        // A contact's upload (a visitor's, or a channel's for a platform user) is never stored for an erased contact.
+        if (author.authorType === AuthorType.CONTACT)
+          await requireNotErased(manager, orgId, author.authorId, 'contactId');
         await manager.insert(MediaRow, rows);
         const events: NewEvent[] = rows.map((row) => mediaEvent('media.created', row));
         await enqueueEvents(manager, events, at);

@@ -47,6 +47,7 @@ import { requireContactSide, requireReachable, uploadedForContact } from './visi
 import { lockChat, recordVisitorEvent } from './visitor-log';
 import { messageView } from './views';
 import { searchIndex } from './search-index';
+import { requireNotErased } from './erasure/erased-contacts';
 
 export { MAX_TEXT_LENGTH } from './message-input';
 
@@ -139,7 +140,13 @@ export class Messages {
       orgId,
       inbound.chatId,
       externalId,
-      async (manager) => requireReachable(principal, await lockChat(manager, orgId, inbound.chatId)),
+      async (manager) => {
+        const chat = requireReachable(principal, await lockChat(manager, orgId, inbound.chatId));
+        // Never a message on behalf of an erased contact (decision 0169). Not a locking read: the chat's row lock,
+        // held already, orders this write with the erasure, which locks the contact's chats after its tombstone.
+        await requireNotErased(manager, orgId, chat.contactId, 'contactId', false);
+        return chat;
+      },
       (manager, chat) => this.insertInbound(manager, principal, chat, valid, externalId),
     );
   }

@@ -4,6 +4,7 @@ import { CHAT_CHANNEL_TYPES, ChatRow, type ChatChannelType } from './chat';
 import { ChatLabelRow } from './chat-label';
 import { CollectionRow } from './collection';
 import { ConversationRow } from './conversation';
+import { ErasedContactRow } from './erased-contact';
 import { LabelRow } from './label';
 import { MediaRow } from './media';
 import { MAX_EXTERNAL_ID_LENGTH, MAX_FAILURE_REASON_LENGTH, MessageRow, type MessageContent } from './message';
@@ -24,6 +25,7 @@ export {
   ChatRow,
   CollectionRow,
   ConversationRow,
+  ErasedContactRow,
   LabelRow,
   MediaRow,
   MessageEditRow,
@@ -44,6 +46,7 @@ export const entities = [
   ChatRow,
   CollectionRow,
   ConversationRow,
+  ErasedContactRow,
   LabelRow,
   MediaRow,
   MessageRow,

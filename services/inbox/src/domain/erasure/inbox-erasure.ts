@@ -1,10 +1,18 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { kindCounts, type ContactErasure, type ErasedPart, type ErasureKindCount, type ErasurePart } from '@svc/kit';
+import {
+  kindCounts,
+  now,
+  type ContactErasure,
+  type ErasedPart,
+  type ErasureKindCount,
+  type ErasurePart,
+} from '@svc/kit';
 import { AuthorType } from '@svc/proto/inbox/v1';
 import { MessageReactionRow } from '../../entities';
 import { removeThreads } from '../deletion';
 import type { MediaLibrary } from '../media';
 import { contactFootprint, type ContactFootprint } from './contact-footprint';
+import { recordErasedContact } from './erased-contacts';
 
 /** The kinds the inbox's part counts, in this order, zeros included (docs/erasure.md). */
 export const INBOX_ERASURE_KINDS = ['conversations', 'chats', 'messages', 'notes', 'reactions', 'media'] as const;
@@ -43,6 +51,9 @@ export class InboxErasure implements ErasurePart {
 
   async erase(manager: EntityManager, erasure: ContactErasure): Promise<ErasedPart> {
     const { orgId, contactId } = erasure;
+    // The tombstone first: a write for the contact that checked it before waits no longer than its own commit, and is
+    // erased below; one that checks it after finds it (decision 0169).
+    await recordErasedContact(manager, orgId, contactId, now());
     const footprint = await contactFootprint(manager, this.media, orgId, contactId, true);
     // The contact's reactions in other threads; those on its own threads' messages go with the threads.
     await manager.delete(MessageReactionRow, { orgId, reactorType: AuthorType.CONTACT, reactorId: contactId });

@@ -8,7 +8,8 @@ import * as m5 from './1795543451158-MessageTerms';
 import * as m6 from './1795552609819-VisitorLog';
 import * as m7 from './1795574245249-ChatChannelType';
 import * as m8 from './1795586034947-BlobDeletions';
-import * as m9 from './1795600000000-MessageTermsBackfill';
+import * as m9 from './1795589951167-ErasedContacts';
+import * as m10 from './1795600000000-MessageTermsBackfill';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
@@ -22,4 +23,5 @@ export const migrations: Function[] = [
   ...Object.values(m7),
   ...Object.values(m8),
   ...Object.values(m9),
+  ...Object.values(m10),
 ];

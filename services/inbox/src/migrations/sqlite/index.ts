@@ -7,7 +7,8 @@ import * as m4 from './1795543450862-MessageTerms';
 import * as m5 from './1795552606947-VisitorLog';
 import * as m6 from './1795574238212-ChatChannelType';
 import * as m7 from './1795586023183-BlobDeletions';
-import * as m8 from './1795600000000-MessageTermsBackfill';
+import * as m8 from './1795589950613-ErasedContacts';
+import * as m9 from './1795600000000-MessageTermsBackfill';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
@@ -20,4 +21,5 @@ export const migrations: Function[] = [
   ...Object.values(m6),
   ...Object.values(m7),
   ...Object.values(m8),
+  ...Object.values(m9),
 ];
