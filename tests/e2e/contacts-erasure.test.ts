@@ -1,21 +1,8 @@
 import { expect } from 'chai';
 import { ApiScope, ERASURE_PARTICIPANTS, eventually, newId, publishEraseConfirmation } from '@svc/kit';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
+import type { Receipt } from './erasure-fixtures';
 import { dataOf, expectError } from './inbox-fixtures';
-
-interface ErasureCount {
-  kind: string;
-  count: number;
-}
-interface ErasureReceipt {
-  id: string;
-  contactId: string;
-  requestedBy: string;
-  requestedAt: string;
-  status: 'IN_PROGRESS' | 'COMPLETED';
-  completedAt: string | null;
-  services: { service: string; confirmed: boolean; confirmedAt: string | null; counts: ErasureCount[] }[];
-}
 
 const COUNTS = 'counts { kind count }';
 const RECEIPT = `id contactId requestedBy requestedAt status completedAt services { service confirmed confirmedAt ${COUNTS} }`;
@@ -36,7 +23,7 @@ describe('Contacts erasure: previewErase and eraseContact (whole stack over Grap
   let stranger: string;
 
   const erase = (contactId: string, as = eraser.key) =>
-    harness.graphql<{ eraseContact: ErasureReceipt }>(ERASE, { c: contactId }, as);
+    harness.graphql<{ eraseContact: Receipt }>(ERASE, { c: contactId }, as);
   const receiptOf = async (contactId: string) => dataOf(await erase(contactId)).eraseContact;
   const newContact = async () => {
     const email = `grace-${newId()}@example.com`;

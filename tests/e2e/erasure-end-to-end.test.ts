@@ -7,6 +7,7 @@ import type { StackHarness, TestOrg } from '../support/stack-harness';
 import { SITE, userHash, web, type SessionBody } from '../support/widget';
 import {
   NOTHING,
+  allowedLeftover,
   byKind,
   startErasureWorld,
   holdings,
@@ -21,10 +22,6 @@ import {
   type Holdings,
   type Person,
 } from './erasure-fixtures';
-
-/** The erasure's own records in contacts keep the erased contact's id (the receipt names it); nothing else may. */
-const allowedLeftover = (p: Person) => (table: string, needle: string) =>
-  table.includes('erasure') && needle === p.contactId;
 
 const COUNTS = 'service counts { kind count }';
 const PREVIEW = `query($c: String!) { previewErase(contactId: $c) { contactId services { ${COUNTS} } } }`;

@@ -13,7 +13,7 @@ import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
 import { FakeChatAppB, type FakeBot } from '../fakes/chat-app-b';
 import { SAMPLES } from '../support/media-samples';
 import { connectDirectly } from '../support/platform-channels';
-import { ALL_SCOPES_BUT_PARTNER, StackHarness, type TestOrg } from '../support/stack-harness';
+import { ALL_SCOPES_BUT_PARTNER, StackHarness, type StackHarnessOptions, type TestOrg } from '../support/stack-harness';
 import { SITE, WidgetFixtures, userHash, web, type SessionBody } from '../support/widget';
 import { WebhookFixtures, graphqlData, postWebhook, settledFlowRuns } from '../support/webhooks';
 
@@ -104,10 +104,11 @@ export interface RunningErasureWorld {
 export async function startErasureWorld(
   orgName: string,
   stackEnv: Record<string, string> = {},
+  options: Pick<StackHarnessOptions, 'holdWidgetErasureRequests'> = {},
 ): Promise<RunningErasureWorld> {
   const fake = new FakeChatAppB();
   await fake.start();
-  const harness = new StackHarness({}, stackEnv, { platformUrls: { CHAT_APP_B_API_URL: fake.apiUrl } });
+  const harness = new StackHarness({}, stackEnv, { ...options, platformUrls: { CHAT_APP_B_API_URL: fake.apiUrl } });
   let lookups: ContactLookups | undefined;
   const stop = async () => {
     lookups?.close();
@@ -427,7 +428,7 @@ export interface Holdings {
   widgetSessions: number;
 }
 
-/** `widget: false` leaves the widget session alone (a refresh of a session not yet ended reopens a chat). */
+/** `widget: false` leaves the widget session alone (a refresh ends a session whose contact the inbox erased: decision 0174). */
 export async function holdings(
   world: ErasureWorld,
   lookups: ContactLookups,
@@ -589,6 +590,13 @@ export const NOTHING: Holdings = {
   flowRuns: 0,
   widgetSessions: 0,
 };
+
+/**
+ * The erasure's own records keep the erased contact's id: contacts' requests and confirmations (the receipt names it)
+ * and the inbox's tombstone (`erased_contacts`, decision 0169); nothing else may.
+ */
+export const allowedLeftover = (p: Pick<Person, 'contactId'>) => (table: string, needle: string) =>
+  (table.includes('erasure') || table === 'erased_contacts') && needle === p.contactId;
 
 /** A row of a service's database that still holds one of the words looked for. */
 export interface Leftover {

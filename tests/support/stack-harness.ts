@@ -42,6 +42,8 @@ export interface StackHarnessOptions {
    * own URL once it listens, so a fake delivering to the registered webhook URL reaches `/channels/in/<id>` here.
    */
   channelsPublicUrl?: string;
+  /** widget-api's erasure consumer waits for `stack.widget.consumeErasureRequests()` (Stack `holdWidgetErasureRequests`). */
+  holdWidgetErasureRequests?: boolean;
 }
 
 export class StackHarness {
@@ -81,6 +83,7 @@ export class StackHarness {
         ...this.options.platformUrls,
         ...(this.options.channelsPublicUrl ? { CHANNELS_PUBLIC_URL: this.options.channelsPublicUrl } : {}),
       },
+      { holdWidgetErasureRequests: this.options.holdWidgetErasureRequests },
     );
     await this.stack.start();
     // The stack names itself `localhost`; platforms (fakes) deliver to the address it listens on.

@@ -1,4 +1,4 @@
-export { Stack } from './stack';
+export { Stack, type StackOptions } from './stack';
 export { stackConfig, stackConfigSchema, type StackConfig } from './config';
 export { seedDemo, demoEnvPath, type DemoCredentials } from './demo-seed';
 export type { BenchCommand, BenchMemory, BenchReply, BenchRequest } from './bench-control';

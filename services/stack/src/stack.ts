@@ -37,6 +37,12 @@ import { demoEnvPath, readDemoEnv } from './demo-seed';
 import { landingPage } from './landing-page';
 import { widgetAssetRoutes } from './widget-assets';
 
+/** How tests run the stack besides its settings. */
+export interface StackOptions {
+  /** widget-api consumes no erasure request until `widget.consumeErasureRequests()` (a participant lagging behind). */
+  holdWidgetErasureRequests?: boolean;
+}
+
 /**
  * The embedded default: every service, the gateway and the widget's files in one process, behind one port with the
  * paths an ingress routes in Kubernetes. Each service still runs its own gRPC server on a loopback port and owns its
@@ -71,6 +77,7 @@ export class Stack {
   constructor(
     readonly config: StackConfig,
     serviceEnv: NodeJS.ProcessEnv = {},
+    options: StackOptions = {},
   ) {
     this.logger = createLogger('stack', config.LOG_LEVEL);
     this.trustKeys = (config.SVC_TRUST_KEYS as TrustKeys | undefined) ?? generateTrustKeys(ISSUERS);
@@ -202,6 +209,7 @@ export class Stack {
         channelsAddress: address(this.channels),
         contactsAddress: address(this.contacts),
         inboxAddress: address(this.inbox),
+        holdErasureRequests: options.holdWidgetErasureRequests ?? false,
       },
     );
     // Dependency order: each service calls only services before it, except the reference checks of writes (decision

@@ -31,6 +31,11 @@ export interface WidgetDeps extends ServiceAppDeps {
   channelsAddress?: () => string;
   contactsAddress?: () => string;
   inboxAddress?: () => string;
+  /**
+   * The erasure consumer does not start with the app, only on `consumeErasureRequests()`: widget-api lagging behind
+   * the other participants of an erasure (tests; decision 0174).
+   */
+  holdErasureRequests?: boolean;
 }
 
 const PRUNE_INTERVAL_MS = 3_600_000;
@@ -54,6 +59,8 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
   /** The SSE route, served ahead of Koa (in the embedded stack too). */
   readonly realtime: RawRoute;
 
+  private readonly holdErasureRequests: boolean;
+
   constructor(config: WidgetConfig, deps: WidgetDeps = {}) {
     super(
       {
@@ -70,6 +77,7 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
       contacts: deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL),
       inbox: deps.inboxAddress ?? (() => config.INBOX_GRPC_URL),
     };
+    this.holdErasureRequests = deps.holdErasureRequests ?? false;
     this.backends = new Backends(() => this.signer, addresses, callPolicyOf(config));
     this.integrations = new Integrations(this.backends, config.WIDGET_CONFIG_CACHE_MS);
     const signingKey = importSigningKey(SESSION_ISSUER, config.SVC_SIGNING_KEY ?? '', config.SVC_SIGNING_KEY_ID);
@@ -161,8 +169,13 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
     return this.hub?.streamCount ?? 0;
   }
 
-  protected override async startWorkers(): Promise<void> {
+  /** Starts the erasure consumer held back by `holdErasureRequests` (once started it stays: a no-op then). */
+  async consumeErasureRequests(): Promise<void> {
     await this.erasure?.start();
+  }
+
+  protected override async startWorkers(): Promise<void> {
+    if (!this.holdErasureRequests) await this.erasure?.start();
     if (!this.hub) return;
     this.feed = await subscribeFeed(this.bus, this.config.KAFKA_TOPIC_PREFIX, {
       hub: this.hub,

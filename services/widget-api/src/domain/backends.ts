@@ -1,5 +1,6 @@
 import type { ServiceError } from '@grpc/grpc-js';
 import {
+  NotFound,
   Peer,
   domainErrorOf,
   systemPrincipal,
@@ -187,6 +188,15 @@ export class Backends {
   private asVisitor(visitor: VisitorIdentityOfSession) {
     return this.as(visitorPrincipal(visitor.orgId, visitor.contactId, visitor.channelId), 'inbox');
   }
+}
+
+/**
+ * Whether the inbox refused a call because it does not know the contact the call was for: an erased contact (its
+ * tombstone, decision 0169) is answered as an unknown one, NOT_FOUND naming the contact (`contact._id` on OpenChat,
+ * `contactId` on the visitor's calls), never a chat.
+ */
+export function contactUnknownToInbox(error: unknown): boolean {
+  return error instanceof NotFound && ['contact._id', 'contactId'].includes(error.details.field ?? '');
 }
 
 type Unary<Req, Res> = Parameters<typeof unary<Req, Res>>[0];

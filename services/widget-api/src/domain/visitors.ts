@@ -1,14 +1,25 @@
-import { Conflict, Forbidden, RateLimited, spendFromBucket, type BucketState, type Logger } from '@svc/kit';
+import {
+  Conflict,
+  Forbidden,
+  RateLimited,
+  Unauthenticated,
+  spendFromBucket,
+  type BucketState,
+  type Logger,
+} from '@svc/kit';
 import { IdentityVerification } from '@svc/proto/channels/v1';
 import { AttributeSource, IdentifierType, type ContactInput } from '@svc/proto/contacts/v1';
 import type { ChatContact } from '@svc/proto/inbox/v1';
 import { LRUCache } from 'lru-cache';
-import type { Backends, VisitorIdentityOfSession } from './backends';
+import { contactUnknownToInbox, type Backends, type VisitorIdentityOfSession } from './backends';
 import type { GoogleIdTokens } from './google-id-token';
 import type { Integration } from './integrations';
 import { prove, type ClaimedProfile, type VisitorIdentityInput } from './proofs';
 import type { SessionTokens } from './session-tokens';
 import type { Sessions } from './sessions';
+
+/** A session refused because the inbox no longer knows its contact (UNAUTHENTICATED, 401). */
+export class ContactGone extends Unauthenticated {}
 
 export interface AnonymousStart {
   refreshToken?: string;
@@ -63,9 +74,13 @@ export class Visitors {
       const current = await this.sessions.current(input.refreshToken, integration.id);
       if (current && !current.userId) {
         const issued = await this.sessions.rotate(input.refreshToken, integration.id);
-        return this.answer(found, issued.session, issued.refreshToken);
-      }
-      if (current) await this.sessions.end(current.id);
+        // A session of an erased contact (widget-api's erasure not run yet) ends: a new visitor, as once it is erased.
+        const answered = await this.answer(found, issued.session, issued.refreshToken).catch((error: unknown) => {
+          if (error instanceof ContactGone) return undefined;
+          throw error;
+        });
+        if (answered) return answered;
+      } else if (current) await this.sessions.end(current.id);
     }
     this.spend(`${clientAddress}\u0000${integration.publicKey}`);
     const contact = await this.saveContact(orgId, undefined, [], { ...input });
@@ -101,6 +116,15 @@ export class Visitors {
   async refresh(found: Integration, refreshToken: string): Promise<VisitorSession> {
     const issued = await this.sessions.rotate(refreshToken, found.integration.id);
     return this.answer(found, issued.session, issued.refreshToken);
+  }
+
+  /**
+   * The inbox does not know the session's contact (erased, widget-api's own erasure not run yet): the session ends
+   * and the caller is answered 401, as it would be once the erasure deleted the session (decision 0174).
+   */
+  async contactGone(sessionId: string): Promise<ContactGone> {
+    await this.sessions.end(sessionId);
+    return new ContactGone('visitor session refused: its contact is gone');
   }
 
   /** Shutdown / identify(null): the session's refresh token stops working (its session token expires on its own). */
@@ -168,7 +192,11 @@ export class Visitors {
     contact: ChatContact = { _id: session.contactId },
   ): Promise<VisitorSession> {
     const visitor = { orgId: session.orgId, channelId: session.channelId, contactId: session.contactId };
-    const chat = await this.backends.openChat(session.orgId, session.channelId, contact);
+    const chat = await this.backends
+      .openChat(session.orgId, session.channelId, contact)
+      .catch(async (error: unknown) => {
+        throw contactUnknownToInbox(error) ? await this.contactGone(session.id) : error;
+      });
     const signed = await this.tokens.sign({ sessionId: session.id, publicKey: integration.publicKey, ...visitor });
     return {
       sessionToken: signed.token,

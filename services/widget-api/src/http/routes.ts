@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { Forbidden, InvalidArgument, clientAddress, type Logger } from '@svc/kit';
 import { DeliveryStatus, Media } from '@svc/proto/inbox/v1';
 import { VisitorMedia } from '@svc/proto/inbox/v1/visitor';
-import type { Backends, VisitorIdentityOfSession } from '../domain/backends';
+import { contactUnknownToInbox, type Backends, type VisitorIdentityOfSession } from '../domain/backends';
 import type { Integration, Integrations } from '../domain/integrations';
 import { visitorIdentitySchema } from '../domain/proofs';
 import { etagOf, fullConfig, gateConfig } from '../domain/public-config';
@@ -72,6 +72,7 @@ interface SessionContext {
 export function widgetRouter(deps: RouteDeps): Router {
   const router = new Router({ prefix: API_PREFIX });
   router.use(answerErrors(deps.logger));
+  router.use(endSessionOfUnknownContact(deps.visitors));
   // Sessions, tokens and messages are never stored by a browser or proxy cache; the config routes say otherwise.
   router.use(async (ctx, next) => {
     ctx.set('cache-control', 'no-store');
@@ -223,6 +224,7 @@ export function widgetRouter(deps: RouteDeps): Router {
 /** The session of a visitor route: its bearer token, its integration (still active) and the origin check. */
 async function session(ctx: Context, deps: RouteDeps): Promise<SessionContext> {
   const claims = await deps.tokens.verify(bearerOf(ctx.get('authorization')));
+  ctx.state.visitorSessionId = claims.sessionId;
   const found = await deps.integrations.active(claims.publicKey);
   if (found.integration.id !== claims.channelId) throw new Forbidden('the session is not of this integration');
   allowOrigin(ctx, found, deps.widgetOrigin);
@@ -266,6 +268,22 @@ function allowOrigin(ctx: Context, { integration }: Integration, widgetOrigin: s
     throw new Forbidden('this origin may not use this integration', { reason: 'ORIGIN_NOT_ALLOWED' });
   }
   ctx.set(corsHeaders(origin));
+}
+
+/**
+ * A visitor call the inbox refused because it does not know the session's contact (erased, widget-api's own erasure
+ * not run yet): the session ends and the answer is 401, as once the erasure deleted it (decision 0174).
+ */
+function endSessionOfUnknownContact(visitors: Visitors) {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+    } catch (error) {
+      const sessionId: unknown = ctx.state.visitorSessionId;
+      if (typeof sessionId === 'string' && contactUnknownToInbox(error)) throw await visitors.contactGone(sessionId);
+      throw error;
+    }
+  };
 }
 
 function answerErrors(logger: Logger) {
