@@ -34,16 +34,34 @@ export async function participantRoundTrip(app: ServiceApp, erasure: ContactEras
   }
 }
 
+/** The rows of docs/erasure.md's table ("What each service erases"), in order: service → its kinds as written. */
+function documentedErasureTable(): Map<string, string[]> {
+  // From services/kit/dist/src/erasure (compiled) to the repository's docs.
+  const text = fs.readFileSync(path.resolve(__dirname, '../../../../../docs/erasure.md'), 'utf8');
+  const section = text.split('## What each service erases')[1]?.split('\n## ')[0] ?? '';
+  const rows = section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| service'));
+  return new Map(
+    rows.map((row) => {
+      const [service = '', kinds = ''] = row
+        .split('|')
+        .slice(1, 3)
+        .map((cell) => cell.trim());
+      return [service, [...kinds.matchAll(/`([a-z_]+)`/g)].map((match) => match[1] ?? '')];
+    }),
+  );
+}
+
+/** The services docs/erasure.md's table lists, in its order (checked against ERASURE_PARTICIPANTS). */
+export function documentedErasureServices(): string[] {
+  return [...documentedErasureTable().keys()];
+}
+
 /**
  * The kinds docs/erasure.md's table ("What each service erases") lists for `service`, in order: a participant's test
  * checks them against what its part counts, so the table cannot drift from the code.
  */
 export function documentedErasureKinds(service: string): string[] {
-  // From services/kit/dist/src/erasure (compiled) to the repository's docs.
-  const text = fs.readFileSync(path.resolve(__dirname, '../../../../../docs/erasure.md'), 'utf8');
-  const section = text.split('## What each service erases')[1]?.split('\n## ')[0] ?? '';
-  const row = section.split('\n').find((line) => line.startsWith(`| ${service} |`));
-  if (!row) throw new Error(`docs/erasure.md has no row for ${service}`);
-  const kinds = row.split('|')[2] ?? '';
-  return [...kinds.matchAll(/`([a-z_]+)`/g)].map((match) => match[1] ?? '');
+  const kinds = documentedErasureTable().get(service);
+  if (!kinds) throw new Error(`docs/erasure.md has no row for ${service}`);
+  return kinds;
 }
