@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import type { DataSource } from 'typeorm';
 import {
   dropTestDatabase,
-  eventually,
   newId,
   now,
   openDataSource,
+  statementRunning,
   testDbUrl,
   testErasure,
   type OutboxRelay,
@@ -45,13 +45,8 @@ describe('ChatOwnership: a chat recorded while the contact is being erased', fun
     await erasure.startTransaction();
     await new ContactsErasurePart(dataSource).erase(erasure.manager, testErasure(orgId, contactId));
     const recorded = new ChatOwnership(dataSource, () => relay).record(orgId, newId(), contactId, now());
-    // The record waits for the erasure's locks (the contact's row, or the identities it deleted).
-    await eventually(async () => {
-      const [row] = (await dataSource.query(
-        "SELECT COUNT(*) AS waiting FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND INFO NOT LIKE '%PROCESSLIST%' AND (INFO LIKE 'SELECT%contacts%' OR INFO LIKE 'INSERT%identities%')",
-      )) as { waiting: number | string }[];
-      return Number(row?.waiting) > 0 || undefined;
-    });
+    // The record waits for the erasure's lock on the contact's row.
+    await statementRunning(dataSource, 'SELECT%FROM `contacts`%FOR UPDATE');
     await erasure.commitTransaction();
     await erasure.release();
     expect(await recorded).to.equal(false);

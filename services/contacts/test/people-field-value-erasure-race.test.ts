@@ -5,10 +5,10 @@ import {
   DomainError,
   apiKeyPrincipal,
   dropTestDatabase,
-  eventually,
   newId,
   now,
   openDataSource,
+  statementRunning,
   testDbUrl,
   type OutboxRelay,
 } from '@svc/kit';
@@ -71,13 +71,7 @@ describe('people field values: a write racing the contact’s erasure', function
       (error: unknown) => error,
     );
     // The write waits for the erasure's lock on the contact's row.
-    await eventually(async () => {
-      // The process list (information_schema.INNODB_TRX lags behind on MariaDB): our database, our statement.
-      const [row] = (await dataSource.query(
-        "SELECT COUNT(*) AS waiting FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND INFO LIKE 'UPDATE `contacts`%'",
-      )) as { waiting: number | string }[];
-      return Number(row?.waiting) > 0 || undefined;
-    });
+    await statementRunning(dataSource, 'UPDATE `contacts`%');
     await erasure.manager.delete(PeopleFieldValueRow, { orgId, contactId });
     await erasure.commitTransaction();
     await erasure.release();

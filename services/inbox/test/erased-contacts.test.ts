@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { status, type ServiceError } from '@grpc/grpc-js';
 import {
   apiKeyPrincipal,
-  eventually,
   newId,
   rejection,
   runErasure,
+  statementRunning,
   systemPrincipal,
   testErasure,
   unary,
@@ -14,13 +14,7 @@ import {
 } from '@svc/kit';
 import { ChatRow, ConversationRow, ErasedContactRow, MediaRow } from '../src/entities';
 import { recordErasedContact, requireNotErased } from '../src/domain/erasure/erased-contacts';
-import { AGENT_SCOPES, VisitorStack } from './visitor-stack';
-
-const PNG = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
-  Buffer.from('IHDR'),
-  Buffer.alloc(17, 1),
-]);
+import { AGENT_SCOPES, PNG, VisitorStack } from './visitor-stack';
 
 /** The code and the argument an RPC's refusal names. */
 async function refusal(call: Promise<unknown>): Promise<{ code: status; field: unknown }> {
@@ -141,19 +135,7 @@ describe('InboxErasure tombstones: a write racing the erasure (MySQL family)', f
     if (process.env.SVC_TEST_MYSQL_URL) await stack.stop();
   });
 
-  /** Whether a statement of this database matching `pattern` (LIKE) is running (waiting on a lock). */
-  const waiting = (pattern: string) =>
-    eventually(
-      async () => {
-        const [row] = (await stack.app.dataSource.query(
-          "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND INFO NOT LIKE '%PROCESSLIST%' AND INFO LIKE ?",
-          [pattern],
-        )) as { n: number | string }[];
-        return Number(row?.n) > 0 || undefined;
-      },
-      15_000,
-      `a statement like ${pattern} waiting`,
-    );
+  const waiting = (pattern: string) => statementRunning(stack.app.dataSource, pattern);
 
   it('an OpenChat arriving while the erasure is uncommitted waits for it, then is refused and opens nothing', async () => {
     const fixture = await stack.visitorChat();

@@ -31,13 +31,7 @@ import { InboxApp, inboxConfig } from '../src';
 import { BlobDeletionRow, MessageReactionRow, MessageTermRow, ReadStateRow, VisitorEventRow } from '../src/entities';
 import { ContactCopy, type ContactDisplay } from '../src/domain/contact-copy';
 import { INBOX_ERASURE_KINDS } from '../src/domain/erasure/inbox-erasure';
-import { AGENT_SCOPES, VisitorStack } from './visitor-stack';
-
-const PNG = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
-  Buffer.from('IHDR'),
-  Buffer.alloc(17, 1),
-]);
+import { AGENT_SCOPES, PNG, VisitorStack } from './visitor-stack';
 
 /** Whether the blob store still holds the bytes of `mediaId` (the key is `<orgId>/<mediaId>`). */
 async function blobExists(app: InboxApp, orgId: string, mediaId: string): Promise<boolean> {

@@ -20,6 +20,13 @@ import { MediaServiceClient } from '@svc/proto/inbox/v1/media';
 import { VisitorServiceClient } from '@svc/proto/inbox/v1/visitor';
 import { CHATS_TOPIC, InboxApp, MESSAGES_TOPIC, inboxConfig } from '../src';
 
+/** The smallest PNG the content sniffing accepts: an upload of a contact or an agent in the tests. */
+export const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+  Buffer.from('IHDR'),
+  Buffer.alloc(17, 1),
+]);
+
 export const AGENT_SCOPES = [
   ApiScope.MESSAGES_READ,
   ApiScope.MESSAGES_SEND,

@@ -106,6 +106,25 @@ export async function dropTestDatabase(url: string): Promise<void> {
   }
 }
 
+/**
+ * Waits until a statement of `dataSource`'s database matching `pattern` (SQL LIKE) is running, on the MySQL family:
+ * a race test holding one transaction open sees the other wait on its locks. The process list, not
+ * information_schema.INNODB_TRX (which lags behind on MariaDB); this poll's own statement is left out.
+ */
+export function statementRunning(dataSource: DataSource, pattern: string, deadlineMs = 15_000): Promise<true> {
+  return eventually(
+    async () => {
+      const [row] = (await dataSource.query(
+        "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND INFO NOT LIKE '%PROCESSLIST%' AND INFO LIKE ?",
+        [pattern],
+      )) as { n: number | string }[];
+      return Number(row?.n) > 0 || undefined;
+    },
+    deadlineMs,
+    `a statement like ${pattern} running`,
+  );
+}
+
 /** Polls until `check` holds or the deadline passes: tests wait on state, never sleep a fixed time. */
 export async function eventually<T>(
   check: () => Promise<T | undefined | false>,
