@@ -23,7 +23,8 @@ const ERASE = `mutation($c: String!) { eraseContact(contactId: $c) {
  * widget-api lagging behind an erasure (its erasure consumer held back, decision 0174): the inbox has erased its part
  * and confirmed, the person's widget session still exists. Its refresh token and its session token must not give the
  * erased contact anything again: the refresh is 401 and the inbox holds no chat of theirs (the inbox refuses OpenChat
- * for a contact it erased, decision 0169), an upload is 401; once widget-api consumes the request the erasure
+ * for a contact it erased, decision 0169), an upload is 401, and `start-anonymous` with an erased anonymous visitor's
+ * refresh token starts a new visitor; once widget-api consumes the request the erasure
  * completes and nothing of the person stays.
  */
 describe('Contact erasure with widget-api lagging: the old widget session reopens nothing', function () {
@@ -53,6 +54,40 @@ describe('Contact erasure with widget-api lagging: the old widget session reopen
     )) as { n: number | string }[];
     return Number(row?.n);
   };
+
+  it("start-anonymous with the refresh token of an erased anonymous visitor starts a new visitor, and the old session's refresh is 401", async () => {
+    const started = await web<SessionBody>(harness.url, '/visitor/start-anonymous', {
+      body: { publicKey: world.publicKey },
+      origin: SITE,
+    });
+    expect(started.status, JSON.stringify(started.body)).to.equal(200);
+    const chat = await harness.graphql<{ chat: { contact: { _id: string } } }>(
+      'query($c: String!) { chat(chatId: $c) { contact { _id } } }',
+      { c: started.body.chat._id },
+      world.key,
+    );
+    const contactId = chat.body.data?.chat.contact._id ?? '';
+    await erase(contactId);
+    await eventually(
+      async () => (await erase(contactId)).services.find((s) => s.service === 'inbox')?.confirmed,
+      60_000,
+      'the inbox to confirm',
+    );
+    const again = await web<SessionBody>(harness.url, '/visitor/start-anonymous', {
+      body: { publicKey: world.publicKey, refreshToken: started.body.refreshToken },
+      origin: SITE,
+    });
+    expect(again.status, JSON.stringify(again.body)).to.equal(200);
+    expect(again.body.chat._id).not.to.equal(started.body.chat._id);
+    expect(again.body.messages.data).to.deep.equal([]);
+    expect(await inboxRows('chats', contactId)).to.equal(0);
+    // The old session ended: its refresh token is refused before widget-api's part runs (held until the next test).
+    const refreshed = await web<SessionBody>(harness.url, '/visitor/refresh', {
+      body: { publicKey: world.publicKey, refreshToken: started.body.refreshToken },
+      origin: SITE,
+    });
+    expect(refreshed.status).to.equal(401);
+  });
 
   it('refresh and upload answer 401 before widget-api erased the session; no chat appears; the erasure then completes', async () => {
     const p = await person(world, lookups, 'late');
