@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { IsNull, type DataSource, type Repository } from 'typeorm';
-import { Unauthenticated, newId } from '@svc/kit';
+import { Unauthenticated, entitySql, newId, type PreparedSelect } from '@svc/kit';
 import { VisitorSessionRow } from '../entities';
 
 /** A refresh token presented again this soon after it was rotated is taken for a race (two tabs), not for theft. */
@@ -29,13 +29,17 @@ const newRefreshToken = () => `wrt_${randomBytes(32).toString('base64url')}`;
  */
 export class Sessions {
   private readonly rows: Repository<VisitorSessionRow>;
+  /** Every visitor request and stream open asks it: a statement prepared once, no query builder per call. */
+  private readonly idOf: PreparedSelect<Pick<VisitorSessionRow, 'id'>>;
 
   constructor(
-    dataSource: DataSource,
+    private readonly dataSource: DataSource,
     private readonly ttlMs: number,
     private readonly clock: () => number = Date.now,
   ) {
     this.rows = dataSource.getRepository(VisitorSessionRow);
+    const sql = entitySql(dataSource, VisitorSessionRow);
+    this.idOf = sql.prepareSelect(['id'], `WHERE ${sql.column('id')} = ?`);
   }
 
   async create(input: NewSession): Promise<IssuedSession> {
@@ -91,7 +95,7 @@ export class Sessions {
 
   /** Whether the session's row is there (ended or not): an erasure deletes the contact's rows (decision 0173). */
   async exists(sessionId: string): Promise<boolean> {
-    return this.rows.existsBy({ id: sessionId });
+    return (await this.idOf.all(this.dataSource.manager, [sessionId])).length > 0;
   }
 
   async end(sessionId: string): Promise<void> {
