@@ -12,39 +12,25 @@ import {
   testErasure,
   documentedErasureKinds,
 } from '@svc/kit';
-import { FlowRunStatus, FlowStepType, FlowTriggerType, type FlowStep } from '@svc/proto/flows/v1';
+import { FlowRunStatus, FlowStepType, type FlowStep } from '@svc/proto/flows/v1';
 import { FlowsApp, flowsConfig, flowsData } from '../src';
 import { FLOWS_CONTACT_ROWS } from '../src/domain/erasure';
 import { Runner } from '../src/domain/runner';
+import { newRun } from '../src/domain/runs';
 import type { StepActions } from '../src/domain/steps';
 import { RunRow } from '../src/entities';
 
 const send = (text: string): FlowStep => ({ type: FlowStepType.SEND_MESSAGE, text }) as FlowStep;
 
 function run(orgId: string, contactId: string | null, steps: FlowStep[] = [send('hi')]): RunRow {
-  const at = new Date();
-  return {
-    id: newId(at),
-    orgId,
-    flowId: newId(),
+  return newRun({ orgId, id: newId(), steps: JSON.stringify(steps) }, new Date(), {
     status: FlowRunStatus.COMPLETED,
-    trigger: FlowTriggerType.WEBHOOK_RECEIVED,
     chatId: newId(),
     contactId,
     requestId: newId(),
-    requestContext: null,
     eventId: newId(),
     payload: JSON.stringify({ email: 'ann@example.com' }),
-    steps: JSON.stringify(steps),
-    stepIndex: 0,
-    resumeAt: at,
-    error: null,
-    stepAttempts: 0,
-    stepFailingSince: null,
-    createdAt: at,
-    updatedAt: at,
-    finishedAt: null,
-  };
+  });
 }
 
 describe('flows: erasing a contact (decision 0171)', () => {

@@ -19,7 +19,7 @@ import { flowsData } from '../src';
 import { Runner } from '../src/domain/runner';
 import type { StepActions } from '../src/domain/steps';
 import { stepRetries, type StepRetryPolicy } from '../src/domain/step-retries';
-import { Runs } from '../src/domain/runs';
+import { Runs, newRun } from '../src/domain/runs';
 import { FlowRow, RunRow } from '../src/entities';
 
 /** Actions that record each message sent and otherwise do nothing; `onSend` runs inside the step. */
@@ -40,29 +40,12 @@ function sendingActions(onSend: (chatId: string, text: string) => Promise<void> 
 }
 
 function queuedRun(steps: FlowStep[]): RunRow {
-  const at = new Date();
-  return {
-    id: newId(at),
-    orgId: newId(),
-    flowId: newId(),
-    status: FlowRunStatus.QUEUED,
-    trigger: FlowTriggerType.WEBHOOK_RECEIVED,
+  return newRun({ orgId: newId(), id: newId(), steps: JSON.stringify(steps) }, new Date(), {
     chatId: newId(),
     contactId: newId(),
     requestId: newId(),
-    requestContext: null,
     eventId: newId(),
-    payload: '{}',
-    steps: JSON.stringify(steps),
-    stepIndex: 0,
-    resumeAt: at,
-    error: null,
-    stepAttempts: 0,
-    stepFailingSince: null,
-    createdAt: at,
-    updatedAt: at,
-    finishedAt: null,
-  };
+  });
 }
 
 const send = (text: string): FlowStep => ({ type: FlowStepType.SEND_MESSAGE, text }) as FlowStep;

@@ -41,7 +41,8 @@ function storedContext(context: RequestContext): string | null {
   return Object.keys(context).length ? JSON.stringify(context) : null;
 }
 
-function newRun(flow: FlowRow, at: Date, fields: Partial<RunRow>): RunRow {
+/** A queued run of the flow, nothing known about its trigger until `fields` says (the tests build their runs with it). */
+export function newRun(flow: Pick<FlowRow, 'orgId' | 'id' | 'steps'>, at: Date, fields: Partial<RunRow>): RunRow {
   return {
     id: newId(at),
     orgId: flow.orgId,
