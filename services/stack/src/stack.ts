@@ -31,6 +31,7 @@ import { FlowsApp, flowsConfigSchema } from '@svc/flows';
 import { WebhookIngressApp, ingressConfigSchema } from '@svc/webhook-ingress';
 import { WidgetApiApp, widgetConfigSchema } from '@svc/widget-api';
 import { ChannelsApp, channelsConfigSchema } from '@svc/channels';
+import { ContentApp, contentConfigSchema } from '@svc/content';
 import { embeddedMediaUrlSecret, type StackConfig } from './config';
 import { demoPage } from './demo-page';
 import { demoEnvPath, readDemoEnv } from './demo-seed';
@@ -58,6 +59,7 @@ export class Stack {
   readonly flows: FlowsApp;
   readonly channels: ChannelsApp;
   readonly widget: WidgetApiApp;
+  readonly content: ContentApp;
   /** Every co-located service; a new service is constructed in the constructor and added here. */
   readonly apps: ServiceApp[];
   gateway!: Gateway;
@@ -212,10 +214,23 @@ export class Stack {
         holdErasureRequests: options.holdWidgetErasureRequests ?? false,
       },
     );
+    this.content = new ContentApp(
+      contentConfigSchema.parse({ ...base, ...signingKey('content'), DB_URL: dbUrl('content') }),
+      { ...deps, logger: createLogger('content', config.LOG_LEVEL), identityAddress: address(this.identity) },
+    );
     // Dependency order: each service calls only services before it, except the reference checks of writes (decision
     // 0042): flow authoring asks webhook-ingress whether a trigger's connection is the org's, and contacts and
     // webhook-ingress ask channels whether a channel id is; none runs while the services start.
-    this.apps = [this.identity, this.inbox, this.contacts, this.flows, this.ingress, this.channels, this.widget];
+    this.apps = [
+      this.identity,
+      this.inbox,
+      this.contacts,
+      this.flows,
+      this.ingress,
+      this.channels,
+      this.widget,
+      this.content,
+    ];
   }
 
   /** SVC_PUBLIC_URL, else `http://localhost:<PORT>`; empty when the port is picked at random (PORT=0). */
@@ -289,6 +304,8 @@ export class Stack {
     if (this.inbox.router) app.use(this.inbox.router.routes());
     // The widget backend under /api/web, as the chart's ingress routes it to widget-api.
     if (this.widget.router) app.use(this.widget.router.routes()).use(this.widget.router.allowedMethods());
+    // The public help-center pages under /help, as the chart's ingress routes them to content.
+    if (this.content.router) app.use(this.content.router.routes()).use(this.content.router.allowedMethods());
     const rawRoutes = [this.gateway.route(), ...this.apps.flatMap((service) => service.publicRawRoutes)];
     this.server = keepConnectionsAlive(
       createServer(withRawRoutes(rawRoutes, app.callback(), this.logger)),

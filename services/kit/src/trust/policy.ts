@@ -9,6 +9,7 @@ export const AUDIENCES = [
   'flows',
   'channels',
   'widget-api',
+  'content',
 ] as const;
 export type Audience = (typeof AUDIENCES)[number];
 
@@ -47,9 +48,11 @@ export const TRUST_POLICY = {
   // finds and updates the visitor's contact and opens its chat (SYSTEM of the org), and acts in the chat as the visitor.
   'widget-api': {
     installation: ['channels'],
-    'system-of-org': ['channels', 'contacts', 'inbox'],
+    'system-of-org': ['channels', 'contacts', 'inbox', 'content'],
     visitor: ['inbox'],
   },
+  // content asks identity which org a public help-center slug names (no org yet: docs/decisions/0184).
+  content: { installation: ['identity'] },
 } as const satisfies Record<string, Partial<Record<Presentation, readonly Audience[]>>>;
 
 export type Issuer = keyof typeof TRUST_POLICY;

@@ -52,7 +52,11 @@ export interface Envelope {
     | PlatformWebhookEvent
     | undefined;
   /** The erasure saga of one contact (svc.contacts.erasure.v1). */
-  erasure?: ErasureEvent | undefined;
+  erasure?:
+    | ErasureEvent
+    | undefined;
+  /** 60-69: the content domain (svc.content.help.v1, svc.content.news.v1). */
+  content?: ContentEvent | undefined;
 }
 
 export interface Envelope_RequestContextEntry {
@@ -250,6 +254,21 @@ export interface WebhookReceivedEvent {
   flowIds: string[];
 }
 
+/**
+ * Every change of help or news content (services/content/src/domain/events.ts lists the types): on
+ * svc.content.help.v1 (help_article.*, help_folder.*, help_tag.*) and svc.content.news.v1 (news_post.*,
+ * news_category.*, news_tag.*), key = the object's id. Ids and states only: consumers read the content through the API.
+ */
+export interface ContentEvent {
+  /** help_article, help_folder, help_tag, news_post, news_category, news_tag. */
+  object: string;
+  id: string;
+  /** The translation concerned (BCP-47), when the change is to one translation. */
+  locale: string;
+  /** The state after the change (HelpArticleStatus / NewsPostStatus name), for articles and posts. */
+  status: string;
+}
+
 function createBaseEnvelope(): Envelope {
   return {
     id: "",
@@ -272,6 +291,7 @@ function createBaseEnvelope(): Envelope {
     channel: undefined,
     platformWebhook: undefined,
     erasure: undefined,
+    content: undefined,
   };
 }
 
@@ -336,6 +356,9 @@ export const Envelope: MessageFns<Envelope> = {
     }
     if (message.erasure !== undefined) {
       ErasureEvent.encode(message.erasure, writer.uint32(178).fork()).join();
+    }
+    if (message.content !== undefined) {
+      ContentEvent.encode(message.content, writer.uint32(482).fork()).join();
     }
     return writer;
   },
@@ -516,6 +539,14 @@ export const Envelope: MessageFns<Envelope> = {
             message.erasure = ErasureEvent.decode(reader, reader.uint32());
             continue;
           }
+          case 60: {
+            if (tag !== 482) {
+              break;
+            }
+
+            message.content = ContentEvent.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -596,6 +627,7 @@ export const Envelope: MessageFns<Envelope> = {
         ? PlatformWebhookEvent.fromJSON(object.platform_webhook)
         : undefined,
       erasure: isSet(object.erasure) ? ErasureEvent.fromJSON(object.erasure) : undefined,
+      content: isSet(object.content) ? ContentEvent.fromJSON(object.content) : undefined,
     };
   },
 
@@ -667,6 +699,9 @@ export const Envelope: MessageFns<Envelope> = {
     if (message.erasure !== undefined) {
       obj.erasure = ErasureEvent.toJSON(message.erasure);
     }
+    if (message.content !== undefined) {
+      obj.content = ContentEvent.toJSON(message.content);
+    }
     return obj;
   },
 
@@ -728,6 +763,9 @@ export const Envelope: MessageFns<Envelope> = {
       : undefined;
     message.erasure = (object.erasure !== undefined && object.erasure !== null)
       ? ErasureEvent.fromPartial(object.erasure)
+      : undefined;
+    message.content = (object.content !== undefined && object.content !== null)
+      ? ContentEvent.fromPartial(object.content)
       : undefined;
     return message;
   },
@@ -3228,6 +3266,123 @@ export const WebhookReceivedEvent: MessageFns<WebhookReceivedEvent> = {
     message.chatId = object.chatId ?? "";
     message.payloadJson = object.payloadJson ?? "";
     message.flowIds = object.flowIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseContentEvent(): ContentEvent {
+  return { object: "", id: "", locale: "", status: "" };
+}
+
+export const ContentEvent: MessageFns<ContentEvent> = {
+  encode(message: ContentEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.object !== "") {
+      writer.uint32(10).string(message.object);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    if (message.locale !== "") {
+      writer.uint32(26).string(message.locale);
+    }
+    if (message.status !== "") {
+      writer.uint32(34).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContentEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContentEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.object = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.locale = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ContentEvent {
+    return {
+      object: isSet(object.object) ? globalThis.String(object.object) : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      locale: isSet(object.locale) ? globalThis.String(object.locale) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+    };
+  },
+
+  toJSON(message: ContentEvent): unknown {
+    const obj: any = {};
+    if (message.object !== "") {
+      obj.object = message.object;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.locale !== "") {
+      obj.locale = message.locale;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ContentEvent>, I>>(base?: I): ContentEvent {
+    return ContentEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ContentEvent>, I>>(object: I): ContentEvent {
+    const message = createBaseContentEvent();
+    message.object = object.object ?? "";
+    message.id = object.id ?? "";
+    message.locale = object.locale ?? "";
+    message.status = object.status ?? "";
     return message;
   },
 };

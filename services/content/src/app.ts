@@ -1,0 +1,51 @@
+import type Router from '@koa/router';
+import { callPolicyOf, Peer, ServiceApp, type ServiceAppDeps } from '@svc/kit';
+import { IdentityServiceClient } from '@svc/proto/identity/v1';
+import type { ContentConfig } from './config';
+import { contentData } from './data';
+import { CONTENT_TOPICS } from './domain/events';
+
+export interface ContentDeps extends ServiceAppDeps {
+  /** Where identity listens, read at first use (the embedded stack knows it after start). */
+  identityAddress?: () => string;
+}
+
+/**
+ * The help center and news: articles, folders and tags; news posts, categories and tags; the scheduler that publishes
+ * scheduled posts; the reads the widget shows visitors and the public help pages (services/content/README.md).
+ */
+export class ContentApp extends ServiceApp<ContentConfig> {
+  protected readonly identity: Peer<IdentityServiceClient>;
+  /** The public help-center pages (`/help/:orgSlug/...`), served on HTTP_PORT and by the embedded stack. */
+  router: Router | undefined;
+
+  constructor(config: ContentConfig, deps: ContentDeps = {}) {
+    super(
+      {
+        name: 'content',
+        grpcServices: [],
+        data: contentData,
+        publishes: [...CONTENT_TOPICS],
+      },
+      config,
+      deps,
+    );
+    this.identity = new Peer(
+      IdentityServiceClient,
+      deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL),
+      callPolicyOf(config),
+    );
+  }
+
+  protected register(): void {
+    // Each area adds its gRPC service here (help articles, folders, tags, news posts, news taxonomy, public reads).
+  }
+
+  protected override httpRouters(): Router[] {
+    return this.router ? [this.router] : [];
+  }
+
+  protected override async stopWorkers(): Promise<void> {
+    this.identity.close();
+  }
+}

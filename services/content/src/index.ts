@@ -1,0 +1,3 @@
+export { ContentApp, type ContentDeps } from './app';
+export { contentConfig, contentConfigSchema, type ContentConfig } from './config';
+export { contentData } from './data';
