@@ -54,7 +54,7 @@ const TRUST_BLOCKS = [
   {
     block: 'trustJwks',
     env: 'SVC_TRUST_JWKS',
-    readers: ['identity', 'inbox', 'contacts', 'webhook-ingress', 'flows', 'channels', 'widget-api'],
+    readers: ['identity', 'inbox', 'contacts', 'webhook-ingress', 'flows', 'channels', 'widget-api', 'content'],
   },
   { block: 'gatewaySigningKey', env: 'SVC_SIGNING_KEY', readers: ['gateway'] },
   { block: 'inboxSigningKey', env: 'SVC_SIGNING_KEY', readers: ['inbox'] },
@@ -63,6 +63,7 @@ const TRUST_BLOCKS = [
   { block: 'webhookIngressSigningKey', env: 'SVC_SIGNING_KEY', readers: ['webhook-ingress'] },
   { block: 'widgetApiSigningKey', env: 'SVC_SIGNING_KEY', readers: ['widget-api'] },
   { block: 'channelsSigningKey', env: 'SVC_SIGNING_KEY', readers: ['channels'] },
+  { block: 'contentSigningKey', env: 'SVC_SIGNING_KEY', readers: ['content'] },
   { block: 'mediaUrlSecret', env: 'MEDIA_URL_SECRET', readers: ['inbox'] },
 ];
 /** The Secret a values block names when it sets no existingSecret: <release>-svc-<block in kebab case>. */
@@ -72,7 +73,7 @@ const defaults = parse(fs.readFileSync(path.join(chartDir, 'values.yaml'), 'utf8
 const productionValues = path.join(chartDir, 'ci', 'production-values.yaml');
 const devValues = path.join(chartDir, 'values-dev.yaml');
 /** Enabled services with public paths (in render order): the ingress controller may reach only these. */
-const PUBLIC_SERVICES = ['channels', 'gateway', 'inbox', 'webhook-ingress', 'widget', 'widget-api'];
+const PUBLIC_SERVICES = ['channels', 'content', 'gateway', 'inbox', 'webhook-ingress', 'widget', 'widget-api'];
 /** Where the inbox keeps its media files (services.inbox.persistence.mountPath), exported as MEDIA_DIR. */
 const MEDIA_MOUNT = '/var/lib/svc/media';
 const BODY_SIZE = 'nginx.ingress.kubernetes.io/proxy-body-size';
@@ -486,7 +487,7 @@ describe('deploy: charts/svc', function () {
   describe('network policies', () => {
     it('admit gRPC only from the services that name the target in their upstreams', () => {
       const objects = helmTemplate(REQUIRED_ARGS);
-      expect(grpcCallers(objects, 'identity')).to.deep.equal(['flows', 'gateway', 'inbox']);
+      expect(grpcCallers(objects, 'identity')).to.deep.equal(['content', 'flows', 'gateway', 'inbox']);
       expect(grpcCallers(objects, 'inbox')).to.deep.equal(['channels', 'contacts', 'flows', 'gateway', 'widget-api']);
       expect(grpcCallers(objects, 'contacts')).to.deep.equal([
         'channels',
@@ -498,6 +499,7 @@ describe('deploy: charts/svc', function () {
       ]);
       expect(grpcCallers(objects, 'flows')).to.deep.equal(['contacts', 'gateway', 'webhook-ingress']);
       expect(grpcCallers(objects, 'channels')).to.deep.equal(['contacts', 'gateway', 'webhook-ingress', 'widget-api']);
+      expect(grpcCallers(objects, 'content')).to.deep.equal(['gateway', 'widget-api']);
     });
     it('derive callers from upstreams when planned services are enabled', () => {
       const objects = helmTemplate([
@@ -647,6 +649,70 @@ describe('deploy: charts/svc', function () {
       const off = helmTemplate(['-f', productionValues, '--set', 'services.widget.enabled=false']);
       expect(findObject(off, 'Ingress', objectName('widget'))).to.equal(undefined);
       expect(JSON.stringify(off.filter((o) => o.kind === 'Ingress').map((o) => o.spec))).not.to.include('/widget');
+    });
+
+    it('production: content serves /help (Prefix) on its http port, migrates in a Job, is called by the gateway and widget-api and calls identity', () => {
+      const objects = helmTemplate(['-f', productionValues]);
+      const name = objectName('content');
+      const spec = getObject(objects, 'Ingress', name).spec as {
+        rules: { host: string; http: { paths: unknown[] } }[];
+      };
+      expect(spec.rules.map((r) => r.host)).to.deep.equal(['inbox.example.com']);
+      expect(spec.rules[0]!.http.paths).to.deep.equal([
+        { path: '/help', pathType: 'Prefix', backend: { service: { name, port: { name: 'http' } } } },
+      ]);
+      const policy = getObject(objects, 'NetworkPolicy', name).spec as {
+        ingress: { from: Record<string, unknown>[]; ports: { port: string }[] }[];
+      };
+      const controllerRule = policy.ingress.find((r) => JSON.stringify(r.from).includes('ingress-nginx'));
+      expect(controllerRule?.ports, 'ingress controller -> content').to.deep.equal([{ port: 'http', protocol: 'TCP' }]);
+      // (production also admits networkPolicy.probeCIDRs: not a pod)
+      const pods = (key: string) => grpcCallers(objects, key).filter((caller) => caller !== '<not a pod>');
+      expect(pods('content')).to.deep.equal(['gateway', 'widget-api']);
+      expect(pods('identity')).to.include('content');
+
+      const address = `${name}:${defaults.services.content!.ports.grpc}`;
+      for (const caller of ['gateway', 'widget-api']) {
+        const workload = getObject<Workload>(objects, 'Deployment', objectName(caller));
+        expect(envValue(objects, workload, 'CONTENT_GRPC_URL'), caller).to.equal(address);
+      }
+      const content = getObject<Workload>(objects, 'Deployment', name);
+      expect(envValue(objects, content, 'IDENTITY_GRPC_URL')).to.equal(
+        `${objectName('identity')}:${defaults.services.identity!.ports.grpc}`,
+      );
+      expect(envValue(objects, content, 'DB_MIGRATE')).to.equal('skip');
+      expect(envValue(objects, content, 'HTTP_PORT')).to.equal(String(defaults.services.content!.ports.http));
+      const job = getObject<Workload>(objects, 'Job', `${name}-migrate`);
+      expect(job.metadata.annotations?.['helm.sh/hook']).to.equal('pre-install,pre-upgrade');
+      expect(container(job).args).to.deep.equal(['migrate']);
+
+      const routed = helmTemplate([
+        '-f',
+        productionValues,
+        '--set',
+        'ingress.enabled=false',
+        '--set',
+        'httpRoute.enabled=true',
+        '--set',
+        'httpRoute.parentRefs[0].name=public',
+      ]);
+      const route = getObject(routed, 'HTTPRoute', name).spec as {
+        rules: { matches: unknown[]; backendRefs: unknown[] }[];
+      };
+      expect(route.rules[0]!.matches).to.deep.equal([{ path: { type: 'PathPrefix', value: '/help' } }]);
+      expect(route.rules[0]!.backendRefs).to.deep.equal([{ name, port: defaults.services.content!.ports.http }]);
+    });
+
+    it('content disabled: no /help route, no CONTENT_GRPC_URL, identity no longer admits it', () => {
+      const off = helmTemplate(['-f', productionValues, '--set', 'services.content.enabled=false']);
+      expect(findObject(off, 'Deployment', objectName('content'))).to.equal(undefined);
+      expect(JSON.stringify(off.filter((o) => o.kind === 'Ingress').map((o) => o.spec))).not.to.include('/help');
+      for (const caller of ['gateway', 'widget-api']) {
+        const workload = getObject<Workload>(off, 'Deployment', objectName(caller));
+        expect(envValue(off, workload, 'CONTENT_GRPC_URL'), caller).to.equal(undefined);
+      }
+      expect(grpcCallers(off, 'identity')).not.to.include('content');
+      expect(workloadsReadingSecret(off, 'svc-content-signing-key')).to.deep.equal([]);
     });
 
     it('dev: bundled MariaDB and Kafka, services migrate at start-up, one replica each', () => {

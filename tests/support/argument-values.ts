@@ -34,6 +34,8 @@ export interface ArgumentValueOptions {
   fill?: (path: ValuePath, type: GraphQLInputType) => unknown;
   /** Names of scalars that carry an uploaded file (GraphQL multipart request); default `File` and `Upload`. */
   fileScalars?: readonly string[];
+  /** The selection set of the result (`{ data { id } }`); default `{ __typename }` of a composite result. */
+  selection?: string;
 }
 
 export interface OperationCall {
@@ -144,7 +146,11 @@ export function operationCall(
   const sent = field.args.filter((arg) => arg.name in values);
   const declarations = sent.map((arg) => `$${arg.name}: ${arg.type.toString()}`).join(', ');
   const argumentList = sent.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
-  const selection = isCompositeType(getNamedType(field.type)) ? ' { __typename }' : '';
+  const selection = options.selection
+    ? ` ${options.selection}`
+    : isCompositeType(getNamedType(field.type))
+      ? ' { __typename }'
+      : '';
   return {
     query: `${operation}${declarations ? `(${declarations})` : ''} { ${field.name}${argumentList ? `(${argumentList})` : ''}${selection} }`,
     variables: values,
