@@ -80,7 +80,8 @@ const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel']);
 
 /** A URL a browser would follow safely: a scheme of SAFE_SCHEMES, or relative (not protocol-relative). */
 function safeUrl(value: string): boolean {
-  const url = decodeEntities(value).replace(/[\s\u0000-\u001f]/g, '');
+  // Browsers drop tabs, newlines and other control characters from URLs before reading the scheme.
+  const url = [...decodeEntities(value)].filter((char) => (char.codePointAt(0) ?? 0) > 0x20).join('');
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];
   return scheme ? SAFE_SCHEMES.has(scheme.toLowerCase()) : !url.startsWith('//');
 }
