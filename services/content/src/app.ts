@@ -1,9 +1,13 @@
 import type Router from '@koa/router';
 import { callPolicyOf, Peer, ServiceApp, type ServiceAppDeps } from '@svc/kit';
+import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import type { ContentConfig } from './config';
 import { contentData } from './data';
 import { CONTENT_TOPICS } from './domain/events';
+import { HelpArticleReads } from './domain/help-articles/read';
+import { HelpArticleWrites } from './domain/help-articles/write';
+import { helpArticleService } from './grpc/help-articles-handlers';
 
 export interface ContentDeps extends ServiceAppDeps {
   /** Where identity listens, read at first use (the embedded stack knows it after start). */
@@ -23,7 +27,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
     super(
       {
         name: 'content',
-        grpcServices: [],
+        grpcServices: ['svc.content.v1.HelpArticleService'],
         data: contentData,
         publishes: [...CONTENT_TOPICS],
       },
@@ -39,6 +43,18 @@ export class ContentApp extends ServiceApp<ContentConfig> {
 
   protected register(): void {
     // Each area adds its gRPC service here (help articles, folders, tags, news posts, news taxonomy, public reads).
+    const deps = { verifier: this.verifier, logger: this.logger };
+    this.grpc.add(
+      HelpArticleServiceService,
+      helpArticleService(
+        {
+          reads: new HelpArticleReads(this.dataSource),
+          writes: new HelpArticleWrites(this.dataSource, () => this.relay),
+        },
+        deps,
+      ),
+      'svc.content.v1.HelpArticleService',
+    );
   }
 
   protected override httpRouters(): Router[] {
