@@ -131,6 +131,10 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
       'mutation { createPeopleFieldDefinition(input: { key: "nickname", label: "Nickname", type: TEXT }) { id } }',
     );
     objects.set('peopleField', field.createPeopleFieldDefinition.id);
+    const folder = await gql<{ createHelpFolder: { id: string } }>(
+      'mutation { createHelpFolder(input: { name: "Guides" }) { id } }',
+    );
+    objects.set('helpFolder', folder.createHelpFolder.id);
     const flow = await gql<{ createFlow: { _id: string } }>(
       'mutation { createFlow(input: { name: "f", trigger: { type: STARTED_FOR_CHAT } }) { _id } }',
     );
@@ -222,6 +226,9 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
     expect(at('createContactApi', 'input.externalId')).to.equal(undefined);
     expect(at('setPeopleFieldValue', 'definitionId')).to.deep.equal(['peopleField']);
     expect(at('deletePeopleFieldDefinition', 'id')).to.deep.equal(['peopleField']);
+    expect(at('moveHelpFolder', 'parentId')).to.deep.equal(['helpFolder']);
+    expect(at('createHelpFolder', 'input.parentId')).to.deep.equal(['helpFolder']);
+    expect(at('apiMoveChatCollection', 'parentId')).to.deep.equal(['collection']);
     const identity = found.find(
       (slot) => slot.field === 'createContactApi' && slot.path.join('.') === 'input.identities.0.value',
     );

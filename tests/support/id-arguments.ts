@@ -35,6 +35,7 @@ export const OBJECT_KINDS = [
   'channel',
   'template',
   'peopleField',
+  'helpFolder',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
@@ -67,7 +68,7 @@ const KIND_OF_STEM: [RegExp, ObjectKind][] = [
   [/^conversation$/i, 'conversation'],
   [/^message$/i, 'message'],
   [/^label$/i, 'label'],
-  [/^(collection|parent)$/i, 'collection'],
+  [/^collection$/i, 'collection'],
   [/^media$/i, 'media'],
   [/^contact$/i, 'contact'],
   [/^flow$/i, 'flow'],
@@ -77,11 +78,13 @@ const KIND_OF_STEM: [RegExp, ObjectKind][] = [
   [/^template$/i, 'template'],
   // A people field definition (`definitionId`).
   [/^(definition|peopleFieldDefinition)$/i, 'peopleField'],
+  [/^(folder|helpFolder)$/i, 'helpFolder'],
 ];
 
 /** For a bare `id`: the object the operation is about, by the words of its name (most specific first). */
 const KIND_OF_OPERATION: [RegExp, ObjectKind][] = [
   [/PeopleFieldDefinition/, 'peopleField'],
+  [/HelpFolder/, 'helpFolder'],
   [/InboundConnection/, 'connection'],
   [/Template/, 'template'],
   [/Channel$|WebIntegration/, 'channel'],
@@ -134,11 +137,11 @@ function idField(
   return ID_NAME.test(field.name) ? { kinds: kindsOf(field.name, operation) } : undefined;
 }
 
-/** The kinds an id-valued name can name. */
+/** The kinds an id-valued name can name: a bare `id` or a `parentId` names the kind the operation is about. */
 export function kindsOf(name: string, operation: string): readonly ObjectKind[] {
   const stem = name.replace(/(_?ids?|Ids?)$/, '');
   const byOperation = KIND_OF_OPERATION.find(([words]) => words.test(operation))?.[1];
-  if (!stem) return byOperation ? [byOperation] : OBJECT_KINDS;
+  if (!stem || /^parent$/i.test(stem)) return byOperation ? [byOperation] : OBJECT_KINDS;
   return [stemKind(stem) ?? OBJECT_KINDS].flat();
 }
 

@@ -1,9 +1,12 @@
 import type Router from '@koa/router';
 import { callPolicyOf, Peer, ServiceApp, type ServiceAppDeps } from '@svc/kit';
+import { HelpFolderServiceService } from '@svc/proto/content/v1/help_folders';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import type { ContentConfig } from './config';
 import { contentData } from './data';
 import { CONTENT_TOPICS } from './domain/events';
+import { HelpFolderReads, HelpFolderWrites } from './domain/help-folders';
+import { HELP_FOLDER_GRPC_SERVICE, helpFolderService } from './grpc/help-folders-handlers';
 
 export interface ContentDeps extends ServiceAppDeps {
   /** Where identity listens, read at first use (the embedded stack knows it after start). */
@@ -23,7 +26,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
     super(
       {
         name: 'content',
-        grpcServices: [],
+        grpcServices: [HELP_FOLDER_GRPC_SERVICE],
         data: contentData,
         publishes: [...CONTENT_TOPICS],
       },
@@ -39,6 +42,17 @@ export class ContentApp extends ServiceApp<ContentConfig> {
 
   protected register(): void {
     // Each area adds its gRPC service here (help articles, folders, tags, news posts, news taxonomy, public reads).
+    this.grpc.add(
+      HelpFolderServiceService,
+      helpFolderService(
+        {
+          reads: new HelpFolderReads(this.dataSource),
+          writes: new HelpFolderWrites(this.dataSource, () => this.relay),
+        },
+        { verifier: this.verifier, logger: this.logger },
+      ),
+      HELP_FOLDER_GRPC_SERVICE,
+    );
   }
 
   protected override httpRouters(): Router[] {
