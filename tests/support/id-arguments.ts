@@ -70,7 +70,7 @@ const KIND_OF_STEM: [RegExp, ObjectKind][] = [
   [/^conversation$/i, 'conversation'],
   [/^message$/i, 'message'],
   [/^label$/i, 'label'],
-  [/^(collection|parent)$/i, 'collection'],
+  [/^collection$/i, 'collection'],
   [/^media$/i, 'media'],
   [/^contact$/i, 'contact'],
   [/^flow$/i, 'flow'],
@@ -89,6 +89,7 @@ const KIND_OF_STEM: [RegExp, ObjectKind][] = [
 const KIND_OF_OPERATION: [RegExp, ObjectKind][] = [
   [/PeopleFieldDefinition/, 'peopleField'],
   [/HelpArticle/, 'helpArticle'],
+  [/HelpFolder/, 'helpFolder'],
   [/InboundConnection/, 'connection'],
   [/Template/, 'template'],
   [/Channel$|WebIntegration/, 'channel'],
@@ -141,11 +142,11 @@ function idField(
   return ID_NAME.test(field.name) ? { kinds: kindsOf(field.name, operation) } : undefined;
 }
 
-/** The kinds an id-valued name can name. */
+/** The kinds an id-valued name can name: a bare `id` or a `parentId` names the kind the operation is about. */
 export function kindsOf(name: string, operation: string): readonly ObjectKind[] {
   const stem = name.replace(/(_?ids?|Ids?)$/, '');
   const byOperation = KIND_OF_OPERATION.find(([words]) => words.test(operation))?.[1];
-  if (!stem) return byOperation ? [byOperation] : OBJECT_KINDS;
+  if (!stem || /^parent$/i.test(stem)) return byOperation ? [byOperation] : OBJECT_KINDS;
   return [stemKind(stem) ?? OBJECT_KINDS].flat();
 }
 

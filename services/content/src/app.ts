@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import { callPolicyOf, Peer, ServiceApp, type ServiceAppDeps } from '@svc/kit';
 import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
+import { HelpFolderServiceService } from '@svc/proto/content/v1/help_folders';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import type { ContentConfig } from './config';
 import { contentData } from './data';
@@ -8,6 +9,8 @@ import { CONTENT_TOPICS } from './domain/events';
 import { HelpArticleReads } from './domain/help-articles/read';
 import { HelpArticleWrites } from './domain/help-articles/write';
 import { helpArticleService } from './grpc/help-articles-handlers';
+import { HelpFolderReads, HelpFolderWrites } from './domain/help-folders';
+import { HELP_FOLDER_GRPC_SERVICE, helpFolderService } from './grpc/help-folders-handlers';
 
 export interface ContentDeps extends ServiceAppDeps {
   /** Where identity listens, read at first use (the embedded stack knows it after start). */
@@ -27,7 +30,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
     super(
       {
         name: 'content',
-        grpcServices: ['svc.content.v1.HelpArticleService'],
+        grpcServices: ['svc.content.v1.HelpArticleService', HELP_FOLDER_GRPC_SERVICE],
         data: contentData,
         publishes: [...CONTENT_TOPICS],
       },
@@ -54,6 +57,17 @@ export class ContentApp extends ServiceApp<ContentConfig> {
         deps,
       ),
       'svc.content.v1.HelpArticleService',
+    );
+    this.grpc.add(
+      HelpFolderServiceService,
+      helpFolderService(
+        {
+          reads: new HelpFolderReads(this.dataSource),
+          writes: new HelpFolderWrites(this.dataSource, () => this.relay),
+        },
+        deps,
+      ),
+      HELP_FOLDER_GRPC_SERVICE,
     );
   }
 

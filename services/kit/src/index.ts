@@ -13,6 +13,7 @@ export * from './trust/verifier';
 export * from './shutdown';
 export * from './time';
 export * from './token-bucket';
+export * from './tree';
 export * from './lookup-cache';
 export * from './service-app';
 export * from './bus/bus';

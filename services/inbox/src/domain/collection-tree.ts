@@ -1,21 +1,5 @@
+import { subtreeIds } from '@svc/kit';
 import type { CollectionRow } from '../entities';
-
-/** The ids of `rootId` and every collection under it, from the org's whole (small) tree. */
-export function subtreeIds(all: CollectionRow[], rootId: string): string[] {
-  const children = new Map<string, string[]>();
-  for (const row of all) {
-    if (!row.parentId) continue;
-    children.set(row.parentId, [...(children.get(row.parentId) ?? []), row.id]);
-  }
-  const ids: string[] = [];
-  const queue = [rootId];
-  while (queue.length) {
-    const id = queue.shift() as string;
-    ids.push(id);
-    queue.push(...(children.get(id) ?? []));
-  }
-  return ids;
-}
 
 /** How many levels the sub-tree under (and including) `rootId` spans: 1 for a leaf. */
 export function subtreeHeight(all: CollectionRow[], rootId: string): number {

@@ -8,6 +8,7 @@ import {
   now,
   requireOrg,
   requireScope,
+  subtreeIds,
   toIso,
   type NewEvent,
   type OutboxRelay,
@@ -25,7 +26,7 @@ import type {
 import { ChatRow, CollectionRow, ConversationRow, MessageRow, ReadStateRow } from '../entities';
 import { readerOf } from './actor';
 import { chatPage } from './chat-views';
-import { subtreeHeight, subtreeIds, treeOrder } from './collection-tree';
+import { subtreeHeight, treeOrder } from './collection-tree';
 import { conversationPage } from './conversation-views';
 import { collectionEvent } from './events';
 import { findCollection } from './lookups';
