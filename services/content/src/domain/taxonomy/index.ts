@@ -1,0 +1,2 @@
+export { existingTermIds, requireTermIds } from './existing-ids';
+export { TAXONOMY, TAXONOMY_KINDS, type TaxonomyKind, type TaxonomyKindSpec, type TaxonomyTermRow } from './kinds';
