@@ -143,6 +143,14 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
       'mutation { createWebIntegration(input: { name: "Site" }) { integration { id } } }',
     );
     objects.set('channel', channel.createWebIntegration.integration.id);
+    for (const [kind, operation] of [
+      ['helpTag', 'createHelpTag'],
+      ['newsCategory', 'createNewsCategory'],
+      ['newsTag', 'createNewsTag'],
+    ] as const) {
+      const term = await gql<Record<string, { id: string }>>(`mutation { ${operation}(input: { name: "t" }) { id } }`);
+      objects.set(kind, (term[operation] as { id: string }).id);
+    }
     objects.set('member', await org.addMember());
     const key = await org.mintKey(ALL_SCOPES_BUT_PARTNER);
     objects.set('key', key.id);
@@ -222,6 +230,7 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
     expect(at('createContactApi', 'input.externalId')).to.equal(undefined);
     expect(at('setPeopleFieldValue', 'definitionId')).to.deep.equal(['peopleField']);
     expect(at('deletePeopleFieldDefinition', 'id')).to.deep.equal(['peopleField']);
+    expect(at('updateNewsCategory', 'id')).to.deep.equal(['newsCategory']);
     const identity = found.find(
       (slot) => slot.field === 'createContactApi' && slot.path.join('.') === 'input.identities.0.value',
     );

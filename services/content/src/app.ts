@@ -1,9 +1,11 @@
 import type Router from '@koa/router';
 import { callPolicyOf, Peer, ServiceApp, type ServiceAppDeps } from '@svc/kit';
+import { TaxonomyServiceService } from '@svc/proto/content/v1/taxonomy';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import type { ContentConfig } from './config';
 import { contentData } from './data';
 import { CONTENT_TOPICS } from './domain/events';
+import { TAXONOMY_GRPC_SERVICE, taxonomyService } from './grpc/taxonomy-handlers';
 
 export interface ContentDeps extends ServiceAppDeps {
   /** Where identity listens, read at first use (the embedded stack knows it after start). */
@@ -23,7 +25,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
     super(
       {
         name: 'content',
-        grpcServices: [],
+        grpcServices: [TAXONOMY_GRPC_SERVICE],
         data: contentData,
         publishes: [...CONTENT_TOPICS],
       },
@@ -39,6 +41,11 @@ export class ContentApp extends ServiceApp<ContentConfig> {
 
   protected register(): void {
     // Each area adds its gRPC service here (help articles, folders, tags, news posts, news taxonomy, public reads).
+    this.grpc.add(
+      TaxonomyServiceService,
+      taxonomyService(this.dataSource, () => this.relay, { verifier: this.verifier, logger: this.logger }),
+      TAXONOMY_GRPC_SERVICE,
+    );
   }
 
   protected override httpRouters(): Router[] {

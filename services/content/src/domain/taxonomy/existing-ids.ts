@@ -1,10 +1,11 @@
 import type { EntityManager } from 'typeorm';
-import { InvalidArgument, isId, MAX_FIND_IDS, NotFound } from '@svc/kit';
+import { familyOf, InvalidArgument, isId, MAX_FIND_IDS, NotFound } from '@svc/kit';
 import { TAXONOMY, type TaxonomyKind } from './kinds';
 
 /**
  * The ids among `ids` that name terms of `kind` in the org, each once. Another org's id and a malformed one are
- * simply not found. Call it inside the transaction that stores the links.
+ * simply not found. Call it inside the transaction that stores the links: on the MySQL family the terms found stay
+ * share-locked until it ends, so a term deleted meanwhile waits for it and then removes the new links too.
  */
 export async function existingTermIds(
   manager: EntityManager,
@@ -14,11 +15,12 @@ export async function existingTermIds(
 ): Promise<string[]> {
   const wanted = [...new Set(ids.filter(isId))];
   if (!wanted.length) return [];
-  const rows = await manager
+  const query = manager
     .createQueryBuilder(TAXONOMY[kind].row, 'term')
     .select('term.id', 'id')
-    .where('term.orgId = :orgId AND term.id IN (:...wanted)', { orgId, wanted })
-    .getRawMany<{ id: string }>();
+    .where('term.orgId = :orgId AND term.id IN (:...wanted)', { orgId, wanted });
+  if (familyOf(manager.connection) === 'mysql') query.setLock('pessimistic_read');
+  const rows = await query.getRawMany<{ id: string }>();
   return rows.map((row) => row.id);
 }
 
