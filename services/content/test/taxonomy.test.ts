@@ -5,6 +5,7 @@ import {
   DomainError,
   dropTestDatabase,
   newId,
+  now,
   openDataSource,
   OutboxEvent,
   testDbUrl,
@@ -13,21 +14,25 @@ import {
 import { ApiScope } from '@svc/proto/common/v1';
 import { Envelope } from '@svc/proto/events/v1';
 import { contentData } from '../src/data';
-import { TAXONOMY, TAXONOMY_KINDS, TaxonomyTerms, type TaxonomyKind } from '../src/domain/taxonomy';
+import {
+  existingTermIds,
+  requireTermIds,
+  TAXONOMY,
+  TAXONOMY_KINDS,
+  TaxonomyTerms,
+  type TaxonomyKind,
+} from '../src/domain/taxonomy';
 
-async function failure(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
+/** The domain error a call fails with. */
+const failure = (call: Promise<unknown>): Promise<DomainError> =>
+  call.then(
+    () => Promise.reject(new Error('expected the call to fail')),
+    (error: unknown) => (error instanceof DomainError ? error : Promise.reject(error)),
+  );
 
 describe('taxonomy terms: the domain of help tags, news categories and news tags', () => {
   let dataSource: DataSource;
-  const url = testDbUrl('content-taxonomy-terms');
+  const url = testDbUrl('content-taxonomy');
   const relay = { nudge: () => undefined } as unknown as OutboxRelay;
   const orgId = newId();
   const manager = apiKeyPrincipal(orgId, [ApiScope.CONTENT_READ, ApiScope.CONTENT_MANAGE]);
@@ -36,6 +41,21 @@ describe('taxonomy terms: the domain of help tags, news categories and news tags
   async function eventsOf(id: string): Promise<string[]> {
     const rows = await dataSource.manager.find(OutboxEvent, { where: { partitionKey: id }, order: { id: 'ASC' } });
     return rows.map((row) => Envelope.decode(Buffer.from(row.payload, 'base64')).type);
+  }
+
+  /** A term written straight to its table (a name key folded the simple way: these tests use ASCII names). */
+  async function term(kind: TaxonomyKind, org: string, name: string): Promise<string> {
+    const at = now();
+    const id = newId(at);
+    await dataSource.manager.insert(TAXONOMY[kind].row, {
+      id,
+      orgId: org,
+      name,
+      nameKey: name.toLowerCase(),
+      createdAt: at,
+      updatedAt: at,
+    });
+    return id;
   }
 
   before(async () => {
@@ -116,5 +136,31 @@ describe('taxonomy terms: the domain of help tags, news categories and news tags
     const helpTagId = created.get('help_tag') as string;
     const newsTags = new TaxonomyTerms('news_tag', dataSource, () => relay);
     expect((await failure(newsTags.get(manager, helpTagId))).code).to.equal('NOT_FOUND');
+  });
+
+  describe('which term ids are the org’s (for the areas that link terms)', () => {
+    const otherOrg = newId();
+
+    for (const kind of TAXONOMY_KINDS) {
+      it(`${kind}: existingTermIds finds the org’s own terms of that kind only, each once`, async () => {
+        const own = await term(kind, orgId, `own ${newId()}`);
+        const foreign = await term(kind, otherOrg, `foreign ${newId()}`);
+        const otherKind = await term(kind === 'help_tag' ? 'news_tag' : 'help_tag', orgId, `other ${newId()}`);
+        const found = await existingTermIds(dataSource.manager, kind, orgId, [own, own, foreign, otherKind, 'bad id']);
+        expect(found).to.deep.equal([own]);
+        expect(await existingTermIds(dataSource.manager, kind, orgId, [])).to.deep.equal([]);
+      });
+    }
+
+    it('requireTermIds answers the ids once each in their order, or NOT_FOUND naming the field', async () => {
+      const a = await term('news_category', orgId, `a ${newId()}`);
+      const b = await term('news_category', orgId, `b ${newId()}`);
+      const foreign = await term('news_category', otherOrg, `c ${newId()}`);
+      const required = (ids: string[]) =>
+        requireTermIds(dataSource.manager, 'news_category', orgId, ids, 'categoryIds');
+      expect(await required([b, a, b])).to.deep.equal([b, a]);
+      const error = await failure(required([a, foreign]));
+      expect([error.code, error.details]).to.deep.equal(['NOT_FOUND', { field: 'categoryIds', id: foreign }]);
+    });
   });
 });
