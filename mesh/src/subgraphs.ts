@@ -100,6 +100,12 @@ export const SUBGRAPHS: Subgraph[] = [
     proto: 'svc/content/v1/help_folders.proto',
     grpcService: 'svc.content.v1.HelpFolderService',
   },
+  {
+    name: 'contentTaxonomy',
+    app: 'content',
+    proto: 'svc/content/v1/taxonomy.proto',
+    grpcService: 'svc.content.v1.TaxonomyService',
+  },
 ];
 
 /** The root-field name Mesh's gRPC loader gives a method: `svc_inbox_v1_InboxService_SendMessage`. */

@@ -151,6 +151,14 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
       'mutation { createWebIntegration(input: { name: "Site" }) { integration { id } } }',
     );
     objects.set('channel', channel.createWebIntegration.integration.id);
+    for (const [kind, operation] of [
+      ['helpTag', 'createHelpTag'],
+      ['newsCategory', 'createNewsCategory'],
+      ['newsTag', 'createNewsTag'],
+    ] as const) {
+      const term = await gql<Record<string, { id: string }>>(`mutation { ${operation}(input: { name: "t" }) { id } }`);
+      objects.set(kind, (term[operation] as { id: string }).id);
+    }
     objects.set('member', await org.addMember());
     const key = await org.mintKey(ALL_SCOPES_BUT_PARTNER);
     objects.set('key', key.id);
@@ -236,6 +244,7 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
     expect(at('moveHelpFolder', 'parentId')).to.deep.equal(['helpFolder']);
     expect(at('createHelpFolder', 'input.parentId')).to.deep.equal(['helpFolder']);
     expect(at('apiMoveChatCollection', 'parentId')).to.deep.equal(['collection']);
+    expect(at('updateNewsCategory', 'id')).to.deep.equal(['newsCategory']);
     const identity = found.find(
       (slot) => slot.field === 'createContactApi' && slot.path.join('.') === 'input.identities.0.value',
     );

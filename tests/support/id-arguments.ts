@@ -38,6 +38,8 @@ export const OBJECT_KINDS = [
   'helpArticle',
   'helpFolder',
   'helpTag',
+  'newsCategory',
+  'newsTag',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
@@ -82,7 +84,15 @@ const KIND_OF_STEM: [RegExp, ObjectKind][] = [
   [/^(definition|peopleFieldDefinition)$/i, 'peopleField'],
   [/^(article|helpArticle)$/i, 'helpArticle'],
   [/^(folder|helpFolder)$/i, 'helpFolder'],
-  [/^(tag|helpTag)$/i, 'helpTag'],
+  [/^(category|newsCategory)$/i, 'newsCategory'],
+  [/^helpTag$/i, 'helpTag'],
+  [/^newsTag$/i, 'newsTag'],
+];
+
+/** Stems whose kind depends on the operation: a help article's `tagIds` are help tags, a news post's news tags. */
+const KIND_OF_STEM_IN: [RegExp, RegExp, ObjectKind][] = [
+  [/^tag$/i, /News/, 'newsTag'],
+  [/^tag$/i, /Help/, 'helpTag'],
 ];
 
 /** For a bare `id`: the object the operation is about, by the words of its name (most specific first). */
@@ -90,6 +100,9 @@ const KIND_OF_OPERATION: [RegExp, ObjectKind][] = [
   [/PeopleFieldDefinition/, 'peopleField'],
   [/HelpArticle/, 'helpArticle'],
   [/HelpFolder/, 'helpFolder'],
+  [/HelpTag/, 'helpTag'],
+  [/NewsCategory/, 'newsCategory'],
+  [/NewsTag/, 'newsTag'],
   [/InboundConnection/, 'connection'],
   [/Template/, 'template'],
   [/Channel$|WebIntegration/, 'channel'],
@@ -116,7 +129,9 @@ export interface IdSlot {
   list: boolean;
 }
 
-const stemKind = (stem: string) => KIND_OF_STEM.find(([words]) => words.test(stem))?.[1];
+const stemKind = (stem: string, operation = '') =>
+  KIND_OF_STEM_IN.find(([words, within]) => words.test(stem) && within.test(operation))?.[2] ??
+  KIND_OF_STEM.find(([words]) => words.test(stem))?.[1];
 
 /** Whether a field carries ids and of what, from its name or its description; undefined when it carries none. */
 function idField(
@@ -129,7 +144,7 @@ function idField(
   const described = ID_DESCRIPTION.exec(field.description ?? '');
   if (described) {
     const [, condition, word] = described;
-    const kind = stemKind(word ?? '');
+    const kind = stemKind(word ?? '', operation);
     const switcher = siblings.find((sibling) => {
       const type = getNamedType(sibling.type);
       return condition !== undefined && isEnumType(type) && type.getValue(condition) !== undefined;
@@ -147,7 +162,7 @@ export function kindsOf(name: string, operation: string): readonly ObjectKind[] 
   const stem = name.replace(/(_?ids?|Ids?)$/, '');
   const byOperation = KIND_OF_OPERATION.find(([words]) => words.test(operation))?.[1];
   if (!stem || /^parent$/i.test(stem)) return byOperation ? [byOperation] : OBJECT_KINDS;
-  return [stemKind(stem) ?? OBJECT_KINDS].flat();
+  return [stemKind(stem, operation) ?? OBJECT_KINDS].flat();
 }
 
 function unwrapList(type: GraphQLInputType): { list: boolean; inner: GraphQLInputType } {

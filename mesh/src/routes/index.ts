@@ -8,6 +8,7 @@ import { contactsErasureRoutes } from './contacts-erasure';
 import { contactsPeopleFieldRoutes } from './contacts-people-fields';
 import { contentHelpArticleRoutes } from './content-help-articles';
 import { contentHelpFolderRoutes } from './content-help-folders';
+import { contentTaxonomyRoutes } from './content-taxonomy';
 import { flowRoutes } from './flows';
 import { identityRoutes } from './identity';
 import { inboxRoutes } from './inbox';
@@ -40,4 +41,5 @@ export const ROUTES: Record<string, Route> = {
   ...channelsDeliveryRoutes,
   ...contentHelpArticleRoutes,
   ...contentHelpFolderRoutes,
+  ...contentTaxonomyRoutes,
 };

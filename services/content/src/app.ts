@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import { callPolicyOf, Peer, ServiceApp, type ServiceAppDeps } from '@svc/kit';
 import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
 import { HelpFolderServiceService } from '@svc/proto/content/v1/help_folders';
+import { TaxonomyServiceService } from '@svc/proto/content/v1/taxonomy';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import type { ContentConfig } from './config';
 import { contentData } from './data';
@@ -11,6 +12,7 @@ import { HelpArticleWrites } from './domain/help-articles/write';
 import { helpArticleService } from './grpc/help-articles-handlers';
 import { HelpFolderReads, HelpFolderWrites } from './domain/help-folders';
 import { HELP_FOLDER_GRPC_SERVICE, helpFolderService } from './grpc/help-folders-handlers';
+import { TAXONOMY_GRPC_SERVICE, taxonomyService } from './grpc/taxonomy-handlers';
 
 export interface ContentDeps extends ServiceAppDeps {
   /** Where identity listens, read at first use (the embedded stack knows it after start). */
@@ -30,7 +32,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
     super(
       {
         name: 'content',
-        grpcServices: ['svc.content.v1.HelpArticleService', HELP_FOLDER_GRPC_SERVICE],
+        grpcServices: ['svc.content.v1.HelpArticleService', HELP_FOLDER_GRPC_SERVICE, TAXONOMY_GRPC_SERVICE],
         data: contentData,
         publishes: [...CONTENT_TOPICS],
       },
@@ -68,6 +70,11 @@ export class ContentApp extends ServiceApp<ContentConfig> {
         deps,
       ),
       HELP_FOLDER_GRPC_SERVICE,
+    );
+    this.grpc.add(
+      TaxonomyServiceService,
+      taxonomyService(this.dataSource, () => this.relay, deps),
+      TAXONOMY_GRPC_SERVICE,
     );
   }
 
