@@ -1,9 +1,15 @@
 import type Router from '@koa/router';
 import { callPolicyOf, Peer, ServiceApp, type ServiceAppDeps } from '@svc/kit';
+import { NewsPostServiceService } from '@svc/proto/content/v1/news_posts';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import type { ContentConfig } from './config';
 import { contentData } from './data';
 import { CONTENT_TOPICS } from './domain/events';
+import { NewsPosts } from './domain/news/posts';
+import { NewsScheduler } from './domain/news/scheduler';
+import { newsPostsService } from './grpc/news-posts-handlers';
+
+const NEWS_POST_SERVICE = 'svc.content.v1.NewsPostService';
 
 export interface ContentDeps extends ServiceAppDeps {
   /** Where identity listens, read at first use (the embedded stack knows it after start). */
@@ -18,12 +24,13 @@ export class ContentApp extends ServiceApp<ContentConfig> {
   protected readonly identity: Peer<IdentityServiceClient>;
   /** The public help-center pages (`/help/:orgSlug/...`), served on HTTP_PORT and by the embedded stack. */
   router: Router | undefined;
+  private newsScheduler: NewsScheduler | undefined;
 
   constructor(config: ContentConfig, deps: ContentDeps = {}) {
     super(
       {
         name: 'content',
-        grpcServices: [],
+        grpcServices: [NEWS_POST_SERVICE],
         data: contentData,
         publishes: [...CONTENT_TOPICS],
       },
@@ -39,6 +46,19 @@ export class ContentApp extends ServiceApp<ContentConfig> {
 
   protected register(): void {
     // Each area adds its gRPC service here (help articles, folders, tags, news posts, news taxonomy, public reads).
+    const deps = { verifier: this.verifier, logger: this.logger };
+    const relay = () => this.relay;
+    const scheduler = new NewsScheduler(this.dataSource, relay, this.logger, {
+      intervalMs: this.config.CONTENT_SCHEDULER_INTERVAL_MS,
+      leaseMs: this.config.CONTENT_SCHEDULER_LEASE_MS,
+    });
+    this.newsScheduler = scheduler;
+    const news = new NewsPosts(this.dataSource, relay, (at) => scheduler.wakeAt(at));
+    this.grpc.add(NewsPostServiceService, newsPostsService(news, deps), NEWS_POST_SERVICE);
+  }
+
+  protected override async startWorkers(): Promise<void> {
+    this.newsScheduler?.start();
   }
 
   protected override httpRouters(): Router[] {
@@ -46,6 +66,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
   }
 
   protected override async stopWorkers(): Promise<void> {
+    await this.newsScheduler?.stop();
     this.identity.close();
   }
 }
