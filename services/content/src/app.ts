@@ -14,6 +14,8 @@ const NEWS_POST_SERVICE = 'svc.content.v1.NewsPostService';
 export interface ContentDeps extends ServiceAppDeps {
   /** Where identity listens, read at first use (the embedded stack knows it after start). */
   identityAddress?: () => string;
+  /** The time the news posts and their scheduler read as now (tests move it); the system clock otherwise. */
+  newsClock?: () => Date;
 }
 
 /**
@@ -25,6 +27,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
   /** The public help-center pages (`/help/:orgSlug/...`), served on HTTP_PORT and by the embedded stack. */
   router: Router | undefined;
   private newsScheduler: NewsScheduler | undefined;
+  private readonly newsClock: (() => Date) | undefined;
 
   constructor(config: ContentConfig, deps: ContentDeps = {}) {
     super(
@@ -42,6 +45,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
       deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL),
       callPolicyOf(config),
     );
+    this.newsClock = deps.newsClock;
   }
 
   protected register(): void {
@@ -51,9 +55,10 @@ export class ContentApp extends ServiceApp<ContentConfig> {
     const scheduler = new NewsScheduler(this.dataSource, relay, this.logger, {
       intervalMs: this.config.CONTENT_SCHEDULER_INTERVAL_MS,
       leaseMs: this.config.CONTENT_SCHEDULER_LEASE_MS,
+      clock: this.newsClock,
     });
     this.newsScheduler = scheduler;
-    const news = new NewsPosts(this.dataSource, relay, (at) => scheduler.wakeAt(at));
+    const news = new NewsPosts(this.dataSource, relay, (at) => scheduler.wakeAt(at), this.newsClock);
     this.grpc.add(NewsPostServiceService, newsPostsService(news, deps), NEWS_POST_SERVICE);
   }
 

@@ -8,6 +8,7 @@ import { ContactsServiceService } from '@svc/proto/contacts/v1';
 import { ContactErasureServiceService } from '@svc/proto/contacts/v1/erasure';
 import { ErasureParticipantServiceService } from '@svc/proto/erasure/v1';
 import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
+import { NewsPostServiceService } from '@svc/proto/content/v1/news_posts';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
@@ -53,6 +54,7 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   ChatAppATemplatesServiceService,
   DeliveryServiceService,
   ErasureParticipantServiceService,
+  NewsPostServiceService,
 ];
 
 /**

@@ -146,6 +146,8 @@ export class NewsPosts {
     private readonly relay: () => OutboxRelay,
     /** Told when a post is scheduled, so the scheduler can wake at its time. */
     private readonly onScheduled: (at: Date) => void = () => undefined,
+    /** The time writes are stamped with and schedules checked against (the scheduler's: tests move both). */
+    private readonly clock: () => Date = now,
   ) {}
 
   async list(principal: Principal, request: ListNewsPostsRequest): Promise<NewsPostPageResult> {
@@ -330,7 +332,7 @@ export class NewsPosts {
     ) => Promise<{ post: NewsPostRow; verb: ContentVerb<'news_post'>; locale: string | undefined }>,
   ): Promise<StoredNewsPost> {
     const stored = await this.dataSource.transaction(async (manager) => {
-      const at = now();
+      const at = this.clock();
       const { post, verb, locale } = await change(manager, at);
       const event = contentEvent({
         object: 'news_post',

@@ -53,9 +53,9 @@ export class NewsScheduler {
 
   start(): void {
     this.running = true;
-    this.interval = detached(() => setInterval(() => this.wake(), this.options.intervalMs));
+    this.interval = detached(() => setInterval(() => void this.wake(), this.options.intervalMs));
     this.interval.unref();
-    this.wake();
+    void this.wake();
   }
 
   /** Finishes the pass under way and releases the lease (what is due then waits for another replica or a restart). */
@@ -71,10 +71,11 @@ export class NewsScheduler {
     }
   }
 
-  /** A pass soon (a post was scheduled, or one is due). */
-  wake(): void {
-    if (!this.running || this.again) return;
+  /** A pass soon (a post was scheduled, or one is due); resolves when it has run. */
+  wake(): Promise<void> {
+    if (!this.running || this.again) return this.pass;
     this.again = true;
+    // Detached from whichever request woke it: a pass publishes many orgs' posts.
     detached(() => {
       this.pass = this.pass.then(async () => {
         this.again = false;
@@ -85,6 +86,7 @@ export class NewsScheduler {
         }
       });
     });
+    return this.pass;
   }
 
   /** A pass at `at`, when that is before the next regular one. */
@@ -100,7 +102,7 @@ export class NewsScheduler {
         () => {
           this.dueTimer = undefined;
           this.dueAt = undefined;
-          this.wake();
+          void this.wake();
         },
         Math.max(0, delay),
       ),
