@@ -106,6 +106,12 @@ export const SUBGRAPHS: Subgraph[] = [
     proto: 'svc/content/v1/taxonomy.proto',
     grpcService: 'svc.content.v1.TaxonomyService',
   },
+  {
+    name: 'contentNews',
+    app: 'content',
+    proto: 'svc/content/v1/news_posts.proto',
+    grpcService: 'svc.content.v1.NewsPostService',
+  },
 ];
 
 /** The root-field name Mesh's gRPC loader gives a method: `svc_inbox_v1_InboxService_SendMessage`. */

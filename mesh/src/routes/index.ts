@@ -9,6 +9,7 @@ import { contactsPeopleFieldRoutes } from './contacts-people-fields';
 import { contentHelpArticleRoutes } from './content-help-articles';
 import { contentHelpFolderRoutes } from './content-help-folders';
 import { contentTaxonomyRoutes } from './content-taxonomy';
+import { contentNewsRoutes } from './content-news';
 import { flowRoutes } from './flows';
 import { identityRoutes } from './identity';
 import { inboxRoutes } from './inbox';
@@ -42,4 +43,5 @@ export const ROUTES: Record<string, Route> = {
   ...contentHelpArticleRoutes,
   ...contentHelpFolderRoutes,
   ...contentTaxonomyRoutes,
+  ...contentNewsRoutes,
 };

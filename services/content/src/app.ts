@@ -3,6 +3,7 @@ import { callPolicyOf, Peer, ServiceApp, type ServiceAppDeps } from '@svc/kit';
 import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
 import { HelpFolderServiceService } from '@svc/proto/content/v1/help_folders';
 import { TaxonomyServiceService } from '@svc/proto/content/v1/taxonomy';
+import { NewsPostServiceService } from '@svc/proto/content/v1/news_posts';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import type { ContentConfig } from './config';
 import { contentData } from './data';
@@ -13,10 +14,17 @@ import { helpArticleService } from './grpc/help-articles-handlers';
 import { HelpFolderReads, HelpFolderWrites } from './domain/help-folders';
 import { HELP_FOLDER_GRPC_SERVICE, helpFolderService } from './grpc/help-folders-handlers';
 import { TAXONOMY_GRPC_SERVICE, taxonomyService } from './grpc/taxonomy-handlers';
+import { NewsPosts } from './domain/news/posts';
+import { NewsScheduler } from './domain/news/scheduler';
+import { newsPostsService } from './grpc/news-posts-handlers';
+
+const NEWS_POST_SERVICE = 'svc.content.v1.NewsPostService';
 
 export interface ContentDeps extends ServiceAppDeps {
   /** Where identity listens, read at first use (the embedded stack knows it after start). */
   identityAddress?: () => string;
+  /** The time the news posts and their scheduler read as now (tests move it); the system clock otherwise. */
+  newsClock?: () => Date;
 }
 
 /**
@@ -27,12 +35,19 @@ export class ContentApp extends ServiceApp<ContentConfig> {
   protected readonly identity: Peer<IdentityServiceClient>;
   /** The public help-center pages (`/help/:orgSlug/...`), served on HTTP_PORT and by the embedded stack. */
   router: Router | undefined;
+  private newsScheduler: NewsScheduler | undefined;
+  private readonly newsClock: (() => Date) | undefined;
 
   constructor(config: ContentConfig, deps: ContentDeps = {}) {
     super(
       {
         name: 'content',
-        grpcServices: ['svc.content.v1.HelpArticleService', HELP_FOLDER_GRPC_SERVICE, TAXONOMY_GRPC_SERVICE],
+        grpcServices: [
+          'svc.content.v1.HelpArticleService',
+          HELP_FOLDER_GRPC_SERVICE,
+          TAXONOMY_GRPC_SERVICE,
+          NEWS_POST_SERVICE,
+        ],
         data: contentData,
         publishes: [...CONTENT_TOPICS],
       },
@@ -44,6 +59,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
       deps.identityAddress ?? (() => config.IDENTITY_GRPC_URL),
       callPolicyOf(config),
     );
+    this.newsClock = deps.newsClock;
   }
 
   protected register(): void {
@@ -76,6 +92,19 @@ export class ContentApp extends ServiceApp<ContentConfig> {
       taxonomyService(this.dataSource, () => this.relay, deps),
       TAXONOMY_GRPC_SERVICE,
     );
+    const relay = () => this.relay;
+    const scheduler = new NewsScheduler(this.dataSource, relay, this.logger, {
+      intervalMs: this.config.CONTENT_SCHEDULER_INTERVAL_MS,
+      leaseMs: this.config.CONTENT_SCHEDULER_LEASE_MS,
+      clock: this.newsClock,
+    });
+    this.newsScheduler = scheduler;
+    const news = new NewsPosts(this.dataSource, relay, (at) => scheduler.wakeAt(at), this.newsClock);
+    this.grpc.add(NewsPostServiceService, newsPostsService(news, deps), NEWS_POST_SERVICE);
+  }
+
+  protected override async startWorkers(): Promise<void> {
+    this.newsScheduler?.start();
   }
 
   protected override httpRouters(): Router[] {
@@ -83,6 +112,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
   }
 
   protected override async stopWorkers(): Promise<void> {
+    await this.newsScheduler?.stop();
     this.identity.close();
   }
 }

@@ -10,6 +10,7 @@ import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
 import { HelpFolderServiceService } from '@svc/proto/content/v1/help_folders';
 import { ErasureParticipantServiceService } from '@svc/proto/erasure/v1';
 import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
+import { NewsPostServiceService } from '@svc/proto/content/v1/news_posts';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
@@ -57,6 +58,7 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   ErasureParticipantServiceService,
   HelpArticleServiceService,
   HelpFolderServiceService,
+  NewsPostServiceService,
 ];
 
 /**
