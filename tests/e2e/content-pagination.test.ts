@@ -29,6 +29,9 @@ const OUT_OF_BOUNDS = [
 /** The content lists of spec 4.2: each one the schema exposes must be found as an offset list. */
 const CONTENT_LISTS = ['helpArticles', 'helpFolders', 'helpTags', 'newsPosts', 'newsCategories', 'newsTags'];
 
+/** The public schema, built once: its types are compared by identity. */
+const schema = publicSchema();
+
 /** Lists whose items the generic `create<Item>` call cannot make: list name -> how to add `count` items. */
 const SEEDERS: Record<string, (org: TestOrg, count: number) => Promise<void>> = {};
 
@@ -40,7 +43,7 @@ const fill: NonNullable<ArgumentValueOptions['fill']> = (path, type) => {
 
 /** The mutation making one item of a list: `create<Item>` answering the item (or a payload holding it). */
 function creatorOf(itemType: GraphQLObjectType): GraphQLField<unknown, unknown> | undefined {
-  const creator = publicSchema().getMutationType()?.getFields()[`create${itemType.name}`];
+  const creator = schema.getMutationType()?.getFields()[`create${itemType.name}`];
   if (!creator) return undefined;
   const answer = getNamedType(creator.type);
   const holds =
@@ -52,7 +55,7 @@ function creatorOf(itemType: GraphQLObjectType): GraphQLField<unknown, unknown> 
 describe('Content pagination: every limit/offset list walked without skips or repeats (whole stack over HTTP)', function () {
   const harness = new StackHarness();
   let org: TestOrg;
-  const lists = offsetQueries(publicSchema());
+  const lists = offsetQueries(schema);
 
   before(async () => {
     await harness.start();
@@ -98,14 +101,14 @@ describe('Content pagination: every limit/offset list walked without skips or re
 
   it('every Query answering { data, totalCount, hasMore } takes limit and offset, and every one taking both answers such a page', () => {
     const offsetNames = lists.map((list) => list.field.name).sort();
-    const pageNames = pageShapedQueries(publicSchema())
+    const pageNames = pageShapedQueries(schema)
       .map((field) => field.name)
       .sort();
     expect(offsetNames).to.deep.equal(pageNames);
   });
 
   it('finds every content list the schema exposes', () => {
-    const exposed = Object.keys(publicSchema().getQueryType()?.getFields() ?? {}).filter((name) =>
+    const exposed = Object.keys(schema.getQueryType()?.getFields() ?? {}).filter((name) =>
       CONTENT_LISTS.includes(name),
     );
     expect(lists.map((list) => list.field.name)).to.include.members(exposed);
