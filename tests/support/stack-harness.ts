@@ -92,7 +92,8 @@ export class StackHarness {
 
   async stop(): Promise<void> {
     await this.stack.stop();
-    for (const app of this.stack.apps) await dropTestDatabase(app.config.DB_URL);
+    // One database per service, independent of each other: dropped at once (docs/decisions/0210).
+    await Promise.all(this.stack.apps.map((app) => dropTestDatabase(app.config.DB_URL)));
     fs.rmSync(this.dataDir, { recursive: true, force: true });
   }
 
