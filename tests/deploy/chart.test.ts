@@ -682,6 +682,8 @@ describe('deploy: charts/svc', function () {
       );
       expect(envValue(objects, content, 'DB_MIGRATE')).to.equal('skip');
       expect(envValue(objects, content, 'HTTP_PORT')).to.equal(String(defaults.services.content!.ports.http));
+      // the help pages' absolute links (sitemap, hreflang): the public URL, like the inbox's media links
+      expect(envValue(objects, content, 'CONTENT_PUBLIC_URL')).to.equal('https://inbox.example.com');
       const job = getObject<Workload>(objects, 'Job', `${name}-migrate`);
       expect(job.metadata.annotations?.['helm.sh/hook']).to.equal('pre-install,pre-upgrade');
       expect(container(job).args).to.deep.equal(['migrate']);
