@@ -83,6 +83,8 @@ const KEY_B = Buffer.from('fedcba9876543210fedcba9876543210').toString('base64')
 const WEBHOOK_KEYS = 'WEBHOOK_SECRETS_KEYS';
 /** channels' keys from an existingSecret: what a render that tests webhook-ingress's keys adds. */
 const CHANNELS_ARGS = ['--set', `channelsSecretsKeys.existingSecret=${CHANNELS_KEYS_SECRET}`];
+/** HTTPRoutes (Gateway API) instead of Ingresses: what a render adds besides ingress.enabled=false. */
+const GATEWAY_API = ['--set', 'httpRoute.enabled=true', '--set', 'httpRoute.parentRefs[0].name=public'];
 
 function container(workload: Workload): Container {
   const first = workload.spec.template.spec.containers[0];
@@ -630,16 +632,7 @@ describe('deploy: charts/svc', function () {
       const controllerRule = policy.ingress.find((r) => JSON.stringify(r.from).includes('ingress-nginx'));
       expect(controllerRule?.ports, 'ingress controller -> widget').to.deep.equal([{ port: 'http', protocol: 'TCP' }]);
 
-      const routed = helmTemplate([
-        '-f',
-        productionValues,
-        '--set',
-        'ingress.enabled=false',
-        '--set',
-        'httpRoute.enabled=true',
-        '--set',
-        'httpRoute.parentRefs[0].name=public',
-      ]);
+      const routed = helmTemplate(['-f', productionValues, '--set', 'ingress.enabled=false', ...GATEWAY_API]);
       const route = getObject(routed, 'HTTPRoute', objectName('widget')).spec as {
         rules: { matches: unknown[]; backendRefs: unknown[] }[];
       };
@@ -688,16 +681,7 @@ describe('deploy: charts/svc', function () {
       expect(job.metadata.annotations?.['helm.sh/hook']).to.equal('pre-install,pre-upgrade');
       expect(container(job).args).to.deep.equal(['migrate']);
 
-      const routed = helmTemplate([
-        '-f',
-        productionValues,
-        '--set',
-        'ingress.enabled=false',
-        '--set',
-        'httpRoute.enabled=true',
-        '--set',
-        'httpRoute.parentRefs[0].name=public',
-      ]);
+      const routed = helmTemplate(['-f', productionValues, '--set', 'ingress.enabled=false', ...GATEWAY_API]);
       const route = getObject(routed, 'HTTPRoute', name).spec as {
         rules: { matches: unknown[]; backendRefs: unknown[] }[];
       };
@@ -765,7 +749,7 @@ describe('deploy: charts/svc', function () {
         timeouts?: Record<string, string>;
       }[];
     };
-    const gatewayApi = ['--set', 'httpRoute.enabled=true', '--set', 'httpRoute.parentRefs[0].name=public'];
+    const gatewayApi = GATEWAY_API;
     const claim = (objects: K8sObject[], name = `${objectName('inbox')}-data`) =>
       getObject<PersistentVolumeClaimObject>(objects, 'PersistentVolumeClaim', name);
     const inbox = (objects: K8sObject[]) => getObject<Workload>(objects, 'Deployment', objectName('inbox'));
