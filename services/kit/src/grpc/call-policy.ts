@@ -11,6 +11,7 @@ import { HelpFolderServiceService } from '@svc/proto/content/v1/help_folders';
 import { ErasureParticipantServiceService } from '@svc/proto/erasure/v1';
 import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
 import { NewsPostServiceService } from '@svc/proto/content/v1/news_posts';
+import { TaxonomyServiceService } from '@svc/proto/content/v1/taxonomy';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
@@ -59,6 +60,7 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   HelpArticleServiceService,
   HelpFolderServiceService,
   NewsPostServiceService,
+  TaxonomyServiceService,
 ];
 
 /**
