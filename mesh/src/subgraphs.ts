@@ -94,6 +94,12 @@ export const SUBGRAPHS: Subgraph[] = [
     proto: 'svc/content/v1/help_folders.proto',
     grpcService: 'svc.content.v1.HelpFolderService',
   },
+  {
+    name: 'contentHelpArticles',
+    app: 'content',
+    proto: 'svc/content/v1/help_articles.proto',
+    grpcService: 'svc.content.v1.HelpArticleService',
+  },
 ];
 
 /** The root-field name Mesh's gRPC loader gives a method: `svc_inbox_v1_InboxService_SendMessage`. */

@@ -135,6 +135,10 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
       'mutation { createHelpFolder(input: { name: "Guides" }) { id } }',
     );
     objects.set('helpFolder', folder.createHelpFolder.id);
+    const article = await gql<{ createHelpArticle: { id: string } }>(
+      'mutation { createHelpArticle(input: { title: "Resetting a password", bodyMarkdown: "Click **Forgot**" }) { id } }',
+    );
+    objects.set('helpArticle', article.createHelpArticle.id);
     const flow = await gql<{ createFlow: { _id: string } }>(
       'mutation { createFlow(input: { name: "f", trigger: { type: STARTED_FOR_CHAT } }) { _id } }',
     );
@@ -229,6 +233,9 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
     expect(at('moveHelpFolder', 'parentId')).to.deep.equal(['helpFolder']);
     expect(at('createHelpFolder', 'input.parentId')).to.deep.equal(['helpFolder']);
     expect(at('apiMoveChatCollection', 'parentId')).to.deep.equal(['collection']);
+    expect(at('publishHelpArticle', 'id')).to.deep.equal(['helpArticle']);
+    expect(at('createHelpArticle', 'input.folderId')).to.deep.equal(['helpFolder']);
+    expect(at('updateHelpArticle', 'input.tagIds')).to.deep.equal(['helpTag']);
     const identity = found.find(
       (slot) => slot.field === 'createContactApi' && slot.path.join('.') === 'input.identities.0.value',
     );

@@ -7,6 +7,7 @@ import { contactsRoutes } from './contacts';
 import { contactsErasureRoutes } from './contacts-erasure';
 import { contactsPeopleFieldRoutes } from './contacts-people-fields';
 import { contentHelpFolderRoutes } from './content-help-folders';
+import { contentHelpArticleRoutes } from './content-help-articles';
 import { flowRoutes } from './flows';
 import { identityRoutes } from './identity';
 import { inboxRoutes } from './inbox';
@@ -38,4 +39,5 @@ export const ROUTES: Record<string, Route> = {
   ...channelsPlatformRoutes,
   ...channelsDeliveryRoutes,
   ...contentHelpFolderRoutes,
+  ...contentHelpArticleRoutes,
 };

@@ -1,12 +1,16 @@
 import type Router from '@koa/router';
 import { callPolicyOf, Peer, ServiceApp, type ServiceAppDeps } from '@svc/kit';
 import { HelpFolderServiceService } from '@svc/proto/content/v1/help_folders';
+import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import type { ContentConfig } from './config';
 import { contentData } from './data';
 import { CONTENT_TOPICS } from './domain/events';
 import { HelpFolderReads, HelpFolderWrites } from './domain/help-folders';
 import { HELP_FOLDER_GRPC_SERVICE, helpFolderService } from './grpc/help-folders-handlers';
+import { HelpArticleReads } from './domain/help-articles/read';
+import { HelpArticleWrites } from './domain/help-articles/write';
+import { helpArticleService } from './grpc/help-articles-handlers';
 
 export interface ContentDeps extends ServiceAppDeps {
   /** Where identity listens, read at first use (the embedded stack knows it after start). */
@@ -26,7 +30,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
     super(
       {
         name: 'content',
-        grpcServices: [HELP_FOLDER_GRPC_SERVICE],
+        grpcServices: ['svc.content.v1.HelpArticleService', HELP_FOLDER_GRPC_SERVICE],
         data: contentData,
         publishes: [...CONTENT_TOPICS],
       },
@@ -42,6 +46,18 @@ export class ContentApp extends ServiceApp<ContentConfig> {
 
   protected register(): void {
     // Each area adds its gRPC service here (help articles, folders, tags, news posts, news taxonomy, public reads).
+    const deps = { verifier: this.verifier, logger: this.logger };
+    this.grpc.add(
+      HelpArticleServiceService,
+      helpArticleService(
+        {
+          reads: new HelpArticleReads(this.dataSource),
+          writes: new HelpArticleWrites(this.dataSource, () => this.relay),
+        },
+        deps,
+      ),
+      'svc.content.v1.HelpArticleService',
+    );
     this.grpc.add(
       HelpFolderServiceService,
       helpFolderService(
@@ -49,7 +65,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
           reads: new HelpFolderReads(this.dataSource),
           writes: new HelpFolderWrites(this.dataSource, () => this.relay),
         },
-        { verifier: this.verifier, logger: this.logger },
+        deps,
       ),
       HELP_FOLDER_GRPC_SERVICE,
     );
