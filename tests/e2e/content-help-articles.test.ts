@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { ApiScope, eventually, newId } from '@svc/kit';
 import { HelpFolderRow, HelpTagRow } from '@svc/content';
 import { Envelope } from '@svc/proto/events/v1';
-import { StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
-import { dataOf, expectError } from './inbox-fixtures';
+import { StackHarness, type TestOrg } from '../support/stack-harness';
+import { dataOf, expectError, expectField, refusalOf } from './inbox-fixtures';
 
 interface Translation {
   locale: string;
@@ -47,22 +47,6 @@ const UNPUBLISH = `mutation($id: String!, $locale: String) { unpublishHelpArticl
 const DELETE = 'mutation($id: String!) { deleteHelpArticle(id: $id) { id } }';
 
 const READ_MANAGE = [ApiScope.CONTENT_READ, ApiScope.CONTENT_MANAGE];
-
-/** The error a caller sees, with the id under test written as `<id>`, for comparing two refusals. */
-function refusalOf(response: GraphQLResponse, id: string) {
-  const [error] = response.body.errors ?? [];
-  return {
-    status: response.status,
-    code: error?.extensions?.code,
-    field: error?.extensions?.field,
-    message: error?.message.replaceAll(id, '<id>'),
-  };
-}
-
-function expectField(response: GraphQLResponse, code: string, field: string): void {
-  expectError(response, 200, code);
-  expect(response.body.errors?.[0]?.extensions?.field, JSON.stringify(response.body)).to.equal(field);
-}
 
 describe('Help articles (whole stack over HTTP)', function () {
   const harness = new StackHarness();

@@ -166,11 +166,12 @@ export class HelpArticleWrites {
 
   /** A translation in a locale the article has none in (CONFLICT naming `locale` otherwise), DRAFT. */
   createTranslation(principal: Principal, input: CreateHelpArticleTranslationRequest): Promise<HelpArticle> {
-    const locale = canonicalLocale(input.locale);
     const title = checkTitle(input.title);
     const bodyMarkdown = checkBody(input.bodyMarkdown);
     return this.change(principal, async (manager, orgId, at) => {
       const article = await findArticle(manager, orgId, input.id);
+      // After the id: another org's article is NOT_FOUND whatever the locale (the message quotes a bad one).
+      const locale = canonicalLocale(input.locale);
       if (await manager.existsBy(HelpArticleTranslationRow, { articleId: article.id, locale }))
         throw new Conflict(`the help article already has a ${locale} translation`, { field: 'locale' });
       const status = await this.addTranslation(manager, article, { locale, title, bodyMarkdown, slug: input.slug }, at);
