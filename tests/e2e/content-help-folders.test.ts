@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { ApiScope, newId } from '@svc/kit';
 import { HelpArticleStatus } from '@svc/proto/content/v1/content';
-import { StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
-import { dataOf, expectError } from './inbox-fixtures';
+import { StackHarness, type TestOrg } from '../support/stack-harness';
+import { dataOf, expectError, expectField, refusalOf } from './inbox-fixtures';
 
 interface Folder {
   id: string;
@@ -50,17 +50,6 @@ const DELETE = `mutation($id: String!, $move: Boolean) {
 
 const READ_WRITE = [ApiScope.CONTENT_READ, ApiScope.CONTENT_MANAGE];
 
-/** The error a caller sees, for comparing two refusals. */
-function refusalOf(response: GraphQLResponse, id: string) {
-  const [error] = response.body.errors ?? [];
-  return {
-    status: response.status,
-    code: error?.extensions?.code,
-    field: error?.extensions?.field,
-    message: error?.message.replaceAll(id, '<id>'),
-  };
-}
-
 describe('Help folders (whole stack over HTTP)', function () {
   const harness = new StackHarness();
 
@@ -101,11 +90,6 @@ describe('Help folders (whole stack over HTTP)', function () {
           })
         ).deleteHelpFolder,
     };
-  }
-
-  function expectField(response: GraphQLResponse, code: string, field: string): void {
-    expectError(response, 200, code);
-    expect(response.body.errors?.[0]?.extensions?.field, JSON.stringify(response.body)).to.equal(field);
   }
 
   /** An article filed in `folderId` with a translation per entry (the first in its default locale), through GraphQL. */
