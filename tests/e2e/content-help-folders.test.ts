@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import { ApiScope, newId, now } from '@svc/kit';
+import { ApiScope, newId } from '@svc/kit';
 import { HelpArticleStatus } from '@svc/proto/content/v1/content';
-import { HelpArticleRow, HelpArticleTranslationRow } from '@svc/content/dist/src/entities';
-import { StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
-import { dataOf, expectError } from './inbox-fixtures';
+import { StackHarness, type TestOrg } from '../support/stack-harness';
+import { dataOf, expectError, expectField, refusalOf } from './inbox-fixtures';
 
 interface Folder {
   id: string;
@@ -51,17 +50,6 @@ const DELETE = `mutation($id: String!, $move: Boolean) {
 
 const READ_WRITE = [ApiScope.CONTENT_READ, ApiScope.CONTENT_MANAGE];
 
-/** The error a caller sees, for comparing two refusals. */
-function refusalOf(response: GraphQLResponse, id: string) {
-  const [error] = response.body.errors ?? [];
-  return {
-    status: response.status,
-    code: error?.extensions?.code,
-    field: error?.extensions?.field,
-    message: error?.message.replaceAll(id, '<id>'),
-  };
-}
-
 describe('Help folders (whole stack over HTTP)', function () {
   const harness = new StackHarness();
 
@@ -104,50 +92,45 @@ describe('Help folders (whole stack over HTTP)', function () {
     };
   }
 
-  function expectField(response: GraphQLResponse, code: string, field: string): void {
-    expectError(response, 200, code);
-    expect(response.body.errors?.[0]?.extensions?.field, JSON.stringify(response.body)).to.equal(field);
-  }
-
-  /**
-   * An article filed in `folderId` with a translation per entry, the first in its default locale: stored in the
-   * content service's database, as the help articles operations store them.
-   */
+  /** An article filed in `folderId` with a translation per entry (the first in its default locale), through GraphQL. */
   async function fileArticle(
-    org: TestOrg,
+    key: string,
     folderId: string | null,
     translations: [locale: string, status: HelpArticleStatus][],
   ): Promise<string> {
-    const manager = harness.stack.content.dataSource.manager;
-    const at = now();
-    const id = newId(at);
-    const defaultLocale = translations[0]?.[0] ?? 'en';
-    await manager.insert(HelpArticleRow, {
-      id,
-      orgId: org.id,
-      folderId,
-      authorId: 'a',
-      defaultLocale,
-      createdAt: at,
-      updatedAt: at,
-    });
-    for (const [locale, status] of translations)
-      await manager.insert(HelpArticleTranslationRow, {
-        id: newId(),
-        orgId: org.id,
-        articleId: id,
-        locale,
-        title: `Article ${id}`,
-        slug: `article-${id}`,
-        bodyMarkdown: 'Body',
-        bodyHtml: '<p>Body</p>',
-        status,
-        publishedAt: status === HelpArticleStatus.PUBLISHED ? at : null,
-        createdAt: at,
-        updatedAt: at,
+    const gql = <T>(query: string, variables: Record<string, unknown>) =>
+      harness.graphql<T>(query, variables, key).then(dataOf);
+    const [[locale, status] = ['en', HelpArticleStatus.DRAFT], ...others] = translations;
+    const text = { title: `Article ${newId()}`, bodyMarkdown: 'Body' };
+    const { id } = (
+      await gql<{ createHelpArticle: { id: string } }>(
+        'mutation($i: CreateHelpArticleInput!) { createHelpArticle(input: $i) { id } }',
+        { i: { ...text, locale, folderId } },
+      )
+    ).createHelpArticle;
+    for (const [other] of others)
+      await gql(
+        'mutation($id: String!, $i: CreateHelpArticleTranslationInput!) { createHelpArticleTranslation(id: $id, input: $i) { id } }',
+        { id, i: { ...text, locale: other } },
+      );
+    for (const [published] of [[locale, status], ...others].filter(
+      ([, state]) => state === HelpArticleStatus.PUBLISHED,
+    ))
+      await gql('mutation($id: String!, $l: String) { publishHelpArticle(id: $id, locale: $l) { id } }', {
+        id,
+        l: published,
       });
     return id;
   }
+
+  const folderOfArticle = async (key: string, id: string) =>
+    dataOf(
+      await harness.graphql<{ helpArticle: { folderId: string | null } }>(
+        'query($id: String!) { helpArticle(id: $id) { folderId } }',
+        { id },
+        key,
+      ),
+    ).helpArticle.folderId;
 
   before(async function () {
     this.timeout(120_000);
@@ -327,24 +310,24 @@ describe('Help folders (whole stack over HTTP)', function () {
 
   describe('counts', () => {
     it('counts published and draft articles with sub-folders, by default locale or the locale asked, one or many', async () => {
-      const { org, key } = await newOrg();
+      const { key } = await newOrg();
       const api = client(key);
       const top = await api.create('Top');
       const sub = await api.create('Sub', top.id);
       const subsub = await api.create('Subsub', sub.id);
       const empty = await api.create('Empty');
       const { PUBLISHED, DRAFT } = HelpArticleStatus;
-      await fileArticle(org, top.id, [['en', PUBLISHED]]);
-      await fileArticle(org, top.id, [
+      await fileArticle(key, top.id, [['en', PUBLISHED]]);
+      await fileArticle(key, top.id, [
         ['en', DRAFT],
         ['pt-BR', PUBLISHED],
       ]);
-      await fileArticle(org, sub.id, [
+      await fileArticle(key, sub.id, [
         ['en', PUBLISHED],
         ['pt-BR', DRAFT],
       ]);
-      await fileArticle(org, subsub.id, [['pt-BR', PUBLISHED]]);
-      await fileArticle(org, null, [['en', PUBLISHED]]);
+      await fileArticle(key, subsub.id, [['pt-BR', PUBLISHED]]);
+      await fileArticle(key, null, [['en', PUBLISHED]]);
       expect(await api.counts(top.id)).to.deep.equal({
         folderId: top.id,
         published: 3,
@@ -372,7 +355,7 @@ describe('Help folders (whole stack over HTTP)', function () {
 
   describe('deleting', () => {
     it('deletes an empty folder; refuses one with content unless moveContentToParent moves it up', async () => {
-      const { org, key } = await newOrg();
+      const { key } = await newOrg();
       const api = client(key);
       const top = await api.create('Top');
       const [before, middle, after] = [
@@ -381,8 +364,8 @@ describe('Help folders (whole stack over HTTP)', function () {
         await api.create('3', top.id),
       ];
       const inner = await api.create('2.1', middle.id);
-      await fileArticle(org, middle.id, [['en', HelpArticleStatus.PUBLISHED]]);
-      await fileArticle(org, middle.id, [['en', HelpArticleStatus.DRAFT]]);
+      const filed = await fileArticle(key, middle.id, [['en', HelpArticleStatus.PUBLISHED]]);
+      await fileArticle(key, middle.id, [['en', HelpArticleStatus.DRAFT]]);
       expectField(await api.call(DELETE, { id: middle.id }), 'FAILED_PRECONDITION', 'id');
       expect(await api.get(middle.id)).to.deep.include({ name: '2' });
 
@@ -394,6 +377,7 @@ describe('Help folders (whole stack over HTTP)', function () {
         [after.id, 2],
       ]);
       expect(await api.counts(top.id)).to.deep.include({ published: 1, draft: 1, directPublished: 1, directDraft: 1 });
+      expect(await folderOfArticle(key, filed)).to.equal(top.id);
 
       expect(await api.remove(inner.id)).to.deep.equal({ id: inner.id, movedFolders: 0, movedArticles: 0 });
       expect((await api.list({ parentId: top.id })).data.map((f) => [f.id, f.position])).to.deep.equal([

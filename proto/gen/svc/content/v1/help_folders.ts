@@ -60,7 +60,10 @@ export interface HelpFolderIdRequest {
 export interface HelpFolderTreeRequest {
 }
 
-/** A folder with the folders under it: the fields of HelpFolder, then its children by position. */
+/**
+ * A folder with the folders under it: the fields of HelpFolder (flat rather than a nested HelpFolder, so the gateway
+ * asks for exactly the fields a client selects at each level), then its children by position.
+ */
 export interface HelpFolderNode {
   id: string;
   parentId?: string | undefined;
