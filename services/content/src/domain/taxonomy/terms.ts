@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import {
   Conflict,
   enqueueEvents,
+  familyOf,
   isDuplicateKeyError,
   isId,
   newId,
@@ -100,21 +101,25 @@ export class TaxonomyTerms {
     requireScope(principal, ApiScope.CONTENT_MANAGE);
     const orgId = requireOrg(principal);
     const linksRemoved = await this.dataSource.transaction(async (manager) => {
-      const row = await this.find(manager, orgId, id);
-      const links = { orgId, [this.spec.link.termColumn]: row.id };
-      const removed = await manager.countBy(this.spec.link.row, links);
-      await manager.delete(this.spec.link.row, links);
+      // Locked first: a writer linking the term at the same time holds it share-locked (existingTermIds), so one of
+      // the two waits for the other instead of both locking links and term in opposite orders.
+      const row = await this.find(manager, orgId, id, true);
+      const removed = await manager.delete(this.spec.link.row, { orgId, [this.spec.link.termColumn]: row.id });
       await manager.delete(this.spec.row, { id: row.id });
       await enqueueEvents(manager, [this.event('deleted', orgId, row.id)]);
-      return removed;
+      return removed.affected ?? 0;
     });
     this.relay().nudge();
     return { id, linksRemoved };
   }
 
   /** The term of the org, or NOT_FOUND (the same for a malformed id, another org's, or a deleted one). */
-  private async find(manager: EntityManager, orgId: string, id: string): Promise<TaxonomyTermRow> {
-    const row = isId(id) ? await manager.findOneBy(this.spec.row, { id, orgId }) : null;
+  private async find(manager: EntityManager, orgId: string, id: string, forUpdate = false): Promise<TaxonomyTermRow> {
+    const lock =
+      forUpdate && familyOf(manager.connection) === 'mysql' ? { mode: 'pessimistic_write' as const } : undefined;
+    const row = isId(id)
+      ? await manager.findOne(this.spec.row, { where: { id, orgId }, ...(lock ? { lock } : {}) })
+      : null;
     if (!row) throw new NotFound(`${this.spec.label} not found`, { field: 'id' });
     return row;
   }
