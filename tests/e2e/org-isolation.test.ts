@@ -143,6 +143,10 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
       'mutation { createWebIntegration(input: { name: "Site" }) { integration { id } } }',
     );
     objects.set('channel', channel.createWebIntegration.integration.id);
+    const post = await gql<{ createNewsPost: { id: string } }>(
+      'mutation { createNewsPost(input: { title: "News", bodyMarkdown: "Hi" }) { id } }',
+    );
+    objects.set('newsPost', post.createNewsPost.id);
     objects.set('member', await org.addMember());
     const key = await org.mintKey(ALL_SCOPES_BUT_PARTNER);
     objects.set('key', key.id);
@@ -222,6 +226,7 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
     expect(at('createContactApi', 'input.externalId')).to.equal(undefined);
     expect(at('setPeopleFieldValue', 'definitionId')).to.deep.equal(['peopleField']);
     expect(at('deletePeopleFieldDefinition', 'id')).to.deep.equal(['peopleField']);
+    expect(at('scheduleNewsPost', 'id')).to.deep.equal(['newsPost']);
     const identity = found.find(
       (slot) => slot.field === 'createContactApi' && slot.path.join('.') === 'input.identities.0.value',
     );

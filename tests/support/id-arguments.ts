@@ -35,6 +35,7 @@ export const OBJECT_KINDS = [
   'channel',
   'template',
   'peopleField',
+  'newsPost',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
@@ -81,6 +82,7 @@ const KIND_OF_STEM: [RegExp, ObjectKind][] = [
 
 /** For a bare `id`: the object the operation is about, by the words of its name (most specific first). */
 const KIND_OF_OPERATION: [RegExp, ObjectKind][] = [
+  [/[Nn]ewsPost/, 'newsPost'],
   [/PeopleFieldDefinition/, 'peopleField'],
   [/InboundConnection/, 'connection'],
   [/Template/, 'template'],
