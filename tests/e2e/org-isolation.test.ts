@@ -159,6 +159,10 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
       const term = await gql<Record<string, { id: string }>>(`mutation { ${operation}(input: { name: "t" }) { id } }`);
       objects.set(kind, (term[operation] as { id: string }).id);
     }
+    const post = await gql<{ createNewsPost: { id: string } }>(
+      'mutation { createNewsPost(input: { title: "News", bodyMarkdown: "Hi" }) { id } }',
+    );
+    objects.set('newsPost', post.createNewsPost.id);
     objects.set('member', await org.addMember());
     const key = await org.mintKey(ALL_SCOPES_BUT_PARTNER);
     objects.set('key', key.id);
@@ -245,6 +249,7 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
     expect(at('createHelpFolder', 'input.parentId')).to.deep.equal(['helpFolder']);
     expect(at('apiMoveChatCollection', 'parentId')).to.deep.equal(['collection']);
     expect(at('updateNewsCategory', 'id')).to.deep.equal(['newsCategory']);
+    expect(at('scheduleNewsPost', 'id')).to.deep.equal(['newsPost']);
     const identity = found.find(
       (slot) => slot.field === 'createContactApi' && slot.path.join('.') === 'input.identities.0.value',
     );

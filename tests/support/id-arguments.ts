@@ -40,6 +40,7 @@ export const OBJECT_KINDS = [
   'helpTag',
   'newsCategory',
   'newsTag',
+  'newsPost',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
@@ -97,6 +98,7 @@ const KIND_OF_STEM_IN: [RegExp, RegExp, ObjectKind][] = [
 
 /** For a bare `id`: the object the operation is about, by the words of its name (most specific first). */
 const KIND_OF_OPERATION: [RegExp, ObjectKind][] = [
+  [/[Nn]ewsPost/, 'newsPost'],
   [/PeopleFieldDefinition/, 'peopleField'],
   [/HelpArticle/, 'helpArticle'],
   [/HelpFolder/, 'helpFolder'],

@@ -274,9 +274,9 @@ export class NewsPosts {
   async createTranslation(principal: Principal, input: CreateNewsPostTranslationRequest): Promise<StoredNewsPost> {
     requireScope(principal, ApiScope.CONTENT_MANAGE);
     const orgId = requireOrg(principal);
-    const locale = canonicalLocale(input.locale);
     return this.write(async (manager, at) => {
       const post = await findPost(manager, orgId, input.id);
+      const locale = canonicalLocale(input.locale);
       try {
         await manager.insert(NewsPostTranslationRow, translationRow(post, locale, input.title, input.bodyMarkdown, at));
       } catch (error) {
