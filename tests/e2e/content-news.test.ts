@@ -243,7 +243,7 @@ describe('News posts (whole stack over HTTP)', function () {
     it('publishes a scheduled post by itself at its time', async function () {
       this.timeout(30_000);
       const post = await create();
-      const at = new Date(Date.now() + 1_000).toISOString();
+      const at = new Date(Date.now() + 2_000).toISOString();
       const scheduled = (await gql<{ scheduleNewsPost: Post }>(SCHEDULE, { id: post.id, at })).scheduleNewsPost;
       expect(scheduled).to.deep.include({ status: 'SCHEDULED', scheduledAt: at });
       const published = await eventually(
