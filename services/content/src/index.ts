@@ -1,3 +1,4 @@
 export { ContentApp, type ContentDeps } from './app';
 export { contentConfig, contentConfigSchema, type ContentConfig } from './config';
 export { contentData } from './data';
+export { renderMarkdown } from './domain/markdown';
