@@ -40,6 +40,7 @@ export * from './testing';
 export * from './fake-channels';
 export * from './db/sql';
 export * from './db/org-ids';
+export * from './search/terms';
 export * from './tracing/request-id';
 export * from './tracing/request-context';
 export * from './tracing/log-fields';
