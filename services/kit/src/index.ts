@@ -35,6 +35,7 @@ export * from './http/ops-app';
 export * from './http/raw-routes';
 export * from './http/keep-alive';
 export * from './http/client-address';
+export * from './http/etag';
 export * from './db/migration-tool';
 export * from './testing';
 export * from './fake-channels';

@@ -211,6 +211,8 @@ export class Stack {
         channelsAddress: address(this.channels),
         contactsAddress: address(this.contacts),
         inboxAddress: address(this.inbox),
+        // Read at first use: content starts after widget-api (nothing calls it while the services start).
+        contentAddress: () => `127.0.0.1:${this.content.grpcPort}`,
         holdErasureRequests: options.holdWidgetErasureRequests ?? false,
       },
     );
