@@ -180,6 +180,8 @@ describe('content public reads: widget help and news, public help pages (whole s
         headers: { 'if-none-match': allowed.headers.get('etag') ?? '' },
       });
       expect(again.status).to.equal(304);
+      // A shared cache must not hand an answer without CORS headers to a page that needs them.
+      expect((await web(url, `/help/${key}/folders`)).headers.get('vary')).to.match(/origin/i);
       const refused = await web(url, `/help/${key}/articles`, { origin: 'https://evil.example' });
       expect(refused.status).to.equal(403);
       expect((await web(url, '/help/not-a-key/articles')).status).to.equal(404);

@@ -100,6 +100,8 @@ function pageFields(info: ContentPageInfo | undefined) {
 export function answerCacheable(ctx: Context, body: string, cacheControl: string): void {
   const etag = etagOf(body);
   ctx.set({ etag, 'cache-control': cacheControl });
+  // Shared caches keep one copy per Origin: an answer without CORS headers must not reach a page that needs them.
+  ctx.vary('Origin');
   if (etagMatches(ctx.get('if-none-match'), etag)) {
     ctx.status = 304;
     return;
