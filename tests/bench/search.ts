@@ -13,8 +13,7 @@
  */
 import type { RowDataPacket } from 'mysql2';
 import { createConnection, type Connection } from 'mysql2/promise';
-import { termsOf } from '@svc/inbox';
-import { newId } from '@svc/kit';
+import { newId, termsOf } from '@svc/kit';
 import { gatewayCaller } from './gateway-client';
 import { machineLoad } from './machine-load';
 import { startStackProcess } from './stack-process';

@@ -1,9 +1,14 @@
 import type Router from '@koa/router';
 import { callPolicyOf, Peer, ServiceApp, type ServiceAppDeps } from '@svc/kit';
+import { ContentPublicServiceService } from '@svc/proto/content/v1/public';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import type { ContentConfig } from './config';
 import { contentData } from './data';
 import { CONTENT_TOPICS } from './domain/events';
+import { CONTENT_PUBLIC_GRPC_SERVICE, contentPublicService } from './domain/public/grpc';
+import { HelpOrgs } from './domain/public/help-orgs';
+import { PublicReads } from './domain/public/public-reads';
+import { helpPagesRouter } from './http/help-pages';
 
 export interface ContentDeps extends ServiceAppDeps {
   /** Where identity listens, read at first use (the embedded stack knows it after start). */
@@ -23,7 +28,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
     super(
       {
         name: 'content',
-        grpcServices: [],
+        grpcServices: [CONTENT_PUBLIC_GRPC_SERVICE],
         data: contentData,
         publishes: [...CONTENT_TOPICS],
       },
@@ -39,6 +44,18 @@ export class ContentApp extends ServiceApp<ContentConfig> {
 
   protected register(): void {
     // Each area adds its gRPC service here (help articles, folders, tags, news posts, news taxonomy, public reads).
+    const deps = { verifier: this.verifier, logger: this.logger };
+    this.grpc.add(
+      ContentPublicServiceService,
+      contentPublicService(new PublicReads(this.dataSource), deps),
+      CONTENT_PUBLIC_GRPC_SERVICE,
+    );
+    this.router = helpPagesRouter({
+      dataSource: this.dataSource,
+      orgs: new HelpOrgs(this.identity, () => this.signer, this.config.CONTENT_ORG_SLUG_CACHE_MS),
+      publicUrl: this.config.CONTENT_PUBLIC_URL,
+      logger: this.logger,
+    });
   }
 
   protected override httpRouters(): Router[] {

@@ -4,6 +4,10 @@ import { serviceConfigSchema, loadConfig, type ConfigSource } from '@svc/kit';
 export const contentConfigSchema = serviceConfigSchema.extend({
   /** identity (which org a public help-center slug names), host:port. */
   IDENTITY_GRPC_URL: z.string().default(''),
+  /** Where the public help pages are reached (`https://example.com`), for their absolute links; empty: the request's. */
+  CONTENT_PUBLIC_URL: z.union([z.url(), z.literal('')]).default(''),
+  /** How long the org a help-center slug names is reused (ms); slugs never change. */
+  CONTENT_ORG_SLUG_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
 });
 export type ContentConfig = z.infer<typeof contentConfigSchema>;
 

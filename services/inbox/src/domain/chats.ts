@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import {
+  containsPattern,
   enqueueEvents,
   hasScope,
   idsOfOrg,
@@ -31,7 +32,6 @@ import { addChatLabel, replaceChatLabels } from './chat-labels';
 import { chatPage, chatViewOf } from './chat-views';
 import { chatEvent, conversationEvent } from './events';
 import { applyFilter, validFilter } from './search-filters';
-import { containsPattern } from './search-terms';
 import { findChat, findCollection, requireId } from './lookups';
 import { requireMember, type MemberDirectory } from './members';
 import { chatChannelType } from './messaging-window';

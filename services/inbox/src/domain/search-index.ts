@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import { insertRows } from '@svc/kit';
+import { insertRows, termsOf } from '@svc/kit';
 import { ConversationRow, MessageTermRow, type MessageRow } from '../entities';
-import { termsOf } from './search-terms';
 
 /**
  * The term rows of a message: none once it is soft-deleted (its text is gone from every read). Each carries its

@@ -1,4 +1,4 @@
-import { prefixRange } from './search-terms';
+import { prefixRange } from '@svc/kit';
 
 /**
  * The condition that a `message_terms` row (alias `row`, in the org `:orgId`) belongs to a message holding every word

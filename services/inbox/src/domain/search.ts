@@ -1,5 +1,13 @@
 import { In, type DataSource, type SelectQueryBuilder } from 'typeorm';
-import { hasScope, keysetPage, requireOrg, requireScope, type PageRequest, type Principal } from '@svc/kit';
+import {
+  hasScope,
+  keysetPage,
+  requireOrg,
+  requireScope,
+  searchWords,
+  type PageRequest,
+  type Principal,
+} from '@svc/kit';
 import { ApiScope } from '@svc/proto/common/v1';
 import type { MessagePage, SearchFilter } from '@svc/proto/inbox/v1';
 import type { SearchConversationsResult } from '@svc/proto/inbox/v1/search';
@@ -10,7 +18,6 @@ import { findChat } from './lookups';
 import type { MessageReader } from './message-details';
 import { applyFilter, validFilter } from './search-filters';
 import { termMatch } from './search-match';
-import { searchWords } from './search-terms';
 
 /**
  * Message text search over the term table `message_terms` (docs/decisions/0054-message-term-table.md), newest first

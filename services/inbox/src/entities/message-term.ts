@@ -1,6 +1,5 @@
 import { Entity, Index, PrimaryColumn } from 'typeorm';
-import { BoolColumn, CodePointTextColumn, DateTimeColumn, RefColumn } from '@svc/kit';
-import { MAX_TERM_LENGTH } from '../domain/search-terms';
+import { BoolColumn, CodePointTextColumn, DateTimeColumn, MAX_TERM_LENGTH, RefColumn } from '@svc/kit';
 
 /**
  * One row per distinct term of a visible message's text (docs/decisions/0054-message-term-table.md), written in the

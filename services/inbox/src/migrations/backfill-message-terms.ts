@@ -3,7 +3,7 @@
 // never the entities, so that later entity changes cannot alter what this migration did; the tokeniser is the
 // service's own (`termsOf`), so the backfilled rows are exactly those a write would have made.
 import type { QueryRunner } from 'typeorm';
-import { termsOf } from '../domain/search-terms';
+import { termsOf } from '@svc/kit';
 
 const MESSAGES_PER_BATCH = 1_000;
 /** Rows per INSERT: 8 values each, under SQLite's and MySQL's bound-parameter limits. */

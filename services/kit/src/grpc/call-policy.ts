@@ -6,6 +6,7 @@ import { PlatformChannelsServiceService } from '@svc/proto/channels/v1/platform_
 import { ChatAppATemplatesServiceService } from '@svc/proto/channels/v1/templates';
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
 import { ContactErasureServiceService } from '@svc/proto/contacts/v1/erasure';
+import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
 import { ErasureParticipantServiceService } from '@svc/proto/erasure/v1';
 import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
@@ -53,6 +54,7 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   ChatAppATemplatesServiceService,
   DeliveryServiceService,
   ErasureParticipantServiceService,
+  HelpArticleServiceService,
 ];
 
 /**

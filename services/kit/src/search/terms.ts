@@ -1,8 +1,9 @@
-import { InvalidArgument } from '@svc/kit';
+import { InvalidArgument } from '../errors';
 
 /**
- * What a word is for message search, the same for the text indexed and the query searched, on both database families
- * (docs/decisions/0053-search-terms-tokenisation.md): a run of letters and digits after folding case and accents.
+ * What a word is for text search (the inbox's messages, the help center's articles), the same for the text indexed
+ * and the query searched, on both database families (docs/decisions/0053-search-terms-tokenisation.md): a run of
+ * letters and digits after folding case and accents.
  */
 export const MIN_WORD_LENGTH = 3;
 /** Longer words are kept as their first MAX_TERM_LENGTH characters (code points), in the index and in queries. */
@@ -29,13 +30,13 @@ function foldedWords(text: string): string[] {
   return words;
 }
 
-/** The distinct terms a message text is indexed under (message_terms: one row each). */
+/** The distinct terms a text is indexed under (one index row each: message_terms, help_article_terms). */
 export function termsOf(text: string): string[] {
   return [...new Set(foldedWords(text))];
 }
 
 /**
- * The words of a search query, folded like the text. Every word must occur as the prefix of a term of the message.
+ * The words of a search query, folded like the text. Every word must occur as the prefix of a term of the text.
  * No user text reaches SQL other than as a bound value.
  */
 export function searchWords(query: string, field = 'query'): string[] {
