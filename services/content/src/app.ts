@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import { callPolicyOf, Peer, ServiceApp, type ServiceAppDeps } from '@svc/kit';
 import { ContentPublicServiceService } from '@svc/proto/content/v1/public';
+import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import type { ContentConfig } from './config';
 import { contentData } from './data';
@@ -9,6 +10,9 @@ import { CONTENT_PUBLIC_GRPC_SERVICE, contentPublicService } from './domain/publ
 import { HelpOrgs } from './domain/public/help-orgs';
 import { PublicReads } from './domain/public/public-reads';
 import { helpPagesRouter } from './http/help-pages';
+import { HelpArticleReads } from './domain/help-articles/read';
+import { HelpArticleWrites } from './domain/help-articles/write';
+import { helpArticleService } from './grpc/help-articles-handlers';
 
 export interface ContentDeps extends ServiceAppDeps {
   /** Where identity listens, read at first use (the embedded stack knows it after start). */
@@ -28,7 +32,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
     super(
       {
         name: 'content',
-        grpcServices: [CONTENT_PUBLIC_GRPC_SERVICE],
+        grpcServices: [CONTENT_PUBLIC_GRPC_SERVICE, 'svc.content.v1.HelpArticleService'],
         data: contentData,
         publishes: [...CONTENT_TOPICS],
       },
@@ -56,6 +60,17 @@ export class ContentApp extends ServiceApp<ContentConfig> {
       publicUrl: this.config.CONTENT_PUBLIC_URL,
       logger: this.logger,
     });
+    this.grpc.add(
+      HelpArticleServiceService,
+      helpArticleService(
+        {
+          reads: new HelpArticleReads(this.dataSource),
+          writes: new HelpArticleWrites(this.dataSource, () => this.relay),
+        },
+        deps,
+      ),
+      'svc.content.v1.HelpArticleService',
+    );
   }
 
   protected override httpRouters(): Router[] {
