@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import type { BrowserContext, Frame, Page, Route } from 'playwright-core';
-import { renderMarkdown } from '@svc/content';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { ApiScope } from '@svc/kit';
+import { ContentFixtures, NewsPostStatus } from '../support/content';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
 import { WidgetFixtures } from '../support/widget';
 import { BrowserHarness } from './support/chromium';
@@ -8,7 +9,7 @@ import { HostPage } from './support/host-page';
 import { hostHtml, widgetFrame } from './loader-fixture';
 import { serveWidget, until, widgetPage } from './widget-support';
 
-// A script and an event handler in the Markdown source: the content service's renderer must leave neither.
+// A script, an event handler and a javascript: link in the Markdown source: none may reach the visitor.
 const HOSTILE_MARKDOWN = [
   '## Refunds within 30 days',
   '',
@@ -19,23 +20,12 @@ const HOSTILE_MARKDOWN = [
   '[click](javascript:window.svcPwned=1)',
 ].join('\n');
 
-const ARTICLES = [
-  { id: 'art-refunds', title: 'Refund policy', excerpt: 'Send the parcel back…', markdown: HOSTILE_MARKDOWN },
-  { id: 'art-shipping', title: 'Shipping times', excerpt: 'Two to three days…', markdown: 'We ship in **2–3 days**.' },
-];
-
-const NEWS = [
-  { id: 'news-2', title: 'Gift cards are here', publishedAt: '2026-11-20T10:00:00.000Z', markdown: 'Give a **gift**.' },
-  { id: 'news-1', title: 'New autumn range', publishedAt: '2026-10-01T10:00:00.000Z', markdown: 'Scarves and hats.' },
-];
-
 /**
- * The Help and News tabs of svc-widget in Chromium, with the element on a page and through loader.js: the stack
- * serves the config and the frame; the content reads (`/api/web/help/…`, `/api/web/news/…`, the public helper's
- * contract of the issue-18 plan) answer from published items whose bodies are rendered by the content service's own
- * Markdown renderer. Every content request is recorded.
+ * The Help and News tabs of svc-widget in Chromium against the whole stack, with the element on a page and through
+ * loader.js: help articles written and published through GraphQL, news posts written into the content database
+ * (ContentFixtures), read by the widget from widget-api's public endpoints. Every content read is recorded.
  */
-describe('svc-widget Help and News tabs (Chromium)', function () {
+describe('svc-widget Help and News tabs (Chromium, whole stack)', function () {
   const harness = new StackHarness({});
   const browser = new BrowserHarness();
   const host = new HostPage();
@@ -43,6 +33,24 @@ describe('svc-widget Help and News tabs (Chromium)', function () {
   let publicKey: string;
   let context: BrowserContext;
   let reads: URL[];
+  const ids: Record<'refunds' | 'shipping', string> = { refunds: '', shipping: '' };
+
+  async function publishedArticle(token: string, title: string, bodyMarkdown: string): Promise<string> {
+    const created = await harness.graphql<{ createHelpArticle: { id: string } }>(
+      'mutation($input: CreateHelpArticleInput!) { createHelpArticle(input: $input) { id } }',
+      { input: { title, bodyMarkdown, locale: 'en' } },
+      token,
+    );
+    const id = created.body.data?.createHelpArticle.id;
+    if (!id) throw new Error(`createHelpArticle: ${JSON.stringify(created.body)}`);
+    const published = await harness.graphql(
+      'mutation($id: String!) { publishHelpArticle(id: $id) { status } }',
+      { id },
+      token,
+    );
+    expect(published.body).to.deep.equal({ data: { publishHelpArticle: { status: 'PUBLISHED' } } });
+    return id;
+  }
 
   before(async function () {
     this.timeout(180_000);
@@ -51,13 +59,32 @@ describe('svc-widget Help and News tabs (Chromium)', function () {
     org = await harness.newOrg('Widget content');
     const created = await new WidgetFixtures(harness, org).integration({ allowedOrigins: { origins: [host.origin] } });
     publicKey = created.integration.publicKey;
+    const { key } = await org.mintKey([ApiScope.CONTENT_READ, ApiScope.CONTENT_MANAGE]);
+    ids.refunds = await publishedArticle(key, 'Refund policy', HOSTILE_MARKDOWN);
+    ids.shipping = await publishedArticle(key, 'Shipping times', 'We ship in **2–3 days**.');
+    const content = new ContentFixtures(harness, org.id);
+    const day = 86_400_000;
+    await content.newsPost({ status: NewsPostStatus.PUBLISHED, publishedAt: new Date(Date.now() - 2 * day) }, [
+      { locale: 'en', title: 'New autumn range', markdown: 'Scarves and hats.' },
+      { locale: 'pt', title: 'Nova coleção de outono', markdown: 'Cachecóis e gorros.' },
+    ]);
+    await content.newsPost(
+      { status: NewsPostStatus.PUBLISHED, publishedAt: new Date(Date.now() - day), categories: ['Announcements'] },
+      [
+        { locale: 'en', title: 'Gift cards are here', markdown: 'Give a **gift**.' },
+        { locale: 'pt', title: 'Chegaram os vales-presente', markdown: 'Dê um **presente**.' },
+      ],
+    );
+    await content.newsPost({ status: NewsPostStatus.DRAFT }, [{ locale: 'en', title: 'Draft news' }]);
   });
 
   beforeEach(async () => {
     context = await browser.context();
     reads = [];
-    await context.route(`${harness.url}/api/web/help/**`, (route) => answerHelp(route));
-    await context.route(`${harness.url}/api/web/news/**`, (route) => answerNews(route));
+    context.on('request', (request) => {
+      const url = new URL(request.url());
+      if (/^\/api\/web\/(help|news)\//.test(url.pathname)) reads.push(url);
+    });
   });
 
   afterEach(() => context.close());
@@ -67,64 +94,6 @@ describe('svc-widget Help and News tabs (Chromium)', function () {
     await host.stop();
     await harness.stop();
   });
-
-  function fulfil(route: Route, status: number, body: unknown) {
-    return route.fulfill({
-      status,
-      contentType: 'application/json',
-      headers: { 'access-control-allow-origin': '*' },
-      body: JSON.stringify(body),
-    });
-  }
-
-  function answerHelp(route: Route) {
-    const url = new URL(route.request().url());
-    reads.push(url);
-    const locale = url.searchParams.get('locale') ?? '';
-    const one = /\/articles\/([^/]+)$/.exec(url.pathname);
-    if (one) {
-      const article = ARTICLES.find((item) => item.id === decodeURIComponent(one[1]!));
-      if (!article) return fulfil(route, 404, { error: { code: 'NOT_FOUND', message: 'not found' } });
-      const { id, title, markdown } = article;
-      const updatedAt = '2026-11-01T00:00:00.000Z';
-      return fulfil(route, 200, {
-        id,
-        locale,
-        title,
-        bodyHtml: renderMarkdown(markdown),
-        folderId: null,
-        updatedAt,
-        locales: [locale],
-      });
-    }
-    const q = (url.searchParams.get('q') ?? '').toLowerCase();
-    const data = ARTICLES.filter((item) => item.title.toLowerCase().includes(q)).map(({ id, title, excerpt }) => ({
-      id,
-      locale,
-      title,
-      slug: id,
-      excerpt,
-      folderId: null,
-      updatedAt: '2026-11-01T00:00:00.000Z',
-    }));
-    return fulfil(route, 200, { data, totalCount: data.length, hasMore: false });
-  }
-
-  function answerNews(route: Route) {
-    const url = new URL(route.request().url());
-    reads.push(url);
-    const locale = url.searchParams.get('locale') ?? '';
-    const data = NEWS.map(({ id, title, publishedAt, markdown }) => ({
-      id,
-      locale,
-      title,
-      bodyHtml: renderMarkdown(markdown),
-      publishedAt,
-      categories: [{ id: 'cat-1', name: 'Announcements' }],
-      tags: [],
-    }));
-    return fulfil(route, 200, { data, totalCount: data.length, hasMore: false });
-  }
 
   const contentReads = (kind: string) => reads.filter((url) => url.pathname.startsWith(`/api/web/${kind}/`));
 
@@ -182,18 +151,21 @@ describe('svc-widget Help and News tabs (Chromium)', function () {
     await page.getByRole('tab', { name: 'Novidades' }).click();
     const posts = page.getByRole('tabpanel').locator('article.post');
     await posts.first().waitFor();
-    expect(await posts.locator('h3').allInnerTexts()).to.deep.equal(['Gift cards are here', 'New autumn range']);
-    expect(await posts.first().locator('.body strong').innerText()).to.equal('gift');
+    expect(await posts.locator('h3').allInnerTexts()).to.deep.equal([
+      'Chegaram os vales-presente',
+      'Nova coleção de outono',
+    ]);
+    expect(await posts.first().locator('.body strong').innerText()).to.equal('presente');
     expect(await posts.first().locator('.terms').innerText()).to.contain('Announcements');
     expect(contentReads('news').map((url) => url.searchParams.get('locale'))).to.deep.equal(['pt']);
   });
 
   it("the element's showArticle(id) opens the panel on that article, showNews() on the News tab", async () => {
     const { page } = await elementPage();
-    await page.evaluate(() =>
-      (document.querySelector('svc-widget') as unknown as { showArticle(id: string): Promise<void> }).showArticle(
-        'art-shipping',
-      ),
+    await page.evaluate(
+      (id) =>
+        (document.querySelector('svc-widget') as unknown as { showArticle(id: string): Promise<void> }).showArticle(id),
+      ids.shipping,
     );
     await page.locator('article.help-article').getByRole('heading', { name: 'Shipping times' }).waitFor();
     expect(await page.getByRole('tab', { name: 'Help' }).getAttribute('aria-selected')).to.equal('true');
@@ -225,16 +197,16 @@ describe('svc-widget Help and News tabs (Chromium)', function () {
       );
 
     it("Svc('showArticle', id) opens the panel on that article (also when queued by the stub), Svc('showNews') the news", async () => {
-      const { page, frame } = await loaderPage([['showArticle', 'art-refunds']]);
+      const { page, frame } = await loaderPage([['showArticle', ids.refunds]]);
       await frame.locator('article.help-article').getByRole('heading', { name: 'Refunds within 30 days' }).waitFor();
       await until(async () => expect(await page.$eval('iframe', (element) => element.clientHeight)).to.be.above(300));
       await svc(page, 'showNews');
       await frame.getByRole('tabpanel').locator('article.post', { hasText: 'Gift cards are here' }).waitFor();
-      await svc(page, 'showArticle', 'art-shipping');
+      await svc(page, 'showArticle', ids.shipping);
       await frame.locator('article.help-article').getByRole('heading', { name: 'Shipping times' }).waitFor();
       expect(contentReads('help').map((url) => url.pathname.split('/').at(-1))).to.deep.equal([
-        'art-refunds',
-        'art-shipping',
+        ids.refunds,
+        ids.shipping,
       ]);
     });
 
