@@ -7,6 +7,7 @@ import { ChatAppATemplatesServiceService } from '@svc/proto/channels/v1/template
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
 import { ContactErasureServiceService } from '@svc/proto/contacts/v1/erasure';
 import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
+import { ContentPublicServiceService } from '@svc/proto/content/v1/public';
 import { ErasureParticipantServiceService } from '@svc/proto/erasure/v1';
 import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
@@ -55,6 +56,7 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   DeliveryServiceService,
   ErasureParticipantServiceService,
   HelpArticleServiceService,
+  ContentPublicServiceService,
 ];
 
 /**

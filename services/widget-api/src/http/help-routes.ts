@@ -37,18 +37,22 @@ const newsQuery = z.object({ locale, ...paging });
  * fallback (content's ContentPublicService, docs/decisions/0183). A disabled or unknown key is 404, like its config.
  */
 export function addHelpRoutes(router: Router, deps: HelpRouteDeps): void {
-  const integrationOf = async (ctx: Context) => {
+  /** The key's org and the visitor's locales (the integration's default as the fallback), with the query checked. */
+  const readerOf = async <T extends { locale: string }>(ctx: Context, schema: z.ZodType<T>) => {
     const found = await deps.integrations.active(String(ctx.params.publicKey ?? ''));
     deps.allowOrigin(ctx, found);
-    return found;
+    const query = deps.parse(schema, ctx.query);
+    return {
+      orgId: found.orgId,
+      query,
+      locales: { locale: query.locale, fallbackLocale: found.integration.defaultLocale },
+    };
   };
 
   router.get('/help/:publicKey/articles', async (ctx) => {
-    const found = await integrationOf(ctx);
-    const query = deps.parse(articlesQuery, ctx.query);
-    const page = await deps.backends.publicArticles(found.orgId, {
-      locale: query.locale,
-      fallbackLocale: found.integration.defaultLocale,
+    const { orgId, query, locales } = await readerOf(ctx, articlesQuery);
+    const page = await deps.backends.publicArticles(orgId, {
+      ...locales,
       query: query.q,
       folderId: query.folderId,
       page: { limit: query.limit, offset: query.offset },
@@ -60,32 +64,24 @@ export function addHelpRoutes(router: Router, deps: HelpRouteDeps): void {
   });
 
   router.get('/help/:publicKey/articles/:articleId', async (ctx) => {
-    const found = await integrationOf(ctx);
-    const query = deps.parse(localeQuery, ctx.query);
-    const article = await deps.backends.publicArticle(found.orgId, {
+    const { orgId, locales } = await readerOf(ctx, localeQuery);
+    const article = await deps.backends.publicArticle(orgId, {
+      ...locales,
       articleId: String(ctx.params.articleId ?? ''),
-      locale: query.locale,
-      fallbackLocale: found.integration.defaultLocale,
     });
     answer(ctx, { ...article, folderId: article.folderId ?? null });
   });
 
   router.get('/help/:publicKey/folders', async (ctx) => {
-    const found = await integrationOf(ctx);
-    const query = deps.parse(localeQuery, ctx.query);
-    const folders = await deps.backends.publicFolders(found.orgId, {
-      locale: query.locale,
-      fallbackLocale: found.integration.defaultLocale,
-    });
+    const { orgId, locales } = await readerOf(ctx, localeQuery);
+    const folders = await deps.backends.publicFolders(orgId, locales);
     answer(ctx, { data: folders.data.map((folder) => ({ ...folder, parentId: folder.parentId ?? null })) });
   });
 
   router.get('/news/:publicKey', async (ctx) => {
-    const found = await integrationOf(ctx);
-    const query = deps.parse(newsQuery, ctx.query);
-    const page = await deps.backends.publicNews(found.orgId, {
-      locale: query.locale,
-      fallbackLocale: found.integration.defaultLocale,
+    const { orgId, query, locales } = await readerOf(ctx, newsQuery);
+    const page = await deps.backends.publicNews(orgId, {
+      ...locales,
       page: { limit: query.limit, offset: query.offset },
     });
     answer(ctx, { data: page.data, ...pageFields(page.pageInfo) });

@@ -26,6 +26,7 @@ import { excerptOf } from './excerpt';
 import {
   bodiesOf,
   byTitle,
+  publishedArticleOf,
   publishedHelpOf,
   subtreeCounts,
   treeOrder,
@@ -82,8 +83,7 @@ export class PublicReads {
 
   async article(orgId: string, request: PublicArticleRequest): Promise<PublicArticle> {
     const reader = new ReaderLocales(request.locale, request.fallbackLocale);
-    const help = await publishedHelpOf(this.dataSource, orgId);
-    const published = help.articles.find(({ article }) => article.id === request.articleId);
+    const published = await publishedArticleOf(this.dataSource, orgId, request.articleId);
     const [shown] = published ? shownArticles([published], reader) : [];
     if (!published || !shown) throw new NotFound('help article not found', { field: 'articleId' });
     const bodies = await bodiesOf(this.dataSource, [shown.translation.id]);

@@ -54,6 +54,22 @@ export async function publishedHelpOf(dataSource: DataSource, orgId: string): Pr
   return { articles: [...byId.values()], folders };
 }
 
+/** One article of the org with its published translations; undefined when it has none (or is not the org's). */
+export async function publishedArticleOf(
+  dataSource: DataSource,
+  orgId: string,
+  articleId: string,
+): Promise<PublishedArticle | undefined> {
+  const article = articleId ? await dataSource.getRepository(HelpArticleRow).findOneBy({ orgId, id: articleId }) : null;
+  if (!article) return undefined;
+  const translations = await dataSource.getRepository(HelpArticleTranslationRow).find({
+    select: TRANSLATION_FIELDS,
+    where: { orgId, articleId, status: HelpArticleStatus.PUBLISHED },
+  });
+  if (!translations.length) return undefined;
+  return { article, translations: new Map(translations.map((translation) => [translation.locale, translation])) };
+}
+
 /** The bodies of these translations, by translation id. */
 export async function bodiesOf(dataSource: DataSource, translationIds: string[]): Promise<Map<string, string>> {
   if (!translationIds.length) return new Map();
