@@ -88,6 +88,12 @@ export const SUBGRAPHS: Subgraph[] = [
     proto: 'svc/channels/v1/delivery.proto',
     grpcService: 'svc.channels.v1.DeliveryService',
   },
+  {
+    name: 'contentHelpArticles',
+    app: 'content',
+    proto: 'svc/content/v1/help_articles.proto',
+    grpcService: 'svc.content.v1.HelpArticleService',
+  },
 ];
 
 /** The root-field name Mesh's gRPC loader gives a method: `svc_inbox_v1_InboxService_SendMessage`. */

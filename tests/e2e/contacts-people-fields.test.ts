@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ApiScope, newId } from '@svc/kit';
-import { StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
-import { dataOf, expectError } from './inbox-fixtures';
+import { StackHarness, type TestOrg } from '../support/stack-harness';
+import { dataOf, expectError, expectField, refusalOf } from './inbox-fixtures';
 
 interface Definition {
   id: string;
@@ -39,17 +39,6 @@ const CREATE_CONTACT = 'mutation { createContactApi(input: { name: "Ada" }) { id
 
 const READ_WRITE = [ApiScope.CONTACTS_READ, ApiScope.CONTACTS_MANAGE];
 
-/** The error a caller sees, for comparing two refusals. */
-function refusalOf(response: GraphQLResponse, id: string) {
-  const [error] = response.body.errors ?? [];
-  return {
-    status: response.status,
-    code: error?.extensions?.code,
-    field: error?.extensions?.field,
-    message: error?.message.replaceAll(id, '<id>'),
-  };
-}
-
 describe('People fields (whole stack over HTTP)', function () {
   const harness = new StackHarness();
   let org: TestOrg;
@@ -84,10 +73,6 @@ describe('People fields (whole stack over HTTP)', function () {
       .getPeopleFieldValue;
   const valuesOf = async (contactId: string, as = key) =>
     (await gql<{ getPeopleFieldValues: Value[] }>(GET_VALUES, { c: contactId }, as)).getPeopleFieldValues;
-  function expectField(response: GraphQLResponse, code: string, field: string): void {
-    expectError(response, 200, code);
-    expect(response.body.errors?.[0]?.extensions?.field, JSON.stringify(response.body)).to.equal(field);
-  }
 
   before(async function () {
     this.timeout(120_000);

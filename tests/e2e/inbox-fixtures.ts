@@ -26,6 +26,23 @@ export function expectError(response: GraphQLResponse, status: number, code: str
   expect(response.body.errors?.[0]?.extensions?.code, JSON.stringify(response.body)).to.equal(code);
 }
 
+/** A 200 answer refused with `code`, naming the input `field` (BAD_USER_INPUT, NOT_FOUND, CONFLICT…). */
+export function expectField(response: GraphQLResponse, code: string, field: string): void {
+  expectError(response, 200, code);
+  expect(response.body.errors?.[0]?.extensions?.field, JSON.stringify(response.body)).to.equal(field);
+}
+
+/** The error a caller sees, with the id under test written as `<id>`, for comparing two refusals. */
+export function refusalOf(response: GraphQLResponse, id: string) {
+  const [error] = response.body.errors ?? [];
+  return {
+    status: response.status,
+    code: error?.extensions?.code,
+    field: error?.extensions?.field,
+    message: error?.message.replaceAll(id, '<id>'),
+  };
+}
+
 /** The data of a successful response (fails the test with the errors otherwise). */
 export function dataOf<T>(response: GraphQLResponse<T>): T {
   expect(response.body.errors, JSON.stringify(response.body.errors)).to.equal(undefined);

@@ -131,6 +131,10 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
       'mutation { createPeopleFieldDefinition(input: { key: "nickname", label: "Nickname", type: TEXT }) { id } }',
     );
     objects.set('peopleField', field.createPeopleFieldDefinition.id);
+    const article = await gql<{ createHelpArticle: { id: string } }>(
+      'mutation { createHelpArticle(input: { title: "Resetting a password", bodyMarkdown: "Click **Forgot**" }) { id } }',
+    );
+    objects.set('helpArticle', article.createHelpArticle.id);
     const flow = await gql<{ createFlow: { _id: string } }>(
       'mutation { createFlow(input: { name: "f", trigger: { type: STARTED_FOR_CHAT } }) { _id } }',
     );
@@ -222,6 +226,9 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
     expect(at('createContactApi', 'input.externalId')).to.equal(undefined);
     expect(at('setPeopleFieldValue', 'definitionId')).to.deep.equal(['peopleField']);
     expect(at('deletePeopleFieldDefinition', 'id')).to.deep.equal(['peopleField']);
+    expect(at('publishHelpArticle', 'id')).to.deep.equal(['helpArticle']);
+    expect(at('createHelpArticle', 'input.folderId')).to.deep.equal(['helpFolder']);
+    expect(at('updateHelpArticle', 'input.tagIds')).to.deep.equal(['helpTag']);
     const identity = found.find(
       (slot) => slot.field === 'createContactApi' && slot.path.join('.') === 'input.identities.0.value',
     );

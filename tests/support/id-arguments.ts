@@ -35,6 +35,9 @@ export const OBJECT_KINDS = [
   'channel',
   'template',
   'peopleField',
+  'helpArticle',
+  'helpFolder',
+  'helpTag',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
@@ -77,11 +80,15 @@ const KIND_OF_STEM: [RegExp, ObjectKind][] = [
   [/^template$/i, 'template'],
   // A people field definition (`definitionId`).
   [/^(definition|peopleFieldDefinition)$/i, 'peopleField'],
+  [/^(article|helpArticle)$/i, 'helpArticle'],
+  [/^(folder|helpFolder)$/i, 'helpFolder'],
+  [/^(tag|helpTag)$/i, 'helpTag'],
 ];
 
 /** For a bare `id`: the object the operation is about, by the words of its name (most specific first). */
 const KIND_OF_OPERATION: [RegExp, ObjectKind][] = [
   [/PeopleFieldDefinition/, 'peopleField'],
+  [/HelpArticle/, 'helpArticle'],
   [/InboundConnection/, 'connection'],
   [/Template/, 'template'],
   [/Channel$|WebIntegration/, 'channel'],

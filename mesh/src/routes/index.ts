@@ -6,6 +6,7 @@ import { channelsDeliveryRoutes } from './channels-delivery';
 import { contactsRoutes } from './contacts';
 import { contactsErasureRoutes } from './contacts-erasure';
 import { contactsPeopleFieldRoutes } from './contacts-people-fields';
+import { contentHelpArticleRoutes } from './content-help-articles';
 import { flowRoutes } from './flows';
 import { identityRoutes } from './identity';
 import { inboxRoutes } from './inbox';
@@ -36,4 +37,5 @@ export const ROUTES: Record<string, Route> = {
   ...channelsBotRoutes,
   ...channelsPlatformRoutes,
   ...channelsDeliveryRoutes,
+  ...contentHelpArticleRoutes,
 };

@@ -1,13 +1,17 @@
 import type Router from '@koa/router';
 import { callPolicyOf, Peer, ServiceApp, type ServiceAppDeps } from '@svc/kit';
+import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
 import { ContentPublicServiceService } from '@svc/proto/content/v1/public';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import type { ContentConfig } from './config';
 import { contentData } from './data';
 import { CONTENT_TOPICS } from './domain/events';
+import { HelpArticleReads } from './domain/help-articles/read';
+import { HelpArticleWrites } from './domain/help-articles/write';
 import { CONTENT_PUBLIC_GRPC_SERVICE, contentPublicService } from './domain/public/grpc';
 import { HelpOrgs } from './domain/public/help-orgs';
 import { PublicReads } from './domain/public/public-reads';
+import { helpArticleService } from './grpc/help-articles-handlers';
 import { helpPagesRouter } from './http/help-pages';
 
 export interface ContentDeps extends ServiceAppDeps {
@@ -28,7 +32,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
     super(
       {
         name: 'content',
-        grpcServices: [CONTENT_PUBLIC_GRPC_SERVICE],
+        grpcServices: ['svc.content.v1.HelpArticleService', CONTENT_PUBLIC_GRPC_SERVICE],
         data: contentData,
         publishes: [...CONTENT_TOPICS],
       },
@@ -45,6 +49,17 @@ export class ContentApp extends ServiceApp<ContentConfig> {
   protected register(): void {
     // Each area adds its gRPC service here (help articles, folders, tags, news posts, news taxonomy, public reads).
     const deps = { verifier: this.verifier, logger: this.logger };
+    this.grpc.add(
+      HelpArticleServiceService,
+      helpArticleService(
+        {
+          reads: new HelpArticleReads(this.dataSource),
+          writes: new HelpArticleWrites(this.dataSource, () => this.relay),
+        },
+        deps,
+      ),
+      'svc.content.v1.HelpArticleService',
+    );
     this.grpc.add(
       ContentPublicServiceService,
       contentPublicService(new PublicReads(this.dataSource), deps),

@@ -1747,7 +1747,7 @@ export const HelpArticleServiceService = {
     responseSerialize: (value: HelpArticle): Buffer => Buffer.from(HelpArticle.encode(value).finish()),
     responseDeserialize: (value: Buffer): HelpArticle => HelpArticle.decode(value),
   },
-  /** Adds a translation in another locale, DRAFT; ALREADY_EXISTS when the article has one in that locale. */
+  /** Adds a translation in another locale, DRAFT; CONFLICT (ALREADY_EXISTS) when the article has one in that locale. */
   createHelpArticleTranslation: {
     path: "/svc.content.v1.HelpArticleService/CreateHelpArticleTranslation" as const,
     requestStream: false as const,
@@ -1803,7 +1803,7 @@ export interface HelpArticleServiceServer extends UntypedServiceImplementation {
   createHelpArticle: handleUnaryCall<CreateHelpArticleRequest, HelpArticle>;
   /** Changes what the article shares (folder, tags) and/or the text of one translation (default: the default locale). */
   updateHelpArticle: handleUnaryCall<UpdateHelpArticleRequest, HelpArticle>;
-  /** Adds a translation in another locale, DRAFT; ALREADY_EXISTS when the article has one in that locale. */
+  /** Adds a translation in another locale, DRAFT; CONFLICT (ALREADY_EXISTS) when the article has one in that locale. */
   createHelpArticleTranslation: handleUnaryCall<CreateHelpArticleTranslationRequest, HelpArticle>;
   /** One translation DRAFT → PUBLISHED (publishing a published one changes nothing and emits nothing). */
   publishHelpArticle: handleUnaryCall<HelpArticleLocaleRequest, HelpArticle>;
@@ -1877,7 +1877,7 @@ export interface HelpArticleServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: HelpArticle) => void,
   ): ClientUnaryCall;
-  /** Adds a translation in another locale, DRAFT; ALREADY_EXISTS when the article has one in that locale. */
+  /** Adds a translation in another locale, DRAFT; CONFLICT (ALREADY_EXISTS) when the article has one in that locale. */
   createHelpArticleTranslation(
     request: CreateHelpArticleTranslationRequest,
     callback: (error: ServiceError | null, response: HelpArticle) => void,
