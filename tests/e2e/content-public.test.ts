@@ -188,6 +188,31 @@ describe('content public reads: widget help and news, public help pages (whole s
     });
   });
 
+  describe('articles written through GraphQL', () => {
+    it('appears to visitors once published, and goes once unpublished', async () => {
+      const { key: apiKey } = await org.mintKey(['CONTENT_READ', 'CONTENT_MANAGE']);
+      const created = await harness.graphql<{ createHelpArticle: { id: string; slug: string } }>(
+        'mutation($i: CreateHelpArticleInput!) { createHelpArticle(input: $i) { id slug } }',
+        { i: { title: 'Reset a password', bodyMarkdown: 'Use the *reset* link.', locale: 'en' } },
+        apiKey,
+      );
+      const article = created.body.data?.createHelpArticle;
+      if (!article) throw new Error(JSON.stringify(created.body));
+      const visible = async () => {
+        const list = await articles('?locale=en&q=password');
+        const page = await fetch(`${url}/help/${orgSlug}/en/articles/${article.slug}`);
+        return { listed: list.body.data.map((item) => item.id), page: page.status };
+      };
+      expect(await visible()).to.deep.equal({ listed: [], page: 404 });
+      const toggle = (operation: string) =>
+        harness.graphql(`mutation($id: String!) { ${operation}(id: $id) { id } }`, { id: article.id }, apiKey);
+      await toggle('publishHelpArticle');
+      expect(await visible()).to.deep.equal({ listed: [article.id], page: 200 });
+      await toggle('unpublishHelpArticle');
+      expect(await visible()).to.deep.equal({ listed: [], page: 404 });
+    });
+  });
+
   describe('GET /api/web/help/:publicKey/articles/:articleId', () => {
     it('answers the article in the chosen locale with its body and every published locale', async () => {
       const answer = await web<Record<string, unknown>>(url, `/help/${key}/articles/${ids.install}?locale=pt-BR`);

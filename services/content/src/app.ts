@@ -1,18 +1,18 @@
 import type Router from '@koa/router';
 import { callPolicyOf, Peer, ServiceApp, type ServiceAppDeps } from '@svc/kit';
-import { ContentPublicServiceService } from '@svc/proto/content/v1/public';
 import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
+import { ContentPublicServiceService } from '@svc/proto/content/v1/public';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import type { ContentConfig } from './config';
 import { contentData } from './data';
 import { CONTENT_TOPICS } from './domain/events';
+import { HelpArticleReads } from './domain/help-articles/read';
+import { HelpArticleWrites } from './domain/help-articles/write';
 import { CONTENT_PUBLIC_GRPC_SERVICE, contentPublicService } from './domain/public/grpc';
 import { HelpOrgs } from './domain/public/help-orgs';
 import { PublicReads } from './domain/public/public-reads';
-import { helpPagesRouter } from './http/help-pages';
-import { HelpArticleReads } from './domain/help-articles/read';
-import { HelpArticleWrites } from './domain/help-articles/write';
 import { helpArticleService } from './grpc/help-articles-handlers';
+import { helpPagesRouter } from './http/help-pages';
 
 export interface ContentDeps extends ServiceAppDeps {
   /** Where identity listens, read at first use (the embedded stack knows it after start). */
@@ -32,7 +32,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
     super(
       {
         name: 'content',
-        grpcServices: [CONTENT_PUBLIC_GRPC_SERVICE, 'svc.content.v1.HelpArticleService'],
+        grpcServices: ['svc.content.v1.HelpArticleService', CONTENT_PUBLIC_GRPC_SERVICE],
         data: contentData,
         publishes: [...CONTENT_TOPICS],
       },
@@ -50,17 +50,6 @@ export class ContentApp extends ServiceApp<ContentConfig> {
     // Each area adds its gRPC service here (help articles, folders, tags, news posts, news taxonomy, public reads).
     const deps = { verifier: this.verifier, logger: this.logger };
     this.grpc.add(
-      ContentPublicServiceService,
-      contentPublicService(new PublicReads(this.dataSource), deps),
-      CONTENT_PUBLIC_GRPC_SERVICE,
-    );
-    this.router = helpPagesRouter({
-      dataSource: this.dataSource,
-      orgs: new HelpOrgs(this.identity, () => this.signer, this.config.CONTENT_ORG_SLUG_CACHE_MS),
-      publicUrl: this.config.CONTENT_PUBLIC_URL,
-      logger: this.logger,
-    });
-    this.grpc.add(
       HelpArticleServiceService,
       helpArticleService(
         {
@@ -71,6 +60,17 @@ export class ContentApp extends ServiceApp<ContentConfig> {
       ),
       'svc.content.v1.HelpArticleService',
     );
+    this.grpc.add(
+      ContentPublicServiceService,
+      contentPublicService(new PublicReads(this.dataSource), deps),
+      CONTENT_PUBLIC_GRPC_SERVICE,
+    );
+    this.router = helpPagesRouter({
+      dataSource: this.dataSource,
+      orgs: new HelpOrgs(this.identity, () => this.signer, this.config.CONTENT_ORG_SLUG_CACHE_MS),
+      publicUrl: this.config.CONTENT_PUBLIC_URL,
+      logger: this.logger,
+    });
   }
 
   protected override httpRouters(): Router[] {
