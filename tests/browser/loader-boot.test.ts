@@ -215,13 +215,17 @@ describe('loader.js (data attributes, svcSettings, Svc(), gate, frame, protocol)
         svc('identify', null);
         svc('prefill', { phone: '+15550100' });
         svc('shutdown');
+        svc('showArticle', 'art-1');
+        svc('showNews');
       });
-      await frame.waitForFunction(() => (window as unknown as { svcReceived: unknown[] }).svcReceived.length === 4);
+      await frame.waitForFunction(() => (window as unknown as { svcReceived: unknown[] }).svcReceived.length === 6);
       expect((await received(frame)).map((message) => [message.type, message.payload])).to.deep.equal([
         ['svc:identify:v1', { user: { googleIdToken: 'g.o.o' } }],
         ['svc:identify:v1', { user: null }],
         ['svc:prefill:v1', { prefill: { phone: '+15550100' } }],
         ['svc:shutdown:v1', undefined],
+        ['svc:show-article:v1', { articleId: 'art-1' }],
+        ['svc:show-news:v1', undefined],
       ]);
     });
 

@@ -4,12 +4,16 @@ import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
 import { HelpFolderServiceService } from '@svc/proto/content/v1/help_folders';
 import { TaxonomyServiceService } from '@svc/proto/content/v1/taxonomy';
 import { NewsPostServiceService } from '@svc/proto/content/v1/news_posts';
+import { ContentPublicServiceService } from '@svc/proto/content/v1/public';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import type { ContentConfig } from './config';
 import { contentData } from './data';
 import { CONTENT_TOPICS } from './domain/events';
 import { HelpArticleReads } from './domain/help-articles/read';
 import { HelpArticleWrites } from './domain/help-articles/write';
+import { CONTENT_PUBLIC_GRPC_SERVICE, contentPublicService } from './domain/public/grpc';
+import { HelpOrgs } from './domain/public/help-orgs';
+import { PublicReads } from './domain/public/public-reads';
 import { helpArticleService } from './grpc/help-articles-handlers';
 import { HelpFolderReads, HelpFolderWrites } from './domain/help-folders';
 import { HELP_FOLDER_GRPC_SERVICE, helpFolderService } from './grpc/help-folders-handlers';
@@ -19,6 +23,7 @@ import { NewsScheduler } from './domain/news/scheduler';
 import { newsPostsService } from './grpc/news-posts-handlers';
 
 const NEWS_POST_SERVICE = 'svc.content.v1.NewsPostService';
+import { helpPagesRouter } from './http/help-pages';
 
 export interface ContentDeps extends ServiceAppDeps {
   /** Where identity listens, read at first use (the embedded stack knows it after start). */
@@ -47,6 +52,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
           HELP_FOLDER_GRPC_SERVICE,
           TAXONOMY_GRPC_SERVICE,
           NEWS_POST_SERVICE,
+          CONTENT_PUBLIC_GRPC_SERVICE,
         ],
         data: contentData,
         publishes: [...CONTENT_TOPICS],
@@ -101,6 +107,17 @@ export class ContentApp extends ServiceApp<ContentConfig> {
     this.newsScheduler = scheduler;
     const news = new NewsPosts(this.dataSource, relay, (at) => scheduler.wakeAt(at), this.newsClock);
     this.grpc.add(NewsPostServiceService, newsPostsService(news, deps), NEWS_POST_SERVICE);
+    this.grpc.add(
+      ContentPublicServiceService,
+      contentPublicService(new PublicReads(this.dataSource), deps),
+      CONTENT_PUBLIC_GRPC_SERVICE,
+    );
+    this.router = helpPagesRouter({
+      dataSource: this.dataSource,
+      orgs: new HelpOrgs(this.identity, () => this.signer, this.config.CONTENT_ORG_SLUG_CACHE_MS),
+      publicUrl: this.config.CONTENT_PUBLIC_URL,
+      logger: this.logger,
+    });
   }
 
   protected override async startWorkers(): Promise<void> {

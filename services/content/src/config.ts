@@ -14,6 +14,10 @@ export const contentConfigSchema = serviceConfigSchema.extend({
    * the interval (the holder renews it on each pass); shorter only costs exclusivity, never a double publication.
    */
   CONTENT_SCHEDULER_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Where the public help pages are reached (`https://example.com`), for their absolute links; empty: the request's. */
+  CONTENT_PUBLIC_URL: z.union([z.url(), z.literal('')]).default(''),
+  /** How long the org a help-center slug names is reused (ms); slugs never change. */
+  CONTENT_ORG_SLUG_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
 });
 export type ContentConfig = z.infer<typeof contentConfigSchema>;
 

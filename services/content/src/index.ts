@@ -1,4 +1,6 @@
 export { ContentApp, type ContentDeps } from './app';
 export { contentConfig, contentConfigSchema, type ContentConfig } from './config';
 export { contentData } from './data';
-export { HelpFolderRow, HelpTagRow } from './entities';
+export * from './entities';
+export { renderMarkdown } from './domain/markdown';
+export { indexTranslation } from './domain/help-articles/search-index';

@@ -36,6 +36,7 @@ export * from './http/ops-app';
 export * from './http/raw-routes';
 export * from './http/keep-alive';
 export * from './http/client-address';
+export * from './http/etag';
 export * from './db/migration-tool';
 export * from './testing';
 export * from './fake-channels';

@@ -26,6 +26,8 @@ export interface DemoCredentials {
   SVC_DEMO_WEB_PUBLIC_KEY: string;
   /** Its identity secret (signs visitor `jwt`s and `userHash`es): the API answers it only once, so it is kept here. */
   SVC_DEMO_WEB_IDENTITY_SECRET: string;
+  /** The demo org's URL slug: its public help center is at `<SVC_URL>/help/<slug>`. */
+  SVC_DEMO_ORG_SLUG: string;
 }
 
 const DEMO_SCOPES = ALL_SCOPES.filter((s) => s !== ApiScope.PARTNER_ADMIN);
@@ -100,15 +102,22 @@ export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
         (principal) => principal,
         () => undefined,
       );
-      if (keyPrincipal && existing.SVC_DEMO_WEB_PUBLIC_KEY) return { ...existing, SVC_URL: stack.url };
+      if (keyPrincipal && existing.SVC_DEMO_WEB_PUBLIC_KEY && existing.SVC_DEMO_ORG_SLUG)
+        return { ...existing, SVC_URL: stack.url };
       if (keyPrincipal) {
-        // A demo seeded before web integrations existed: add one to it.
-        const web = await seedWebIntegration(stack, keyPrincipal);
+        // A demo seeded before web integrations or org slugs existed: add what it lacks.
+        const web = existing.SVC_DEMO_WEB_PUBLIC_KEY ? undefined : await seedWebIntegration(stack, keyPrincipal);
+        const org = await unary(
+          identity.getOrg.bind(identity),
+          {},
+          stack.gatewaySigner.metadata(keyPrincipal, 'identity'),
+        );
         const updated = {
           ...existing,
           SVC_URL: stack.url,
-          SVC_DEMO_WEB_PUBLIC_KEY: web.integration?.publicKey ?? '',
-          SVC_DEMO_WEB_IDENTITY_SECRET: web.identitySecret,
+          SVC_DEMO_WEB_PUBLIC_KEY: web?.integration?.publicKey ?? existing.SVC_DEMO_WEB_PUBLIC_KEY,
+          SVC_DEMO_WEB_IDENTITY_SECRET: web?.identitySecret ?? existing.SVC_DEMO_WEB_IDENTITY_SECRET,
+          SVC_DEMO_ORG_SLUG: org.slug,
         };
         writeDemoEnv(file, updated);
         return updated;
@@ -174,6 +183,7 @@ export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
       SVC_DEMO_CHAT_ID: chat._id,
       SVC_DEMO_WEB_PUBLIC_KEY: web.integration?.publicKey ?? '',
       SVC_DEMO_WEB_IDENTITY_SECRET: web.identitySecret,
+      SVC_DEMO_ORG_SLUG: created.org.slug,
     };
     writeDemoEnv(file, credentials);
     return credentials;

@@ -26,6 +26,7 @@ async function main(): Promise<void> {
       `  demo chat        ${demo.SVC_DEMO_CHAT_ID}`,
       `  web widget key   ${demo.SVC_DEMO_WEB_PUBLIC_KEY}   (identity secret: SVC_DEMO_WEB_IDENTITY_SECRET in the file)`,
       `  widget demo      ${stack.url}/demo   (chat as a visitor; the page shows how to answer over GraphQL)`,
+      `  help center      ${stack.url}/help/${demo.SVC_DEMO_ORG_SLUG}   (its published articles, per locale; sitemap.xml)`,
       '',
       'Try it:',
       `  curl -s ${stack.url}/graphql -H 'content-type: application/json' -H "authorization: Bearer ${demo.SVC_DEMO_API_KEY}" \\`,

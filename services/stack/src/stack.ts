@@ -211,16 +211,25 @@ export class Stack {
         channelsAddress: address(this.channels),
         contactsAddress: address(this.contacts),
         inboxAddress: address(this.inbox),
+        // Read at first use: content starts after widget-api (nothing calls it while the services start).
+        contentAddress: () => `127.0.0.1:${this.content.grpcPort}`,
         holdErasureRequests: options.holdWidgetErasureRequests ?? false,
       },
     );
     this.content = new ContentApp(
-      contentConfigSchema.parse({ ...base, ...signingKey('content'), DB_URL: dbUrl('content') }),
+      contentConfigSchema.parse({
+        ...base,
+        ...signingKey('content'),
+        DB_URL: dbUrl('content'),
+        // The help pages' absolute links (hreflang, sitemap): the stack's public URL when set, else each request's.
+        CONTENT_PUBLIC_URL: serviceEnv.CONTENT_PUBLIC_URL || (config.SVC_PUBLIC_URL ?? ''),
+      }),
       { ...deps, logger: createLogger('content', config.LOG_LEVEL), identityAddress: address(this.identity) },
     );
     // Dependency order: each service calls only services before it, except the reference checks of writes (decision
     // 0042): flow authoring asks webhook-ingress whether a trigger's connection is the org's, and contacts and
-    // webhook-ingress ask channels whether a channel id is; none runs while the services start.
+    // webhook-ingress ask channels whether a channel id is; and widget-api reads content's published help and news
+    // for visitors; none runs while the services start.
     this.apps = [
       this.identity,
       this.inbox,

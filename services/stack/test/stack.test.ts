@@ -36,12 +36,15 @@ describe('Stack (embedded default)', () => {
       'SVC_DEMO_API_KEY',
       'SVC_DEMO_WEB_PUBLIC_KEY',
       'SVC_DEMO_WEB_IDENTITY_SECRET',
+      'SVC_DEMO_ORG_SLUG',
     ])
       expect(env).to.match(new RegExp(`^${name}=.+$`, 'm'));
     const url = `http://127.0.0.1:${first.port}`;
     expect(await (await fetch(`${url}/`)).text(), 'the landing page points at demo.env').to.contain(
       path.join(dataDir, 'demo.env'),
     );
+    expect(demo.SVC_DEMO_ORG_SLUG).to.equal('demo-org');
+    expect((await fetch(`${url}/help/${demo.SVC_DEMO_ORG_SLUG}`)).status, 'the demo help center').to.equal(200);
     const query = `{ getMessages(chatId: "${demo.SVC_DEMO_CHAT_ID}") { data { text } } }`;
     const before = await graphql(url, demo.SVC_DEMO_API_KEY, query);
     expect(before.errors).to.equal(undefined);

@@ -27,10 +27,11 @@ import { RealtimeHub } from './realtime/hub';
 import { realtimeRoute } from './realtime/realtime-route';
 
 export interface WidgetDeps extends ServiceAppDeps {
-  /** Where channels, contacts and inbox listen, read at first use (the embedded stack knows them only after start). */
+  /** Where channels, contacts, inbox and content listen, read at first use (the embedded stack knows them only after start). */
   channelsAddress?: () => string;
   contactsAddress?: () => string;
   inboxAddress?: () => string;
+  contentAddress?: () => string;
   /**
    * The erasure consumer does not start with the app, only on `consumeErasureRequests()`: widget-api lagging behind
    * the other participants of an erasure (tests; decision 0174).
@@ -76,6 +77,7 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
       channels: deps.channelsAddress ?? (() => config.CHANNELS_GRPC_URL),
       contacts: deps.contactsAddress ?? (() => config.CONTACTS_GRPC_URL),
       inbox: deps.inboxAddress ?? (() => config.INBOX_GRPC_URL),
+      content: deps.contentAddress ?? (() => config.CONTENT_GRPC_URL),
     };
     this.holdErasureRequests = deps.holdErasureRequests ?? false;
     this.backends = new Backends(() => this.signer, addresses, callPolicyOf(config));

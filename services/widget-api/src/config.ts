@@ -8,6 +8,8 @@ export const widgetConfigSchema = serviceConfigSchema.extend({
   CHANNELS_GRPC_URL: z.string().default(''),
   CONTACTS_GRPC_URL: z.string().default(''),
   INBOX_GRPC_URL: z.string().default(''),
+  /** content (the published help articles and news a public key's org shows visitors), host:port. */
+  CONTENT_GRPC_URL: z.string().default(''),
   /** Where Google's signing keys of ID tokens are published (tests serve their own). */
   WIDGET_GOOGLE_JWKS_URL: z.url().default(GOOGLE_JWKS_URL),
   /** Lifetime of a visitor session token (the bearer of every visitor route), in seconds. */

@@ -6,6 +6,7 @@ export function orgView(row: OrgRow): Org {
   return {
     _id: row.id,
     name: row.name,
+    slug: row.slug,
     kind: row.kind,
     parentOrgId: row.parentOrgId ?? undefined,
     createdAt: toIso(row.createdAt),

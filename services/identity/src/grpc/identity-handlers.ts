@@ -56,6 +56,12 @@ export function identityService(domain: IdentityDomain, deps: ImplementDeps) {
       if (!org) throw new NotFound('org not found');
       return orgView(org);
     },
+    getOrgBySlug: async (request, { principal }) => {
+      requireSystem(principal);
+      const org = request.slug ? await domain.dataSource.getRepository(OrgRow).findOneBy({ slug: request.slug }) : null;
+      if (!org) throw new NotFound('org not found', { field: 'slug' });
+      return orgView(org);
+    },
   };
   return implement('identity', IdentityServiceService, handlers, { ...deps, anonymous: ['login'] });
 }

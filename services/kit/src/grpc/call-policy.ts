@@ -8,6 +8,7 @@ import { ContactsServiceService } from '@svc/proto/contacts/v1';
 import { ContactErasureServiceService } from '@svc/proto/contacts/v1/erasure';
 import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
 import { HelpFolderServiceService } from '@svc/proto/content/v1/help_folders';
+import { ContentPublicServiceService } from '@svc/proto/content/v1/public';
 import { ErasureParticipantServiceService } from '@svc/proto/erasure/v1';
 import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
 import { NewsPostServiceService } from '@svc/proto/content/v1/news_posts';
@@ -61,6 +62,7 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   HelpFolderServiceService,
   NewsPostServiceService,
   TaxonomyServiceService,
+  ContentPublicServiceService,
 ];
 
 /**

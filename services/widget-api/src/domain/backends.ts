@@ -16,6 +16,17 @@ import {
   type VerifiedVisitor,
   type VerifyVisitorProofRequest,
 } from '@svc/proto/channels/v1';
+import {
+  ContentPublicServiceClient,
+  type PublicArticle,
+  type PublicArticlePage,
+  type PublicArticlesRequest,
+  type PublicArticleRequest,
+  type PublicFolderList,
+  type PublicFoldersRequest,
+  type PublicNewsPage,
+  type PublicNewsRequest,
+} from '@svc/proto/content/v1/public';
 import { ContactsServiceClient, IdentifierType, type Contact, type ContactInput } from '@svc/proto/contacts/v1';
 import {
   DeliveryStatus,
@@ -45,6 +56,7 @@ export interface BackendAddresses {
   channels: () => string;
   contacts: () => string;
   inbox: () => string;
+  content: () => string;
 }
 
 /**
@@ -58,6 +70,7 @@ export class Backends {
   private readonly inbox: Peer<InboxServiceClient>;
   private readonly visitorService: Peer<VisitorServiceClient>;
   private readonly media: Peer<MediaServiceClient>;
+  private readonly content: Peer<ContentPublicServiceClient>;
 
   constructor(
     /** Read at each call: a service's signer exists only once its key is configured (kit ServiceApp). */
@@ -70,10 +83,12 @@ export class Backends {
     this.inbox = new Peer(InboxServiceClient, addresses.inbox, policy);
     this.visitorService = new Peer(VisitorServiceClient, addresses.inbox, policy);
     this.media = new Peer(MediaServiceClient, addresses.inbox, policy);
+    this.content = new Peer(ContentPublicServiceClient, addresses.content, policy);
   }
 
   close(): void {
-    for (const peer of [this.channels, this.contacts, this.inbox, this.visitorService, this.media]) peer.close();
+    for (const peer of [this.channels, this.contacts, this.inbox, this.visitorService, this.media, this.content])
+      peer.close();
   }
 
   resolvePublicKey(publicKey: string): Promise<ResolvedWebIntegration> {
@@ -179,6 +194,27 @@ export class Backends {
   createMedia(visitor: VisitorIdentityOfSession, file: MediaUpload): Promise<Media> {
     const client = this.media.get();
     return call(client.createMedia.bind(client), { file }, this.asVisitor(visitor));
+  }
+
+  /** The org's published help articles and news, as SYSTEM of the org (content's public reads). */
+  publicArticles(orgId: string, request: PublicArticlesRequest): Promise<PublicArticlePage> {
+    const client = this.content.get();
+    return call(client.listPublicArticles.bind(client), request, this.as(systemPrincipal(orgId), 'content'));
+  }
+
+  publicArticle(orgId: string, request: PublicArticleRequest): Promise<PublicArticle> {
+    const client = this.content.get();
+    return call(client.getPublicArticle.bind(client), request, this.as(systemPrincipal(orgId), 'content'));
+  }
+
+  publicFolders(orgId: string, request: PublicFoldersRequest): Promise<PublicFolderList> {
+    const client = this.content.get();
+    return call(client.listPublicFolders.bind(client), request, this.as(systemPrincipal(orgId), 'content'));
+  }
+
+  publicNews(orgId: string, request: PublicNewsRequest): Promise<PublicNewsPage> {
+    const client = this.content.get();
+    return call(client.listPublicNews.bind(client), request, this.as(systemPrincipal(orgId), 'content'));
   }
 
   private as(principal: Principal, audience: string) {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   ChannelStatus,
   IdentityVerification,
@@ -49,9 +48,4 @@ function securityOf(integration: WebIntegration) {
       verification === IdentityVerification.IDENTITY_VERIFICATION_UNSPECIFIED ? IdentityVerification.OFF : verification,
     googleClientId: security?.googleClientId ?? '',
   };
-}
-
-/** A strong ETag of a JSON body: the same body, the same tag, on every replica. */
-export function etagOf(body: string): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }

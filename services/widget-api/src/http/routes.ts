@@ -9,13 +9,14 @@ import { VisitorMedia } from '@svc/proto/inbox/v1/visitor';
 import { contactUnknownToInbox, type Backends, type VisitorIdentityOfSession } from '../domain/backends';
 import type { Integration, Integrations } from '../domain/integrations';
 import { visitorIdentitySchema } from '../domain/proofs';
-import { etagOf, fullConfig, gateConfig } from '../domain/public-config';
+import { fullConfig, gateConfig } from '../domain/public-config';
 import { bearerOf, type SessionTokens } from '../domain/session-tokens';
 import type { VisitorSession, Visitors } from '../domain/visitors';
 import { visitorMessageJson, type VisitorView } from '../realtime/event-data';
 import { corsHeaders, originAllowed, preflightHeaders } from './cors';
 import { errorAnswer } from './errors';
 import { frameDocument } from './frame';
+import { addHelpRoutes, answerCacheable } from './help-routes';
 
 export const API_PREFIX = '/api/web';
 const JSON_LIMIT = '64kb';
@@ -90,14 +91,14 @@ export function widgetRouter(deps: RouteDeps): Router {
     const body = JSON.stringify(
       ctx.query.view === 'gate' ? gateConfig(found.integration) : fullConfig(found.integration),
     );
-    const etag = etagOf(body);
-    ctx.set({ etag, 'cache-control': CONFIG_CACHE_CONTROL });
-    if (ctx.get('if-none-match') === etag) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.type = 'json';
-    ctx.body = body;
+    answerCacheable(ctx, body, CONFIG_CACHE_CONTROL);
+  });
+
+  addHelpRoutes(router, {
+    integrations: deps.integrations,
+    backends: deps.backends,
+    allowOrigin: (ctx, found) => allowOrigin(ctx, found, deps.widgetOrigin),
+    parse,
   });
 
   router.get('/frame/:publicKey', async (ctx) => {

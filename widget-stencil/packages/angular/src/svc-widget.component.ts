@@ -104,4 +104,14 @@ export class SvcWidgetComponent {
   closePanel(): Promise<void> {
     return this.widget().nativeElement.close();
   }
+
+  /** Opens the panel on this published help article (the element's `showArticle()`). */
+  showArticle(articleId: string): Promise<void> {
+    return this.widget().nativeElement.showArticle(articleId);
+  }
+
+  /** Opens the panel on the News tab (the element's `showNews()`). */
+  showNews(): Promise<void> {
+    return this.widget().nativeElement.showNews();
+  }
 }

@@ -47,3 +47,14 @@ export { localStorageAdapter, memoryStorage, type TokenStorage, type WebStorageL
 export { backoffDelay, type BackoffOptions } from './backoff.js';
 export { isOpenNow, type OpenState } from './hours.js';
 export { FALLBACK_LOCALE, resolveLocale } from './locale.js';
+export {
+  ContentReadError,
+  ContentReader,
+  type ContentPage,
+  type ContentQuery,
+  type HelpArticle,
+  type HelpArticleQuery,
+  type HelpArticleSummary,
+  type NewsPost,
+  type NewsTerm,
+} from './content.js';

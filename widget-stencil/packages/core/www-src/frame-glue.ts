@@ -77,6 +77,12 @@ export async function startFrameGlue(window: Window): Promise<Channel<WidgetToHo
         case 'svc:shutdown:v1':
           void element.shutdown();
           break;
+        case 'svc:show-article:v1':
+          void element.showArticle(message.payload.articleId);
+          break;
+        case 'svc:show-news:v1':
+          void element.showNews();
+          break;
       }
     },
   });

@@ -154,6 +154,11 @@ function mountFrame(options: LoaderOptions): (call: SvcCall) => void {
     } else if (action === 'shutdown') {
       user = undefined;
       widget.send('svc:shutdown:v1');
+    } else if (action === 'showArticle') {
+      // Sent as given: the widget's parser drops an id that is not a non-blank string.
+      widget.send('svc:show-article:v1', { articleId: argument as string });
+    } else if (action === 'showNews') {
+      widget.send('svc:show-news:v1');
     } else if (action === 'show' || action === 'hide') {
       // Anything else is ignored, as a stub-queued call of a newer loader's action would be.
       hidden = action === 'hide';

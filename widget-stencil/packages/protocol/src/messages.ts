@@ -1,5 +1,5 @@
 import { isPrefill, isVisitorIdentity, type Prefill, type VisitorIdentity } from './identity.js';
-import { hasOnlyKeys, hasOwn, isPlainObject, type PlainObject } from './shape.js';
+import { hasOnlyKeys, hasOwn, isPlainObject, isText, type PlainObject } from './shape.js';
 
 /**
  * The envelope's version. Every message is `{ version, type, payload? }`; the type names carry their own `:v1`
@@ -17,6 +17,10 @@ export interface HostToWidgetPayloads {
   'svc:identify:v1': { user: VisitorIdentity | null };
   'svc:prefill:v1': { prefill: Prefill };
   'svc:shutdown:v1': undefined;
+  /** `Svc('showArticle', id)`: opens the panel on the Help tab with that published help article. */
+  'svc:show-article:v1': { articleId: string };
+  /** `Svc('showNews')`: opens the panel on the News tab. */
+  'svc:show-news:v1': undefined;
 }
 
 /** Widget (iframe) to loader (host page), spec 6.2. */
@@ -50,6 +54,8 @@ const hostToWidget: Validators<HostToWidgetPayloads> = {
     hasOnlyKeys(payload, ['user']) && (payload.user === null || isVisitorIdentity(payload.user)),
   'svc:prefill:v1': (payload) => hasOnlyKeys(payload, ['prefill']) && isPrefill(payload.prefill),
   'svc:shutdown:v1': null,
+  'svc:show-article:v1': (payload) => hasOnlyKeys(payload, ['articleId']) && isText(payload.articleId),
+  'svc:show-news:v1': null,
 };
 
 const widgetToHost: Validators<WidgetToHostPayloads> = {

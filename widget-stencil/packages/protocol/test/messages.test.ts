@@ -16,6 +16,8 @@ const hostToWidget: HostToWidgetMessage[] = [
   { version: 1, type: 'svc:prefill:v1', payload: { prefill: { name: 'Ada', email: 'ada@example.com' } } },
   { version: 1, type: 'svc:prefill:v1', payload: { prefill: {} } },
   { version: 1, type: 'svc:shutdown:v1' },
+  { version: 1, type: 'svc:show-article:v1', payload: { articleId: 'art-1' } },
+  { version: 1, type: 'svc:show-news:v1' },
 ];
 
 const widgetToHost: WidgetToHostMessage[] = [
@@ -109,6 +111,9 @@ describeParser('parseHostToWidget', parseHostToWidget, hostToWidget, widgetToHos
     'svc:prefill:v1 with a prefill that is not an object',
     { version: 1, type: 'svc:prefill:v1', payload: { prefill: 'Ada' } },
   ],
+  ['svc:show-article:v1 with a blank id', { version: 1, type: 'svc:show-article:v1', payload: { articleId: ' ' } }],
+  ['svc:show-article:v1 with a numeric id', { version: 1, type: 'svc:show-article:v1', payload: { articleId: 7 } }],
+  ['svc:show-article:v1 without id', { version: 1, type: 'svc:show-article:v1', payload: {} }],
 ]);
 
 const resize = (width: unknown, height: unknown) => ({

@@ -55,6 +55,8 @@ export const SvcWidget = defineComponent({
       element,
       open: (): Promise<void> => element.value?.open() ?? Promise.resolve(),
       close: (): Promise<void> => element.value?.close() ?? Promise.resolve(),
+      showArticle: (articleId: string): Promise<void> => element.value?.showArticle(articleId) ?? Promise.resolve(),
+      showNews: (): Promise<void> => element.value?.showNews() ?? Promise.resolve(),
     };
   },
   render() {

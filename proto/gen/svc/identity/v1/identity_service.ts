@@ -47,6 +47,8 @@ export interface Org {
   /** Set for managed child orgs of a TECH_PROVIDER. */
   parentOrgId?: string | undefined;
   createdAt: string;
+  /** The org's URL segment on public pages (`/help/<slug>`): from its name at creation, unique (docs/decisions/0184). */
+  slug: string;
 }
 
 export interface TeamMember {
@@ -148,6 +150,10 @@ export interface FindMembersResponse {
 export interface GetOrgRequest {
 }
 
+export interface GetOrgBySlugRequest {
+  slug: string;
+}
+
 function createBaseAuthenticateRequest(): AuthenticateRequest {
   return { credential: "", actAsOrgId: "" };
 }
@@ -238,7 +244,7 @@ export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
 };
 
 function createBaseOrg(): Org {
-  return { _id: "", name: "", kind: OrgKind.ORG_KIND_UNSPECIFIED, parentOrgId: undefined, createdAt: "" };
+  return { _id: "", name: "", kind: OrgKind.ORG_KIND_UNSPECIFIED, parentOrgId: undefined, createdAt: "", slug: "" };
 }
 
 export const Org: MessageFns<Org> = {
@@ -257,6 +263,9 @@ export const Org: MessageFns<Org> = {
     }
     if (message.createdAt !== "") {
       writer.uint32(42).string(message.createdAt);
+    }
+    if (message.slug !== "") {
+      writer.uint32(50).string(message.slug);
     }
     return writer;
   },
@@ -314,6 +323,14 @@ export const Org: MessageFns<Org> = {
             message.createdAt = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.slug = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -341,6 +358,7 @@ export const Org: MessageFns<Org> = {
         : isSet(object.created_at)
         ? globalThis.String(object.created_at)
         : "",
+      slug: isSet(object.slug) ? globalThis.String(object.slug) : "",
     };
   },
 
@@ -361,6 +379,9 @@ export const Org: MessageFns<Org> = {
     if (message.createdAt !== "") {
       obj.createdAt = message.createdAt;
     }
+    if (message.slug !== "") {
+      obj.slug = message.slug;
+    }
     return obj;
   },
 
@@ -374,6 +395,7 @@ export const Org: MessageFns<Org> = {
     message.kind = object.kind ?? OrgKind.ORG_KIND_UNSPECIFIED;
     message.parentOrgId = object.parentOrgId ?? undefined;
     message.createdAt = object.createdAt ?? "";
+    message.slug = object.slug ?? "";
     return message;
   },
 };
@@ -2080,6 +2102,73 @@ export const GetOrgRequest: MessageFns<GetOrgRequest> = {
   },
 };
 
+function createBaseGetOrgBySlugRequest(): GetOrgBySlugRequest {
+  return { slug: "" };
+}
+
+export const GetOrgBySlugRequest: MessageFns<GetOrgBySlugRequest> = {
+  encode(message: GetOrgBySlugRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.slug !== "") {
+      writer.uint32(10).string(message.slug);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOrgBySlugRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOrgBySlugRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.slug = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetOrgBySlugRequest {
+    return { slug: isSet(object.slug) ? globalThis.String(object.slug) : "" };
+  },
+
+  toJSON(message: GetOrgBySlugRequest): unknown {
+    const obj: any = {};
+    if (message.slug !== "") {
+      obj.slug = message.slug;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetOrgBySlugRequest>, I>>(base?: I): GetOrgBySlugRequest {
+    return GetOrgBySlugRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOrgBySlugRequest>, I>>(object: I): GetOrgBySlugRequest {
+    const message = createBaseGetOrgBySlugRequest();
+    message.slug = object.slug ?? "";
+    return message;
+  },
+};
+
 /** Orgs, members, dashboard sessions, API keys and the team. */
 export type IdentityServiceService = typeof IdentityServiceService;
 export const IdentityServiceService = {
@@ -2217,6 +2306,19 @@ export const IdentityServiceService = {
     responseSerialize: (value: Org): Buffer => Buffer.from(Org.encode(value).finish()),
     responseDeserialize: (value: Buffer): Org => Org.decode(value),
   },
+  /**
+   * SYSTEM of the installation (content, for the public help pages): the org a public URL slug names. NOT_FOUND for a
+   * slug no org has (docs/decisions/0184).
+   */
+  getOrgBySlug: {
+    path: "/svc.identity.v1.IdentityService/GetOrgBySlug" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetOrgBySlugRequest): Buffer => Buffer.from(GetOrgBySlugRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetOrgBySlugRequest => GetOrgBySlugRequest.decode(value),
+    responseSerialize: (value: Org): Buffer => Buffer.from(Org.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Org => Org.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -2249,6 +2351,11 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    */
   findMembers: handleUnaryCall<FindMembersRequest, FindMembersResponse>;
   getOrg: handleUnaryCall<GetOrgRequest, Org>;
+  /**
+   * SYSTEM of the installation (content, for the public help pages): the org a public URL slug names. NOT_FOUND for a
+   * slug no org has (docs/decisions/0184).
+   */
+  getOrgBySlug: handleUnaryCall<GetOrgBySlugRequest, Org>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -2442,6 +2549,25 @@ export interface IdentityServiceClient extends Client {
   ): ClientUnaryCall;
   getOrg(
     request: GetOrgRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Org) => void,
+  ): ClientUnaryCall;
+  /**
+   * SYSTEM of the installation (content, for the public help pages): the org a public URL slug names. NOT_FOUND for a
+   * slug no org has (docs/decisions/0184).
+   */
+  getOrgBySlug(
+    request: GetOrgBySlugRequest,
+    callback: (error: ServiceError | null, response: Org) => void,
+  ): ClientUnaryCall;
+  getOrgBySlug(
+    request: GetOrgBySlugRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Org) => void,
+  ): ClientUnaryCall;
+  getOrgBySlug(
+    request: GetOrgBySlugRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Org) => void,

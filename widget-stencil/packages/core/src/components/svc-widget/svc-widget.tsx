@@ -1,5 +1,3 @@
-// `h` is the JSX factory (tsconfig `jsxFactory`), a use eslint cannot see.
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
 import { Component, Element, Event, Host, Method, Prop, State, Watch, h, type EventEmitter } from '@stencil/core';
 import { type VisitorIdentity } from '@svc-inbox/widget-protocol';
 import { type ChatSource, type ChatView, type Profile, type ViewMessage, emptyView } from '../../chat-source';
@@ -8,6 +6,10 @@ import { DemoSource } from '../../demo-source';
 import { direction, format, loadStrings, type ShippedLocale, type Strings } from '../../i18n/strings';
 import { LiveSource, chooseLocale, isOpenNow, type WidgetConfig } from '../../live';
 import { focusables, wantedSize, type WidgetSize } from '../../layout';
+import { type ContentTab, type ContentTabs } from '../../content/content-tabs';
+
+type Tab = 'chat' | ContentTab;
+const TABS: readonly Tab[] = ['chat', 'help', 'news'];
 
 /**
  * The visitor widget: a launcher and a chat panel in a shadow root. Attributes, methods and events are the
@@ -44,6 +46,9 @@ export class SvcWidget {
   @State() view: ChatView = emptyView();
   @State() settings?: WidgetConfig;
   @State() draft = '';
+  @State() tab: Tab = 'chat';
+  /** Bumped when the lazily loaded Help/News tabs change what they show. */
+  @State() contentRevision = 0;
 
   private source?: ChatSource;
   private unsubscribe?: () => void;
@@ -56,6 +61,8 @@ export class SvcWidget {
   private atEnd = true;
   private fromBottomBeforeOlder: number | null = null;
   private readonly onViewport = () => this.reportSize();
+  private content?: Promise<ContentTabs>;
+  private contentTabs?: ContentTabs;
 
   async componentWillLoad(): Promise<void> {
     // The first paint waits for the config (colours, hide-when-offline) and for the one locale it needs.
@@ -127,14 +134,57 @@ export class SvcWidget {
     await this.source?.shutdown();
   }
 
+  /** Opens the panel on the tab last shown (the conversation at first). */
   @Method()
   async open(): Promise<void> {
     await this.booted;
     if (this.isOpen || !this.visible()) return;
-    this.isOpen = true;
-    this.focusAfterRender = 'panel';
-    this.svcOpen.emit();
-    if (!this.view.started && !this.needsPrechat()) await this.source?.start(this.prefill());
+    await this.show(this.tab);
+  }
+
+  /** Opens the panel on the Help tab showing this published help article (`Svc('showArticle', id)`). */
+  @Method()
+  async showArticle(articleId: string): Promise<void> {
+    if (typeof articleId === 'string' && articleId.trim()) await this.show('help', articleId.trim());
+  }
+
+  /** Opens the panel on the News tab (`Svc('showNews')`). */
+  @Method()
+  async showNews(): Promise<void> {
+    await this.show('news');
+  }
+
+  private async show(tab: Tab, articleId?: string): Promise<void> {
+    await this.booted;
+    if (!this.visible()) return;
+    // Demo mode has no Help and News (nothing to read without a network): the conversation is shown.
+    this.tab = this.publicKey ? tab : 'chat';
+    if (!this.isOpen) {
+      this.isOpen = true;
+      this.focusAfterRender = 'panel';
+      this.svcOpen.emit();
+    }
+    if (this.tab === 'chat') {
+      if (!this.view.started && !this.needsPrechat()) await this.source?.start(this.prefill());
+      return;
+    }
+    const content = await this.loadContent();
+    if (this.tab === 'help') content.showHelp(articleId);
+    else if (this.tab === 'news') content.showNews();
+  }
+
+  // The Help and News tabs are a chunk of their own, fetched the first time one is opened (decision 0205).
+  private loadContent(): Promise<ContentTabs> {
+    this.content ??= import('../../content/content-tabs').then(({ createContentTabs }) => {
+      this.contentTabs = createContentTabs(h, {
+        api: this.api ?? defaultApi(),
+        publicKey: this.publicKey ?? '',
+        locale: () => this.lang,
+        changed: () => this.contentRevision++,
+      });
+      return this.contentTabs;
+    });
+    return this.content;
   }
 
   @Method()
@@ -170,6 +220,7 @@ export class SvcWidget {
   }
 
   private teardown() {
+    this.content = this.contentTabs = undefined;
     this.unsubscribe?.();
     this.source?.stop();
     this.source = undefined;
@@ -335,9 +386,32 @@ export class SvcWidget {
         )}
         {this.openNow() ? null : <p class="notice away">{this.settings?.availability.offlineMessage || t.away}</p>}
         {this.banner(t)}
-        {this.needsPrechat() ? this.renderPrechat(t) : this.renderConversation(t)}
+        {this.publicKey ? this.renderTabs(t) : null}
+        {this.tab !== 'chat'
+          ? this.contentTabs?.render(this.tab, t, this.lang)
+          : this.needsPrechat()
+            ? this.renderPrechat(t)
+            : this.renderConversation(t)}
         {this.hideAttribution ? null : <p class="attribution">{t.poweredBy}</p>}
       </section>
+    );
+  }
+
+  private renderTabs(t: Strings) {
+    return (
+      <div class="tabs" role="tablist">
+        {TABS.map((tab) => (
+          <button
+            type="button"
+            role="tab"
+            id={`svc-tab-${tab}`}
+            aria-selected={String(tab === this.tab)}
+            onClick={() => void this.show(tab)}
+          >
+            {t[tab]}
+          </button>
+        ))}
+      </div>
     );
   }
 

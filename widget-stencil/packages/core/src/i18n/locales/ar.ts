@@ -5,6 +5,8 @@ const ar: Strings = {
   closeChat: 'أغلق المحادثة',
   unread: '{count} غير مقروءة',
   chat: 'محادثة',
+  help: 'مساعدة',
+  news: 'الأخبار',
   conversation: 'المحادثة',
   message: 'رسالة',
   placeholder: 'اكتب رسالة…',

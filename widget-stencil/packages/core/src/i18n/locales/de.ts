@@ -5,6 +5,8 @@ const de: Strings = {
   closeChat: 'Chat schließen',
   unread: '{count} ungelesen',
   chat: 'Chat',
+  help: 'Hilfe',
+  news: 'Neuigkeiten',
   conversation: 'Unterhaltung',
   message: 'Nachricht',
   placeholder: 'Nachricht schreiben…',

@@ -4,6 +4,8 @@ const en = {
   closeChat: 'Close chat',
   unread: '{count} unread',
   chat: 'Chat',
+  help: 'Help',
+  news: 'News',
   conversation: 'Conversation',
   message: 'Message',
   placeholder: 'Write a message…',

@@ -5,6 +5,8 @@ const es: Strings = {
   closeChat: 'Cerrar el chat',
   unread: '{count} sin leer',
   chat: 'Chat',
+  help: 'Ayuda',
+  news: 'Novedades',
   conversation: 'Conversación',
   message: 'Mensaje',
   placeholder: 'Escribe un mensaje…',

@@ -5,6 +5,8 @@ const fr: Strings = {
   closeChat: 'Fermer la discussion',
   unread: '{count} non lus',
   chat: 'Discussion',
+  help: 'Aide',
+  news: 'Actualités',
   conversation: 'Conversation',
   message: 'Message',
   placeholder: 'Écrivez un message…',

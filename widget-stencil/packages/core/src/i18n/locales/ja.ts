@@ -5,6 +5,8 @@ const ja: Strings = {
   closeChat: 'チャットを閉じる',
   unread: '未読 {count} 件',
   chat: 'チャット',
+  help: 'ヘルプ',
+  news: 'お知らせ',
   conversation: '会話',
   message: 'メッセージ',
   placeholder: 'メッセージを入力…',

@@ -5,6 +5,8 @@ const pt: Strings = {
   closeChat: 'Fechar o chat',
   unread: '{count} não lidas',
   chat: 'Chat',
+  help: 'Ajuda',
+  news: 'Novidades',
   conversation: 'Conversa',
   message: 'Mensagem',
   placeholder: 'Escreva uma mensagem…',
