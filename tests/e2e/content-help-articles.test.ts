@@ -193,6 +193,7 @@ describe('Help articles (whole stack over HTTP)', function () {
     expect(translated).to.deep.include({ locale: 'pt-BR', title: 'Pagamentos', slug: 'pagamentos', status: 'DRAFT' });
     expect(translated.defaultLocale).to.equal('en');
     expect(translated.translations.map((t) => t.locale)).to.deep.equal(['en', 'pt-BR']);
+    expect(await get(article.id, 'pt-BR')).to.deep.equal(translated);
     expectField(
       await call(TRANSLATE, { id: article.id, i: { locale: 'PT-BR', title: 'x', bodyMarkdown: '' } }),
       'CONFLICT',
@@ -206,6 +207,8 @@ describe('Help articles (whole stack over HTTP)', function () {
     expect(published).to.deep.include({ locale: 'pt-BR', status: 'PUBLISHED' });
     expect(published.publishedAt).to.be.a('string');
     expect(published.translations.map((t) => t.status)).to.deep.equal(['DRAFT', 'PUBLISHED']);
+    // Each answer is the article as stored after the change (its updatedAt too).
+    expect(await get(article.id, 'pt-BR')).to.deep.equal(published);
     // Publishing a published translation changes nothing.
     expect((await publish(article.id, 'pt-BR')).publishedAt).to.equal(published.publishedAt);
     expect((await publish(article.id)).translations.map((t) => t.status)).to.deep.equal(['PUBLISHED', 'PUBLISHED']);

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import {
   Conflict,
   enqueueEvents,
@@ -74,6 +74,7 @@ export class HelpArticleWrites {
     private readonly relay: () => OutboxRelay,
   ) {}
 
+  /** The caller's scope is checked before anything in the request is looked at. */
   private async change(
     principal: Principal,
     work: (manager: EntityManager, orgId: string, at: Date) => Promise<Change>,
@@ -115,10 +116,10 @@ export class HelpArticleWrites {
 
   /** A new article and its first translation (DRAFT), in the request's locale (default `en`). */
   create(principal: Principal, input: CreateHelpArticleRequest): Promise<HelpArticle> {
-    const title = checkTitle(input.title);
-    const bodyMarkdown = checkBody(input.bodyMarkdown);
-    const locale = localeOr(input.locale, DEFAULT_ARTICLE_LOCALE);
     return this.change(principal, async (manager, orgId, at) => {
+      const title = checkTitle(input.title);
+      const bodyMarkdown = checkBody(input.bodyMarkdown);
+      const locale = localeOr(input.locale, DEFAULT_ARTICLE_LOCALE);
       const folderId = input.folderId === undefined ? null : await checkFolder(manager, orgId, input.folderId);
       const tagIds = await checkTags(manager, orgId, input.tagIds);
       const article = manager.create(HelpArticleRow, {
@@ -139,9 +140,9 @@ export class HelpArticleWrites {
 
   /** What the article shares (folder, tags) and/or one translation's text; the slug stays unless one is given. */
   update(principal: Principal, input: UpdateHelpArticleRequest): Promise<HelpArticle> {
-    const title = input.title === undefined ? undefined : checkTitle(input.title);
-    const bodyMarkdown = input.bodyMarkdown === undefined ? undefined : checkBody(input.bodyMarkdown);
     return this.change(principal, async (manager, orgId, at) => {
+      const title = input.title === undefined ? undefined : checkTitle(input.title);
+      const bodyMarkdown = input.bodyMarkdown === undefined ? undefined : checkBody(input.bodyMarkdown);
       const article = await findArticle(manager, orgId, input.id);
       const locale = localeOr(input.locale, article.defaultLocale);
       const translation = translationIn(await loadArticle(manager, article), locale);
@@ -166,15 +167,16 @@ export class HelpArticleWrites {
 
   /** A translation in a locale the article has none in (CONFLICT naming `locale` otherwise), DRAFT. */
   createTranslation(principal: Principal, input: CreateHelpArticleTranslationRequest): Promise<HelpArticle> {
-    const title = checkTitle(input.title);
-    const bodyMarkdown = checkBody(input.bodyMarkdown);
     return this.change(principal, async (manager, orgId, at) => {
+      const title = checkTitle(input.title);
+      const bodyMarkdown = checkBody(input.bodyMarkdown);
       const article = await findArticle(manager, orgId, input.id);
       // After the id: another org's article is NOT_FOUND whatever the locale (the message quotes a bad one).
       const locale = canonicalLocale(input.locale);
       if (await manager.existsBy(HelpArticleTranslationRow, { articleId: article.id, locale }))
         throw new Conflict(`the help article already has a ${locale} translation`, { field: 'locale' });
       const status = await this.addTranslation(manager, article, { locale, title, bodyMarkdown, slug: input.slug }, at);
+      article.updatedAt = at;
       await manager.update(HelpArticleRow, { id: article.id, orgId }, { updatedAt: at });
       return { article, locale, verb: 'translation_created', status };
     });
@@ -189,6 +191,7 @@ export class HelpArticleWrites {
       if (translation.status === status) return { article, locale };
       const publishedAt = status === HelpArticleStatus.PUBLISHED ? at : null;
       await manager.update(HelpArticleTranslationRow, { id: translation.id }, { status, publishedAt, updatedAt: at });
+      article.updatedAt = at;
       await manager.update(HelpArticleRow, { id: article.id, orgId }, { updatedAt: at });
       const verb = status === HelpArticleStatus.PUBLISHED ? 'published' : 'unpublished';
       return { article, locale, verb, status };
@@ -201,7 +204,13 @@ export class HelpArticleWrites {
     const orgId = requireOrg(principal);
     await this.dataSource.transaction(async (manager) => {
       const article = await findArticle(manager, orgId, id);
-      await manager.delete(HelpArticleTermRow, { articleId: article.id });
+      const translations = await manager.find(HelpArticleTranslationRow, {
+        select: { id: true },
+        where: { articleId: article.id },
+      });
+      // By translation: the terms' primary key starts with it (no index on article_id).
+      if (translations.length)
+        await manager.delete(HelpArticleTermRow, { translationId: In(translations.map((t) => t.id)) });
       await manager.delete(HelpArticleTagRow, { articleId: article.id });
       await manager.delete(HelpArticleTranslationRow, { articleId: article.id });
       await manager.delete(HelpArticleRow, { id: article.id });
