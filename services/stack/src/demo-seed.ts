@@ -14,6 +14,7 @@ import {
 import { ChannelsServiceClient } from '@svc/proto/channels/v1';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
+import { seedDemoContent } from './demo-content';
 import type { Stack } from './stack';
 
 export interface DemoCredentials {
@@ -84,7 +85,7 @@ async function seedWebIntegration(stack: Stack, principal: Principal) {
 
 /**
  * Seeds the demo org once (owner, an API key with every scope but PARTNER_ADMIN, a web integration, a contact and a
- * chat of that channel with a few messages) and writes its credentials to `<data dir>/demo.env`. Later starts reuse it: data survives restarts.
+ * chat of that channel with a few messages, help articles and a news post) and writes its credentials to `<data dir>/demo.env`. Later starts reuse it: data survives restarts.
  */
 export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
   const file = demoEnvPath(stack.config.SVC_DATA_DIR);
@@ -150,6 +151,7 @@ export async function seedDemo(stack: Stack): Promise<DemoCredentials> {
       asOwner('identity'),
     );
     const web = await seedWebIntegration(stack, owner);
+    await seedDemoContent(stack, owner);
     const asService = stack.signer.metadata(systemPrincipal(created.org.id), 'inbox');
     const chat = await unary(
       inbox.openChat.bind(inbox),

@@ -45,6 +45,16 @@ describe('Stack (embedded default)', () => {
     );
     expect(demo.SVC_DEMO_ORG_SLUG).to.equal('demo-org');
     expect((await fetch(`${url}/help/${demo.SVC_DEMO_ORG_SLUG}`)).status, 'the demo help center').to.equal(200);
+    const helpPage = await fetch(`${url}/help/${demo.SVC_DEMO_ORG_SLUG}/pt/articles/onde-esta-meu-pedido`);
+    expect(await helpPage.text(), 'a seeded article, published in Portuguese too').to.contain('Onde está meu pedido?');
+    const widgetNews = await fetch(`${url}/api/web/news/${demo.SVC_DEMO_WEB_PUBLIC_KEY}?locale=en`);
+    const news = (await widgetNews.json()) as { data: { title: string }[] };
+    expect(
+      news.data.map((post) => post.title),
+      'the widget demo has news',
+    ).to.deep.equal(['Live chat is here']);
+    const articles = await graphql(url, demo.SVC_DEMO_API_KEY, '{ helpArticles { totalCount } }');
+    expect(articles.data, 'the seeded articles, through the API').to.deep.equal({ helpArticles: { totalCount: 2 } });
     const query = `{ getMessages(chatId: "${demo.SVC_DEMO_CHAT_ID}") { data { text } } }`;
     const before = await graphql(url, demo.SVC_DEMO_API_KEY, query);
     expect(before.errors).to.equal(undefined);
