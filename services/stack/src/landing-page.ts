@@ -7,6 +7,8 @@ export interface LandingFacts {
   demoEnvFile: string | undefined;
   /** GraphiQL is served at /graphql. */
   explorer: boolean;
+  /** The demo org's public help center (`/help/<slug>`), once seeded. */
+  helpCenterPath?: string;
 }
 
 const escape = (text: string) =>
@@ -49,6 +51,7 @@ ${explorer}
 <li>Inbound webhooks: <code>POST /webhooks/in/{connectionId}</code>.</li>
 <li>Health: <a href="/readyz">/readyz</a>, metrics: <a href="/metrics">/metrics</a>.</li>
 <li><a href="/demo">Widget demo</a>: the demo org's website widget, embedded by <code>/widget/loader.js</code>.</li>
+${facts.helpCenterPath ? `<li><a href="${escape(facts.helpCenterPath)}">Help center</a>: the demo org's public help pages.</li>` : ''}
 </ul>
 <h2>Documentation</h2>
 <p>In the repository:</p>

@@ -242,6 +242,13 @@ export class Stack {
     ];
   }
 
+  /** The demo org's public help pages, once the seed wrote its slug. */
+  private demoHelpCenterPath(): string | undefined {
+    if (!this.config.SVC_SEED_DEMO) return undefined;
+    const slug = readDemoEnv(demoEnvPath(this.config.SVC_DATA_DIR))?.SVC_DEMO_ORG_SLUG;
+    return slug ? `/help/${encodeURIComponent(slug)}` : undefined;
+  }
+
   /** SVC_PUBLIC_URL, else `http://localhost:<PORT>`; empty when the port is picked at random (PORT=0). */
   private get publicUrlKnownBeforeListening(): string {
     return this.config.SVC_PUBLIC_URL ?? (this.config.PORT ? `http://localhost:${this.config.PORT}` : '');
@@ -293,6 +300,7 @@ export class Stack {
         services: this.apps.map((app) => app.spec.name),
         demoEnvFile: this.config.SVC_SEED_DEMO ? demoEnvPath(this.config.SVC_DATA_DIR) : undefined,
         explorer: this.config.GATEWAY_EXPLORER,
+        helpCenterPath: this.demoHelpCenterPath(),
       });
     });
     // The widget demo: the demo org's web integration embedded by loader.js, as a customer's site embeds it.

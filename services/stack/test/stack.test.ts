@@ -40,9 +40,9 @@ describe('Stack (embedded default)', () => {
     ])
       expect(env).to.match(new RegExp(`^${name}=.+$`, 'm'));
     const url = `http://127.0.0.1:${first.port}`;
-    expect(await (await fetch(`${url}/`)).text(), 'the landing page points at demo.env').to.contain(
-      path.join(dataDir, 'demo.env'),
-    );
+    const landing = await (await fetch(`${url}/`)).text();
+    expect(landing, 'the landing page points at demo.env').to.contain(path.join(dataDir, 'demo.env'));
+    expect(landing, 'and at the demo help center').to.contain('href="/help/demo-org"');
     expect(demo.SVC_DEMO_ORG_SLUG).to.equal('demo-org');
     expect((await fetch(`${url}/help/${demo.SVC_DEMO_ORG_SLUG}`)).status, 'the demo help center').to.equal(200);
     const helpPage = await fetch(`${url}/help/${demo.SVC_DEMO_ORG_SLUG}/pt/articles/onde-esta-meu-pedido`);
