@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { ApiScope, eventually, newId } from '@svc/kit';
-import { StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
-import { dataOf, expectError } from './inbox-fixtures';
+import { NewsCategoryRow, NewsTagRow } from '@svc/content';
+import { ContentFixtures } from '../support/content';
+import { StackHarness, type TestOrg } from '../support/stack-harness';
+import { dataOf, expectError, expectField, refusalOf } from './inbox-fixtures';
 
 interface Translation {
   locale: string;
@@ -59,17 +61,6 @@ const TRANSITIONS: Record<(typeof STATES)[number], Partial<Record<Move, string>>
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
-/** The error a caller sees, the id under test written as `<id>`, for comparing two refusals. */
-function refusalOf(response: GraphQLResponse, id: string) {
-  const [error] = response.body.errors ?? [];
-  return {
-    status: response.status,
-    code: error?.extensions?.code,
-    field: error?.extensions?.field,
-    message: error?.message.replaceAll(id, '<id>'),
-  };
-}
-
 describe('News posts (whole stack over HTTP)', function () {
   const harness = new StackHarness();
   let org: TestOrg;
@@ -93,26 +84,9 @@ describe('News posts (whole stack over HTTP)', function () {
     to === 'schedule'
       ? call<Record<string, Post>>(SCHEDULE, { id, at: inAnHour() }, as)
       : call<Record<string, Post>>(MOVE(`${to}NewsPost`), { id }, as);
-  function expectField(response: GraphQLResponse, code: string, field: string): void {
-    expectError(response, 200, code);
-    expect(response.body.errors?.[0]?.extensions?.field, JSON.stringify(response.body)).to.equal(field);
-  }
-
   /** A news category or tag of the org, written where the taxonomy operations write them (the same database). */
-  async function term(owner: TestOrg, table: 'NewsCategoryRow' | 'NewsTagRow'): Promise<string> {
-    const id = newId();
-    const at = new Date();
-    const name = `${table} ${id}`;
-    await harness.stack.content.dataSource.manager.insert(table, {
-      id,
-      orgId: owner.id,
-      name,
-      nameKey: name.toLowerCase(),
-      createdAt: at,
-      updatedAt: at,
-    });
-    return id;
-  }
+  const term = (owner: TestOrg, table: 'NewsCategoryRow' | 'NewsTagRow') =>
+    new ContentFixtures(harness, owner.id).term(table === 'NewsCategoryRow' ? NewsCategoryRow : NewsTagRow, newId());
 
   before(async function () {
     this.timeout(120_000);
