@@ -6,6 +6,7 @@ import {
   eventually,
   newId,
   openDataSource,
+  statementRunning,
   testDbUrl,
   type OutboxRelay,
 } from '@svc/kit';
@@ -16,7 +17,7 @@ import { HelpFolderWrites } from '../src/domain/help-folders';
 import { checkFolder, checkTags } from '../src/domain/help-articles/references';
 import { HelpArticleWrites } from '../src/domain/help-articles/write';
 import { orgTermIds } from '../src/domain/news/references';
-import { TaxonomyTerms, type TaxonomyKind } from '../src/domain/taxonomy';
+import { existingTermIds, TAXONOMY, TAXONOMY_KINDS, TaxonomyTerms, type TaxonomyKind } from '../src/domain/taxonomy';
 
 /**
  * What an article or post links to (a help tag, news category or tag, a help folder) deleted while a writer links it:
@@ -110,6 +111,30 @@ describe('content: deleting what a writer is linking', function () {
         (await dataSource.manager.countBy(NewsPostCategoryRow, { categoryId: term.id })) +
         (await dataSource.manager.countBy(NewsPostTagRow, { tagId: term.id }));
       expect(links).to.equal(0);
+    });
+
+  for (const kind of TAXONOMY_KINDS)
+    it(`${kind}: the delete waits for the writer, then removes its new link with the term`, async () => {
+      const terms = new TaxonomyTerms(kind, dataSource, () => relay);
+      const { link, row } = TAXONOMY[kind];
+      const term = await terms.create(principal, { name: `linked ${newId()}` });
+      const writer = dataSource.createQueryRunner();
+      await writer.connect();
+      await writer.startTransaction();
+      expect(await existingTermIds(writer.manager, kind, orgId, [term.id])).to.deep.equal([term.id]);
+      const deleted = terms.delete(principal, term.id);
+      // Whichever of its statements it is, the delete waits for the writer's lock on the term.
+      const table = dataSource.getMetadata(row).tableName;
+      await statementRunning(dataSource, `%FROM \`${table}\`%`);
+      await writer.manager.insert(link.row, {
+        orgId,
+        [link.termColumn]: term.id,
+        [kind === 'help_tag' ? 'articleId' : 'postId']: newId(),
+      });
+      await writer.commitTransaction();
+      await writer.release();
+      expect(await deleted).to.deep.equal({ id: term.id, linksRemoved: 1 });
+      expect(await dataSource.manager.countBy(link.row, { [link.termColumn]: term.id })).to.equal(0);
     });
 
   it('help folder: a folder deleted after the writer checked it leaves no article filed in it', async () => {

@@ -24,7 +24,8 @@ import type {
 } from '@svc/proto/content/v1/news_posts';
 import { NewsPostCategoryRow, NewsPostRow, NewsPostTagRow, NewsPostTranslationRow } from '../../entities';
 import { contentEvent, type ContentVerb } from '../events';
-import { canonicalLocale } from '../locales';
+import { canonicalLocale, localeOr } from '../locales';
+import { checkBody, checkTitle } from '../texts';
 import { renderMarkdown } from '../markdown';
 import { offsetPageOf, type OffsetPage } from '../page';
 import { orgTermIds } from './references';
@@ -33,21 +34,6 @@ import type { StoredNewsPost } from './views';
 
 /** A post's locale when its creator names none. */
 export const DEFAULT_NEWS_LOCALE = 'en';
-const MAX_TITLE = 300;
-const MAX_BODY = 100_000;
-
-function checkTitle(value: string): string {
-  const title = value.trim();
-  if (!title || title.length > MAX_TITLE)
-    throw new InvalidArgument(`title must be 1-${MAX_TITLE} characters`, { field: 'title' });
-  return title;
-}
-
-function checkBody(value: string): string {
-  if (value.length > MAX_BODY)
-    throw new InvalidArgument(`bodyMarkdown must be at most ${MAX_BODY} characters`, { field: 'bodyMarkdown' });
-  return value;
-}
 
 /** The time a post is scheduled for: ISO-8601, strictly after `at`; else BAD_USER_INPUT naming `at`. */
 export function scheduleTimeOf(value: string, at: Date): Date {
@@ -154,7 +140,7 @@ export class NewsPosts {
     requireScope(principal, ApiScope.CONTENT_READ);
     const orgId = requireOrg(principal);
     const page = offsetPageOf(request.page);
-    const locale = request.locale === undefined ? undefined : canonicalLocale(request.locale);
+    const locale = localeOr(request.locale, undefined);
     const manager = this.dataSource.manager;
     const query = manager.createQueryBuilder(NewsPostRow, 'post').where('post.orgId = :orgId', { orgId });
     const status = request.status;
@@ -199,7 +185,7 @@ export class NewsPosts {
   async create(principal: Principal, input: CreateNewsPostRequest): Promise<StoredNewsPost> {
     requireScope(principal, ApiScope.CONTENT_MANAGE);
     const orgId = requireOrg(principal);
-    const locale = canonicalLocale(input.locale ?? DEFAULT_NEWS_LOCALE);
+    const locale = localeOr(input.locale, DEFAULT_NEWS_LOCALE);
     checkTitle(input.title);
     checkBody(input.bodyMarkdown);
     return this.write(async (manager, at) => {
@@ -230,7 +216,7 @@ export class NewsPosts {
     const orgId = requireOrg(principal);
     return this.write(async (manager, at) => {
       const post = await findPost(manager, orgId, input.id);
-      const locale = input.locale === undefined ? post.defaultLocale : canonicalLocale(input.locale);
+      const locale = localeOr(input.locale, post.defaultLocale);
       if (input.title !== undefined || input.bodyMarkdown !== undefined) {
         const translation = await manager.findOneBy(NewsPostTranslationRow, { orgId, postId: post.id, locale });
         if (!translation)
