@@ -29,7 +29,7 @@ import { checkBody, checkTitle } from '../texts';
 import { renderMarkdown } from '../markdown';
 import { offsetPageOf, type OffsetPage } from '../page';
 import { orgTermIds } from './references';
-import { MOVE_VERB, moved, type NewsPostMove } from './states';
+import { MOVE_VERB, alreadyThere, moved, type NewsPostMove } from './states';
 import type { StoredNewsPost } from './views';
 
 /** A post's locale when its creator names none. */
@@ -283,6 +283,7 @@ export class NewsPosts {
     const stored = await this.write(async (manager, at) => {
       const post = await findPost(manager, orgId, id);
       const time = move === 'schedule' ? scheduleTimeOf(scheduleAt ?? '', at) : undefined;
+      if (alreadyThere(post, move, time)) return { post, verb: undefined, locale: undefined };
       const next = { ...moved(post, move, at, time), updatedAt: at };
       // Only from the state read: a concurrent move (or the scheduler publishing it) meanwhile refuses this one.
       const changed = await manager.update(NewsPostRow, { id: post.id, orgId, status: post.status }, next);
@@ -315,23 +316,26 @@ export class NewsPosts {
     change: (
       manager: EntityManager,
       at: Date,
-    ) => Promise<{ post: NewsPostRow; verb: ContentVerb<'news_post'>; locale: string | undefined }>,
+    ) => Promise<{ post: NewsPostRow; verb: ContentVerb<'news_post'> | undefined; locale: string | undefined }>,
   ): Promise<StoredNewsPost> {
-    const stored = await this.dataSource.transaction(async (manager) => {
+    const { stored, emitted } = await this.dataSource.transaction(async (manager) => {
       const at = this.clock();
       const { post, verb, locale } = await change(manager, at);
-      const event = contentEvent({
-        object: 'news_post',
-        verb,
-        orgId: post.orgId,
-        id: post.id,
-        locale,
-        status: post.status,
-      });
-      await enqueueEvents(manager, [event], at);
-      return loadPost(manager, post);
+      // No verb: the change was a retry that changed nothing, so there is nothing to tell.
+      if (verb) {
+        const event = contentEvent({
+          object: 'news_post',
+          verb,
+          orgId: post.orgId,
+          id: post.id,
+          locale,
+          status: post.status,
+        });
+        await enqueueEvents(manager, [event], at);
+      }
+      return { stored: await loadPost(manager, post), emitted: verb !== undefined };
     });
-    this.relay().nudge();
+    if (emitted) this.relay().nudge();
     return stored;
   }
 }
