@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { ApiScope, eventually, newId } from '@svc/kit';
-import { HelpFolderRow, HelpTagRow } from '@svc/content';
+import { HelpTagRow } from '@svc/content';
 import { Envelope } from '@svc/proto/events/v1';
+import { ContentFixtures } from '../support/content';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
 import { dataOf, expectError, expectField, refusalOf } from './inbox-fixtures';
 
@@ -76,35 +77,8 @@ describe('Help articles (whole stack over HTTP)', function () {
     (await gql<{ unpublishHelpArticle: Article }>(UNPUBLISH, { id, locale })).unpublishHelpArticle;
 
   /** Folders and tags belong to other parts of the content service: made in its database directly. */
-  async function folderOf(orgId: string): Promise<string> {
-    const at = new Date();
-    const id = newId(at);
-    await harness.stack.content.dataSource.manager.insert(HelpFolderRow, {
-      id,
-      orgId,
-      parentId: null,
-      name: `Folder ${id}`,
-      description: null,
-      position: 0,
-      createdAt: at,
-      updatedAt: at,
-    });
-    return id;
-  }
-  async function tagOf(orgId: string): Promise<string> {
-    const at = new Date();
-    const id = newId(at);
-    const name = `tag ${id}`;
-    await harness.stack.content.dataSource.manager.insert(HelpTagRow, {
-      id,
-      orgId,
-      name,
-      nameKey: name,
-      createdAt: at,
-      updatedAt: at,
-    });
-    return id;
-  }
+  const folderOf = (orgId: string) => new ContentFixtures(harness, orgId).folder(`Folder ${newId()}`);
+  const tagOf = (orgId: string) => new ContentFixtures(harness, orgId).term(HelpTagRow, `tag ${newId()}`);
 
   before(async function () {
     this.timeout(120_000);

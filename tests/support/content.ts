@@ -3,6 +3,7 @@ import {
   HelpArticleRow,
   HelpArticleTranslationRow,
   HelpFolderRow,
+  type HelpTagRow,
   NewsCategoryRow,
   NewsPostCategoryRow,
   NewsPostRow,
@@ -140,9 +141,9 @@ export class ContentFixtures {
     return id;
   }
 
-  /** The id of the org's category or tag of this name, created when missing. */
-  private async term(target: typeof NewsCategoryRow | typeof NewsTagRow, name: string): Promise<string> {
-    const repository = this.dataSource.getRepository<NewsCategoryRow | NewsTagRow>(target);
+  /** The id of the org's help tag, news category or news tag of this name, created when missing. */
+  async term(target: typeof HelpTagRow | typeof NewsCategoryRow | typeof NewsTagRow, name: string): Promise<string> {
+    const repository = this.dataSource.getRepository<HelpTagRow | NewsCategoryRow | NewsTagRow>(target);
     const nameKey = name.trim().toLowerCase();
     const found = await repository.findOneBy({ orgId: this.orgId, nameKey });
     if (found) return found.id;

@@ -1,3 +1,4 @@
+import { contentPage, contentPageRequest, given } from './content-page';
 import type { Route } from './route';
 
 type Json = Record<string, unknown>;
@@ -24,22 +25,12 @@ export function helpArticleOutput(article: Json): Json {
   };
 }
 
-/** Unset arguments stay unset (the proto's optional fields); null means unset too. */
-const given = (args: Json): Json => Object.fromEntries(Object.entries(args).filter(([, value]) => value != null));
-
 export const contentHelpArticleRoutes: Record<string, Route> = {
   helpArticles: {
     service: 'contentHelpArticles',
     method: 'ListHelpArticles',
-    request: ({ limit, offset, ...filters }) => ({ page: given({ limit, offset }), ...given(filters) }),
-    response: (page) => {
-      const info = (page.pageInfo as Json | undefined) ?? {};
-      return {
-        data: ((page.data as Json[] | undefined) ?? []).map(helpArticleOutput),
-        totalCount: info.totalCount ?? 0,
-        hasMore: info.hasMore ?? false,
-      };
-    },
+    request: contentPageRequest,
+    response: (page) => contentPage(page, helpArticleOutput),
   },
   helpArticle: {
     service: 'contentHelpArticles',

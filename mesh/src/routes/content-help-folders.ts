@@ -1,21 +1,16 @@
+import { contentPage, contentPageRequest } from './content-page';
 import type { Route } from './route';
 
 type Json = Record<string, unknown>;
 
 const SERVICE = 'contentHelpFolders';
 
-/** A content page as the public schema has it: `{ data, totalCount, hasMore }` (the proto nests the page info). */
-const page = (result: Json): Json => {
-  const info = (result.pageInfo as Json | undefined) ?? {};
-  return { data: result.data ?? [], totalCount: info.totalCount ?? 0, hasMore: info.hasMore ?? false };
-};
-
 export const contentHelpFolderRoutes: Record<string, Route> = {
   helpFolders: {
     service: SERVICE,
     method: 'ListHelpFolders',
-    request: ({ limit, offset, ...filters }) => ({ page: { limit, offset }, ...filters }),
-    response: page,
+    request: contentPageRequest,
+    response: (page) => contentPage(page),
   },
   helpFolder: { service: SERVICE, method: 'GetHelpFolder' },
   helpFolderTree: { service: SERVICE, method: 'GetHelpFolderTree', response: (tree) => tree.data ?? [] },

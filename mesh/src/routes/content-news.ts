@@ -1,12 +1,7 @@
+import { contentPage, contentPageRequest } from './content-page';
 import type { Route } from './route';
 
 type Json = Record<string, unknown>;
-
-/** A page of the content service (`data`, `pageInfo`) as the public page type (`data`, `totalCount`, `hasMore`). */
-export function contentPage(result: Json): Json {
-  const info = (result.pageInfo ?? {}) as Json;
-  return { data: result.data ?? [], totalCount: info.totalCount ?? 0, hasMore: info.hasMore ?? false };
-}
 
 const post = (result: Json): Json => ({
   ...result,
@@ -33,11 +28,8 @@ export const contentNewsRoutes: Record<string, Route> = {
   newsPosts: {
     service: 'contentNews',
     method: 'ListNewsPosts',
-    request: ({ limit, offset, ...filters }) => ({ page: { limit, offset }, ...filters }),
-    response: (result) => {
-      const page = contentPage(result);
-      return { ...page, data: (page.data as Json[]).map(post) };
-    },
+    request: contentPageRequest,
+    response: (result) => contentPage(result, post),
   },
   newsPost: { service: 'contentNews', method: 'GetNewsPost', response: post },
   createNewsPost: {

@@ -1,3 +1,4 @@
+import { contentPage, contentPageRequest } from './content-page';
 import type { Route } from './route';
 
 type Json = Record<string, unknown>;
@@ -20,18 +21,8 @@ function termRoutes(singular: string, plural: string, countField: string): Recor
     [lowerFirst(plural)]: {
       service,
       method: `List${plural}`,
-      request: (a) => ({
-        page: { limit: a.limit ?? undefined, offset: a.offset ?? undefined },
-        query: a.query ?? undefined,
-      }),
-      response: (page) => {
-        const info = (page.pageInfo ?? {}) as Json;
-        return {
-          data: ((page.data as Json[] | undefined) ?? []).map(output),
-          totalCount: info.totalCount ?? 0,
-          hasMore: info.hasMore ?? false,
-        };
-      },
+      request: ({ limit, offset, query }) => contentPageRequest({ limit, offset, query }),
+      response: (page) => contentPage(page, output),
     },
     [lowerFirst(singular)]: { service, method: `Get${singular}`, response: output },
     [`create${singular}`]: {

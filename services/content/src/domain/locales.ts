@@ -29,3 +29,12 @@ export function localeFallbacks(requested: string | undefined, ...fallbacks: str
   for (const fallback of fallbacks) add(fallback);
   return chain;
 }
+
+/** A locale argument, canonical; unset → `fallback` (e.g. the item's default locale, or `undefined`: no filter). */
+export function localeOr<F extends string | undefined>(
+  value: string | undefined,
+  fallback: F,
+  field = 'locale',
+): string | F {
+  return value === undefined ? fallback : canonicalLocale(value, field);
+}

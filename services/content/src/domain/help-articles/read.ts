@@ -10,9 +10,8 @@ import type {
   ListHelpArticlesRequest,
 } from '@svc/proto/content/v1/help_articles';
 import { HelpArticleRow, HelpArticleTagRow, HelpArticleTranslationRow } from '../../entities';
-import { canonicalLocale } from '../locales';
 import { offsetPageOf, pageInfoOf } from '../page';
-import { localeOr } from './rules';
+import { localeOr } from '../locales';
 import { translationTermMatch } from './search-index';
 import { articleView, type StoredArticle } from './views';
 
@@ -82,7 +81,7 @@ export class HelpArticleReads {
     requireScope(principal, ApiScope.CONTENT_READ);
     const orgId = requireOrg(principal);
     const page = offsetPageOf(request.page);
-    const locale = request.locale === undefined ? undefined : canonicalLocale(request.locale);
+    const locale = localeOr(request.locale, undefined);
     const manager = this.dataSource.manager;
     const query = manager
       .createQueryBuilder(HelpArticleRow, 'a')

@@ -1,10 +1,14 @@
 import type { EntityManager } from 'typeorm';
-import { In } from 'typeorm';
-import { InvalidArgument, NotFound, isId } from '@svc/kit';
-import { HelpFolderRow, HelpTagRow } from '../../entities';
+import { InvalidArgument, NotFound, familyOf, isId } from '@svc/kit';
+import { HelpFolderRow } from '../../entities';
+import { requireTermIds } from '../taxonomy';
 import { MAX_TAGS } from './rules';
 
-/** A folder id of the org (same database: read directly), or NOT_FOUND naming the field (also for another org's). */
+/**
+ * A folder id of the org (same database: read directly), or NOT_FOUND naming the field (also for another org's). On the
+ * MySQL family the folder stays share-locked until the caller's transaction ends, so a concurrent `deleteHelpFolder`
+ * (which locks the org's folders) waits and then moves the article filed meanwhile, or runs first and this is NOT_FOUND.
+ */
 export async function checkFolder(
   manager: EntityManager,
   orgId: string,
@@ -12,12 +16,17 @@ export async function checkFolder(
   field = 'folderId',
 ): Promise<string> {
   if (!isId(id)) throw new InvalidArgument(`${field} must be a 24-character hex id`, { field });
-  if (!(await manager.existsBy(HelpFolderRow, { id, orgId })))
+  const lock = familyOf(manager.connection) === 'mysql' ? { lock: { mode: 'pessimistic_read' as const } } : {};
+  if (!(await manager.findOne(HelpFolderRow, { select: { id: true }, where: { id, orgId }, ...lock })))
     throw new NotFound(`${field} names no help folder of this org`, { field });
   return id;
 }
 
-/** Tag ids of the org, distinct, in the order given; NOT_FOUND naming the field when one is not the org's. */
+/**
+ * Tag ids of the org, distinct, in the order given; NOT_FOUND naming the field when one is not the org's. Checked by
+ * the taxonomy (`requireTermIds`), which share-locks them until the caller's transaction ends: a tag deleted meanwhile
+ * takes the caller's new links with it.
+ */
 export async function checkTags(
   manager: EntityManager,
   orgId: string,
@@ -27,8 +36,5 @@ export async function checkTags(
   const distinct = [...new Set(ids)];
   if (distinct.length > MAX_TAGS) throw new InvalidArgument(`${field} holds more than ${MAX_TAGS} tags`, { field });
   if (!distinct.every(isId)) throw new InvalidArgument(`${field} must hold 24-character hex ids`, { field });
-  if (!distinct.length) return distinct;
-  const found = await manager.countBy(HelpTagRow, { orgId, id: In(distinct) });
-  if (found !== distinct.length) throw new NotFound(`${field} names a help tag that is not this org's`, { field });
-  return distinct;
+  return requireTermIds(manager, 'help_tag', orgId, distinct, field);
 }

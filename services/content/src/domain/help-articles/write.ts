@@ -22,11 +22,12 @@ import type {
 } from '@svc/proto/content/v1/help_articles';
 import { HelpArticleRow, HelpArticleTagRow, HelpArticleTermRow, HelpArticleTranslationRow } from '../../entities';
 import { contentEvent, type ContentVerb } from '../events';
-import { canonicalLocale } from '../locales';
+import { canonicalLocale, localeOr } from '../locales';
 import { renderMarkdown } from '../markdown';
 import { findArticle, loadArticle, translationIn } from './read';
 import { checkFolder, checkTags } from './references';
-import { DEFAULT_ARTICLE_LOCALE, checkBody, checkTitle, localeOr } from './rules';
+import { checkBody, checkTitle } from '../texts';
+import { DEFAULT_ARTICLE_LOCALE } from './rules';
 import { indexTranslation } from './search-index';
 import { checkSlug, freeSlug, slugOf } from './slugs';
 import { articleView } from './views';

@@ -8,7 +8,7 @@ import type {
   HelpFolderTree,
   ListHelpFoldersRequest,
 } from '@svc/proto/content/v1/help_folders';
-import { canonicalLocale } from '../locales';
+import { localeOr } from '../locales';
 import { offsetPageOf, pageInfoOf } from '../page';
 import { directTallies, folderIn, loadTree } from './store';
 import { rollUp } from './tree';
@@ -68,7 +68,7 @@ export class HelpFolderReads {
     if (ids.length > MAX_COUNTS_BATCH)
       throw new InvalidArgument(`at most ${MAX_COUNTS_BATCH} folders per call`, { field });
     const folders = [...new Set(ids)].map((id) => folderIn(tree, id, field));
-    const canonical = locale === undefined ? undefined : canonicalLocale(locale);
+    const canonical = localeOr(locale, undefined);
     const direct = await directTallies(this.dataSource.manager, requireOrg(principal), canonical);
     return folders.map((row) => rollUp(tree, direct, row.id));
   }

@@ -24,30 +24,16 @@ import type {
 } from '@svc/proto/content/v1/news_posts';
 import { NewsPostCategoryRow, NewsPostRow, NewsPostTagRow, NewsPostTranslationRow } from '../../entities';
 import { contentEvent, type ContentVerb } from '../events';
-import { canonicalLocale } from '../locales';
+import { canonicalLocale, localeOr } from '../locales';
+import { checkBody, checkTitle } from '../texts';
 import { renderMarkdown } from '../markdown';
 import { offsetPageOf, type OffsetPage } from '../page';
 import { orgTermIds } from './references';
-import { MOVE_VERB, moved, type NewsPostMove } from './states';
+import { MOVE_VERB, alreadyThere, moved, type NewsPostMove } from './states';
 import type { StoredNewsPost } from './views';
 
 /** A post's locale when its creator names none. */
 export const DEFAULT_NEWS_LOCALE = 'en';
-const MAX_TITLE = 300;
-const MAX_BODY = 100_000;
-
-function checkTitle(value: string): string {
-  const title = value.trim();
-  if (!title || title.length > MAX_TITLE)
-    throw new InvalidArgument(`title must be 1-${MAX_TITLE} characters`, { field: 'title' });
-  return title;
-}
-
-function checkBody(value: string): string {
-  if (value.length > MAX_BODY)
-    throw new InvalidArgument(`bodyMarkdown must be at most ${MAX_BODY} characters`, { field: 'bodyMarkdown' });
-  return value;
-}
 
 /** The time a post is scheduled for: ISO-8601, strictly after `at`; else BAD_USER_INPUT naming `at`. */
 export function scheduleTimeOf(value: string, at: Date): Date {
@@ -154,7 +140,7 @@ export class NewsPosts {
     requireScope(principal, ApiScope.CONTENT_READ);
     const orgId = requireOrg(principal);
     const page = offsetPageOf(request.page);
-    const locale = request.locale === undefined ? undefined : canonicalLocale(request.locale);
+    const locale = localeOr(request.locale, undefined);
     const manager = this.dataSource.manager;
     const query = manager.createQueryBuilder(NewsPostRow, 'post').where('post.orgId = :orgId', { orgId });
     const status = request.status;
@@ -199,7 +185,7 @@ export class NewsPosts {
   async create(principal: Principal, input: CreateNewsPostRequest): Promise<StoredNewsPost> {
     requireScope(principal, ApiScope.CONTENT_MANAGE);
     const orgId = requireOrg(principal);
-    const locale = canonicalLocale(input.locale ?? DEFAULT_NEWS_LOCALE);
+    const locale = localeOr(input.locale, DEFAULT_NEWS_LOCALE);
     checkTitle(input.title);
     checkBody(input.bodyMarkdown);
     return this.write(async (manager, at) => {
@@ -230,7 +216,7 @@ export class NewsPosts {
     const orgId = requireOrg(principal);
     return this.write(async (manager, at) => {
       const post = await findPost(manager, orgId, input.id);
-      const locale = input.locale === undefined ? post.defaultLocale : canonicalLocale(input.locale);
+      const locale = localeOr(input.locale, post.defaultLocale);
       if (input.title !== undefined || input.bodyMarkdown !== undefined) {
         const translation = await manager.findOneBy(NewsPostTranslationRow, { orgId, postId: post.id, locale });
         if (!translation)
@@ -297,6 +283,7 @@ export class NewsPosts {
     const stored = await this.write(async (manager, at) => {
       const post = await findPost(manager, orgId, id);
       const time = move === 'schedule' ? scheduleTimeOf(scheduleAt ?? '', at) : undefined;
+      if (alreadyThere(post, move, time)) return { post, verb: undefined, locale: undefined };
       const next = { ...moved(post, move, at, time), updatedAt: at };
       // Only from the state read: a concurrent move (or the scheduler publishing it) meanwhile refuses this one.
       const changed = await manager.update(NewsPostRow, { id: post.id, orgId, status: post.status }, next);
@@ -329,23 +316,26 @@ export class NewsPosts {
     change: (
       manager: EntityManager,
       at: Date,
-    ) => Promise<{ post: NewsPostRow; verb: ContentVerb<'news_post'>; locale: string | undefined }>,
+    ) => Promise<{ post: NewsPostRow; verb: ContentVerb<'news_post'> | undefined; locale: string | undefined }>,
   ): Promise<StoredNewsPost> {
-    const stored = await this.dataSource.transaction(async (manager) => {
+    const { stored, emitted } = await this.dataSource.transaction(async (manager) => {
       const at = this.clock();
       const { post, verb, locale } = await change(manager, at);
-      const event = contentEvent({
-        object: 'news_post',
-        verb,
-        orgId: post.orgId,
-        id: post.id,
-        locale,
-        status: post.status,
-      });
-      await enqueueEvents(manager, [event], at);
-      return loadPost(manager, post);
+      // No verb: the change was a retry that changed nothing, so there is nothing to tell.
+      if (verb) {
+        const event = contentEvent({
+          object: 'news_post',
+          verb,
+          orgId: post.orgId,
+          id: post.id,
+          locale,
+          status: post.status,
+        });
+        await enqueueEvents(manager, [event], at);
+      }
+      return { stored: await loadPost(manager, post), emitted: verb !== undefined };
     });
-    this.relay().nudge();
+    if (emitted) this.relay().nudge();
     return stored;
   }
 }

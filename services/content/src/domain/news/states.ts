@@ -10,16 +10,26 @@ const { DRAFT, SCHEDULED, PUBLISHED, ARCHIVED } = NewsPostStatus;
 /**
  * The one table of legal moves: from each state, the state each move leads to; a move missing from a row is refused
  * (FAILED_PRECONDITION naming the state). Publishing or scheduling brings an archived post back; scheduling a
- * scheduled post moves its time; unpublishing a scheduled post cancels it (back to DRAFT).
+ * scheduled post moves its time; unpublishing a scheduled post cancels it (back to DRAFT). A move to the state the
+ * post is in is a retry and changes nothing (`alreadyThere`).
  */
 export const NEWS_POST_TRANSITIONS: Record<NewsPostStatus, Partial<Record<NewsPostMove, NewsPostStatus>>> = {
   [NewsPostStatus.STATUS_UNSPECIFIED]: {},
   [NewsPostStatus.UNRECOGNIZED]: {},
-  [DRAFT]: { publish: PUBLISHED, schedule: SCHEDULED, archive: ARCHIVED },
+  [DRAFT]: { publish: PUBLISHED, schedule: SCHEDULED, unpublish: DRAFT, archive: ARCHIVED },
   [SCHEDULED]: { publish: PUBLISHED, schedule: SCHEDULED, unpublish: DRAFT, archive: ARCHIVED },
-  [PUBLISHED]: { unpublish: DRAFT, archive: ARCHIVED },
-  [ARCHIVED]: { publish: PUBLISHED, schedule: SCHEDULED },
+  [PUBLISHED]: { publish: PUBLISHED, unpublish: DRAFT, archive: ARCHIVED },
+  [ARCHIVED]: { publish: PUBLISHED, schedule: SCHEDULED, archive: ARCHIVED },
 };
+
+/**
+ * Whether `move` leads where the post already is (a retried publish, unpublish or archive, or a schedule to the time
+ * it has): then it changes nothing and emits no event (docs/decisions/0190).
+ */
+export function alreadyThere(post: StateFields, move: NewsPostMove, scheduledAt?: Date): boolean {
+  if (NEWS_POST_TRANSITIONS[post.status][move] !== post.status) return false;
+  return post.status !== SCHEDULED || post.scheduledAt?.getTime() === scheduledAt?.getTime();
+}
 
 /** The fields a move sets: the new state and the times that go with it (each time set only in its state). */
 export type StateFields = Pick<NewsPostRow, 'status' | 'scheduledAt' | 'publishedAt' | 'archivedAt'>;
