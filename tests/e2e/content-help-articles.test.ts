@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { ApiScope, eventually, newId } from '@svc/kit';
 import { HelpFolderRow, HelpTagRow } from '@svc/content';
 import { Envelope } from '@svc/proto/events/v1';
-import { StackHarness, type TestOrg } from '../support/stack-harness';
+import { type StackHarness, type TestOrg } from '../support/stack-harness';
+import { sharedStack } from '../support/shared-stack';
 import { dataOf, expectError, expectField, refusalOf } from './inbox-fixtures';
 
 interface Translation {
@@ -49,7 +50,7 @@ const DELETE = 'mutation($id: String!) { deleteHelpArticle(id: $id) { id } }';
 const READ_MANAGE = [ApiScope.CONTENT_READ, ApiScope.CONTENT_MANAGE];
 
 describe('Help articles (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
+  let harness: StackHarness;
   let org: TestOrg;
   let key: string;
   let other: { org: TestOrg; key: string };
@@ -108,14 +109,12 @@ describe('Help articles (whole stack over HTTP)', function () {
 
   before(async function () {
     this.timeout(120_000);
-    await harness.start();
+    harness = await sharedStack();
     org = await harness.newOrg('Help center');
     key = (await org.mintKey(READ_MANAGE)).key;
     const stranger = await harness.newOrg('Stranger');
     other = { org: stranger, key: (await stranger.mintKey(READ_MANAGE)).key };
   });
-
-  after(async () => harness.stop());
 
   it('creates a DRAFT article in a folder with tags, its slug from the title and its body rendered safely', async () => {
     const folderId = await folderOf(org.id);

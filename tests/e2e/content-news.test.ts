@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ApiScope, eventually, newId } from '@svc/kit';
-import { StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
+import { type StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
+import { sharedStack } from '../support/shared-stack';
 import { dataOf, expectError } from './inbox-fixtures';
 
 interface Translation {
@@ -71,7 +72,7 @@ function refusalOf(response: GraphQLResponse, id: string) {
 }
 
 describe('News posts (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
+  let harness: StackHarness;
   let org: TestOrg;
   let other: TestOrg;
   /** CONTENT_READ and CONTENT_MANAGE. */
@@ -116,14 +117,12 @@ describe('News posts (whole stack over HTTP)', function () {
 
   before(async function () {
     this.timeout(120_000);
-    await harness.start();
+    harness = await sharedStack();
     org = await harness.newOrg('News');
     other = await harness.newOrg('Other news');
     key = (await org.mintKey([ApiScope.CONTENT_READ, ApiScope.CONTENT_MANAGE])).key;
     otherKey = (await other.mintKey([ApiScope.CONTENT_READ, ApiScope.CONTENT_MANAGE])).key;
   });
-
-  after(async () => harness.stop());
 
   describe('writing', () => {
     it('creates a DRAFT post with its text rendered, its categories and tags, and reads it back', async () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { StackHarness, type TestOrg } from '../support/stack-harness';
+import { type StackHarness, type TestOrg } from '../support/stack-harness';
+import { sharedStack } from '../support/shared-stack';
 import { ContentFixtures, HelpArticleStatus, NewsPostStatus } from '../support/content';
 import { SITE, WidgetFixtures, web } from '../support/widget';
 
@@ -28,7 +29,7 @@ interface NewsItem {
 }
 
 describe('content public reads: widget help and news, public help pages (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
+  let harness: StackHarness;
   let url: string;
   let org: TestOrg;
   let orgSlug: string;
@@ -41,7 +42,7 @@ describe('content public reads: widget help and news, public help pages (whole s
 
   before(async function () {
     this.timeout(120_000);
-    await harness.start();
+    harness = await sharedStack();
     url = harness.url;
     org = await harness.newOrg('Public Help');
     const other = await harness.newOrg('Other Help');
@@ -105,8 +106,6 @@ describe('content public reads: widget help and news, public help pages (whole s
     for (const status of [NewsPostStatus.DRAFT, NewsPostStatus.SCHEDULED, NewsPostStatus.ARCHIVED])
       await content.newsPost({ status }, [{ locale: 'en', title: `Hidden ${status}` }]);
   });
-
-  after(() => harness.stop());
 
   const articles = (query = '', publicKey = key) =>
     web<Page<ArticleSummary>>(url, `/help/${publicKey}/articles${query}`, { origin: SITE });

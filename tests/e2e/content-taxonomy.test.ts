@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { ApiScope, newId } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
 import { randomId } from '../support/argument-values';
-import { StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
+import { type StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
+import { sharedStack } from '../support/shared-stack';
 import { dataOf, expectError } from './inbox-fixtures';
 
 interface Term {
@@ -80,7 +81,7 @@ function expectField(response: GraphQLResponse, code: string, field: string): vo
 }
 
 describe('Help tags, news categories and news tags (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
+  let harness: StackHarness;
   const seen: Envelope[] = [];
   let stopObserving: () => Promise<void> = async () => undefined;
   let org: TestOrg;
@@ -88,7 +89,7 @@ describe('Help tags, news categories and news tags (whole stack over HTTP)', fun
 
   before(async function () {
     this.timeout(120_000);
-    await harness.start();
+    harness = await sharedStack();
     org = await harness.newOrg('Taxonomy');
     key = (await org.mintKey([ApiScope.CONTENT_READ, ApiScope.CONTENT_MANAGE])).key;
     const prefix = harness.stack.config.KAFKA_TOPIC_PREFIX;
@@ -104,10 +105,7 @@ describe('Help tags, news categories and news tags (whole stack over HTTP)', fun
     stopObserving = () => subscription.stop();
   });
 
-  after(async () => {
-    await stopObserving();
-    await harness.stop();
-  });
+  after(() => stopObserving());
 
   /** Events of the org about `id`, in order, once `count` of them arrived (polled with a deadline). */
   async function eventsOf(id: string, count: number): Promise<string[]> {
