@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { ApiScope, eventually, newId } from '@svc/kit';
-import { HelpFolderRow, HelpTagRow } from '@svc/content';
 import { Envelope } from '@svc/proto/events/v1';
 import { type StackHarness, type TestOrg } from '../support/stack-harness';
 import { sharedStack } from '../support/shared-stack';
+import { ContentFixtures } from '../support/content';
 import { dataOf, expectError, expectField, refusalOf } from './inbox-fixtures';
 
 interface Translation {
@@ -76,36 +76,11 @@ describe('Help articles (whole stack over HTTP)', function () {
   const unpublish = async (id: string, locale?: string) =>
     (await gql<{ unpublishHelpArticle: Article }>(UNPUBLISH, { id, locale })).unpublishHelpArticle;
 
-  /** Folders and tags belong to other parts of the content service: made in its database directly. */
-  async function folderOf(orgId: string): Promise<string> {
-    const at = new Date();
-    const id = newId(at);
-    await harness.stack.content.dataSource.manager.insert(HelpFolderRow, {
-      id,
-      orgId,
-      parentId: null,
-      name: `Folder ${id}`,
-      description: null,
-      position: 0,
-      createdAt: at,
-      updatedAt: at,
-    });
-    return id;
-  }
-  async function tagOf(orgId: string): Promise<string> {
-    const at = new Date();
-    const id = newId(at);
-    const name = `tag ${id}`;
-    await harness.stack.content.dataSource.manager.insert(HelpTagRow, {
-      id,
-      orgId,
-      name,
-      nameKey: name,
-      createdAt: at,
-      updatedAt: at,
-    });
-    return id;
-  }
+  /** A folder or tag of the owner's org, made through its own operation. */
+  const folderOf = (owner: TestOrg) =>
+    new ContentFixtures(harness, owner.sessionToken).folder(`Folder ${newId().slice(-6)}`);
+  const tagOf = (owner: TestOrg) =>
+    new ContentFixtures(harness, owner.sessionToken).term('HelpTag', `tag ${newId().slice(-6)}`);
 
   before(async function () {
     this.timeout(120_000);
@@ -117,8 +92,8 @@ describe('Help articles (whole stack over HTTP)', function () {
   });
 
   it('creates a DRAFT article in a folder with tags, its slug from the title and its body rendered safely', async () => {
-    const folderId = await folderOf(org.id);
-    const tags = [await tagOf(org.id), await tagOf(org.id)];
+    const folderId = await folderOf(org);
+    const tags = [await tagOf(org), await tagOf(org)];
     const article = await create({
       title: '  Réinitialiser le mot de passe ! ',
       bodyMarkdown:
@@ -167,8 +142,8 @@ describe('Help articles (whole stack over HTTP)', function () {
   });
 
   it('updates the text, folder and tags; the slug stays; folderId null takes it out of its folder', async () => {
-    const [folder, otherFolder] = [await folderOf(org.id), await folderOf(org.id)];
-    const tag = await tagOf(org.id);
+    const [folder, otherFolder] = [await folderOf(org), await folderOf(org)];
+    const tag = await tagOf(org);
     const article = await create({ title: 'Old title', bodyMarkdown: 'Oldword body', folderId: folder, tagIds: [tag] });
     const updated = await update(article.id, {
       title: 'New title',
@@ -225,7 +200,7 @@ describe('Help articles (whole stack over HTTP)', function () {
   it('filters by folder, tag, status, locale and text query', async () => {
     const fresh = await harness.newOrg('Filters');
     const as = (await fresh.mintKey(READ_MANAGE)).key;
-    const [folder, tag] = [await folderOf(fresh.id), await tagOf(fresh.id)];
+    const [folder, tag] = [await folderOf(fresh), await tagOf(fresh)];
     const inFolder = await create({ title: 'Refund policy', bodyMarkdown: 'Money back', folderId: folder }, as);
     const tagged = await create({ title: 'Delivery times', bodyMarkdown: 'Parcels', tagIds: [tag] }, as);
     const plain = await create({ title: 'Contact us', bodyMarkdown: 'Write to support' }, as);
@@ -346,8 +321,8 @@ describe('Help articles (whole stack over HTTP)', function () {
 
   it("answers another org's article exactly as an unknown id on every operation, and never lists it", async () => {
     const theirs = await create({ title: `Private ${newId().slice(-6)}`, bodyMarkdown: 'Secretword' }, other.key);
-    const theirTag = await tagOf(other.org.id);
-    const theirFolder = await folderOf(other.org.id);
+    const theirTag = await tagOf(other.org);
+    const theirFolder = await folderOf(other.org);
     const mine = await create({ title: 'Mine' });
     const calls: [string, (id: string) => Record<string, unknown>][] = [
       [GET, (id) => ({ id })],

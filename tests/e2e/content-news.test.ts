@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { ApiScope, eventually, newId } from '@svc/kit';
 import { type StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
 import { sharedStack } from '../support/shared-stack';
+import { ContentFixtures } from '../support/content';
 import { dataOf, expectError } from './inbox-fixtures';
 
 interface Translation {
@@ -99,21 +100,9 @@ describe('News posts (whole stack over HTTP)', function () {
     expect(response.body.errors?.[0]?.extensions?.field, JSON.stringify(response.body)).to.equal(field);
   }
 
-  /** A news category or tag of the org, written where the taxonomy operations write them (the same database). */
-  async function term(owner: TestOrg, table: 'NewsCategoryRow' | 'NewsTagRow'): Promise<string> {
-    const id = newId();
-    const at = new Date();
-    const name = `${table} ${id}`;
-    await harness.stack.content.dataSource.manager.insert(table, {
-      id,
-      orgId: owner.id,
-      name,
-      nameKey: name.toLowerCase(),
-      createdAt: at,
-      updatedAt: at,
-    });
-    return id;
-  }
+  /** A news category or tag of the owner's org, made through its own operation. */
+  const term = (owner: TestOrg, kind: 'NewsCategory' | 'NewsTag') =>
+    new ContentFixtures(harness, owner.sessionToken).term(kind, `${kind} ${newId().slice(-6)}`);
 
   before(async function () {
     this.timeout(120_000);
@@ -126,8 +115,8 @@ describe('News posts (whole stack over HTTP)', function () {
 
   describe('writing', () => {
     it('creates a DRAFT post with its text rendered, its categories and tags, and reads it back', async () => {
-      const category = await term(org, 'NewsCategoryRow');
-      const tag = await term(org, 'NewsTagRow');
+      const category = await term(org, 'NewsCategory');
+      const tag = await term(org, 'NewsTag');
       const keyId = (await org.mintKey([ApiScope.CONTENT_MANAGE, ApiScope.CONTENT_READ], 'author')).key;
       const created = await create(
         {
@@ -156,7 +145,7 @@ describe('News posts (whole stack over HTTP)', function () {
     });
 
     it('updates a translation, the categories and the tags; an empty list removes them', async () => {
-      const [first, second] = [await term(org, 'NewsCategoryRow'), await term(org, 'NewsCategoryRow')];
+      const [first, second] = [await term(org, 'NewsCategory'), await term(org, 'NewsCategory')];
       const post = await create({ categoryIds: [first] });
       const updated = (
         await gql<{ updateNewsPost: Post }>(UPDATE, {
@@ -284,8 +273,8 @@ describe('News posts (whole stack over HTTP)', function () {
     });
 
     it('filters by status, category, tag and locale', async () => {
-      const category = await term(org, 'NewsCategoryRow');
-      const tag = await term(org, 'NewsTagRow');
+      const category = await term(org, 'NewsCategory');
+      const tag = await term(org, 'NewsTag');
       const inCategory = await create({ categoryIds: [category] });
       const tagged = await create({ tagIds: [tag] });
       dataOf(await move(tagged.id, 'publish'));
@@ -348,8 +337,8 @@ describe('News posts (whole stack over HTTP)', function () {
 
     it('answers another org’s post, category and tag exactly like unknown ones, and changes nothing', async () => {
       const post = await create();
-      const category = await term(org, 'NewsCategoryRow');
-      const tag = await term(org, 'NewsTagRow');
+      const category = await term(org, 'NewsCategory');
+      const tag = await term(org, 'NewsTag');
       const unknown = newId();
       const same = async (query: string, variables: (id: string) => Record<string, unknown>) => {
         const theirs = refusalOf(await call(query, variables(post.id), otherKey), post.id);

@@ -25,7 +25,7 @@ const NEWS_MOVES: Record<Exclude<SeededNewsStatus, NewsPostStatus.DRAFT>, string
  * CONTENT_MANAGE), so their checks, rendering, search index and events run as for any client.
  */
 export class ContentFixtures {
-  /** News categories and tags made here, by name. */
+  /** Help tags, news categories and news tags made here, by kind and name. */
   private readonly terms = new Map<string, string>();
 
   constructor(
@@ -110,8 +110,8 @@ export class ContentFixtures {
     return id;
   }
 
-  /** The id of the org's news category or tag of this name, created here the first time. */
-  private async term(kind: 'NewsCategory' | 'NewsTag', name: string): Promise<string> {
+  /** The id of the org's help tag, news category or news tag of this name, created here the first time. */
+  async term(kind: 'HelpTag' | 'NewsCategory' | 'NewsTag', name: string): Promise<string> {
     const known = this.terms.get(`${kind}:${name}`);
     if (known) return known;
     const created = await this.call<Record<string, { id: string }>>(
