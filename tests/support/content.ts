@@ -11,7 +11,7 @@ export interface TranslationSeed {
   status?: HelpArticleStatus;
 }
 
-/** A state a post reaches from DRAFT through one public operation, with that operation's variables. */
+/** The states a seeded post is moved to from DRAFT, each by one public operation. */
 type SeededNewsStatus =
   NewsPostStatus.DRAFT | NewsPostStatus.SCHEDULED | NewsPostStatus.PUBLISHED | NewsPostStatus.ARCHIVED;
 const NEWS_MOVES: Record<Exclude<SeededNewsStatus, NewsPostStatus.DRAFT>, string> = {
