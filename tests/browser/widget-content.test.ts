@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { ApiScope } from '@svc/kit';
-import { ContentFixtures, NewsPostStatus } from '../support/content';
+import { ContentFixtures, HelpArticleStatus, NewsPostStatus } from '../support/content';
 import { StackHarness, type TestOrg } from '../support/stack-harness';
 import { WidgetFixtures } from '../support/widget';
 import { BrowserHarness } from './support/chromium';
@@ -22,8 +22,8 @@ const HOSTILE_MARKDOWN = [
 
 /**
  * The Help and News tabs of svc-widget in Chromium against the whole stack, with the element on a page and through
- * loader.js: help articles written and published through GraphQL, news posts written into the content database
- * (ContentFixtures), read by the widget from widget-api's public endpoints. Every content read is recorded.
+ * loader.js: help articles and news posts written and published through GraphQL (ContentFixtures), read by the
+ * widget from widget-api's public endpoints. Every content read is recorded.
  */
 describe('svc-widget Help and News tabs (Chromium, whole stack)', function () {
   const harness = new StackHarness({});
@@ -35,23 +35,6 @@ describe('svc-widget Help and News tabs (Chromium, whole stack)', function () {
   let reads: URL[];
   const ids: Record<'refunds' | 'shipping', string> = { refunds: '', shipping: '' };
 
-  async function publishedArticle(token: string, title: string, bodyMarkdown: string): Promise<string> {
-    const created = await harness.graphql<{ createHelpArticle: { id: string } }>(
-      'mutation($input: CreateHelpArticleInput!) { createHelpArticle(input: $input) { id } }',
-      { input: { title, bodyMarkdown, locale: 'en' } },
-      token,
-    );
-    const id = created.body.data?.createHelpArticle.id;
-    if (!id) throw new Error(`createHelpArticle: ${JSON.stringify(created.body)}`);
-    const published = await harness.graphql(
-      'mutation($id: String!) { publishHelpArticle(id: $id) { status } }',
-      { id },
-      token,
-    );
-    expect(published.body).to.deep.equal({ data: { publishHelpArticle: { status: 'PUBLISHED' } } });
-    return id;
-  }
-
   before(async function () {
     this.timeout(180_000);
     await Promise.all([harness.start(), browser.start(), host.start()]);
@@ -59,22 +42,23 @@ describe('svc-widget Help and News tabs (Chromium, whole stack)', function () {
     org = await harness.newOrg('Widget content');
     const created = await new WidgetFixtures(harness, org).integration({ allowedOrigins: { origins: [host.origin] } });
     publicKey = created.integration.publicKey;
-    const { key } = await org.mintKey([ApiScope.CONTENT_READ, ApiScope.CONTENT_MANAGE]);
-    ids.refunds = await publishedArticle(key, 'Refund policy', HOSTILE_MARKDOWN);
-    ids.shipping = await publishedArticle(key, 'Shipping times', 'We ship in **2–3 days**.');
-    const content = new ContentFixtures(harness, org.id);
-    const day = 86_400_000;
-    await content.newsPost({ status: NewsPostStatus.PUBLISHED, publishedAt: new Date(Date.now() - 2 * day) }, [
+    const content = new ContentFixtures(
+      harness,
+      (await org.mintKey([ApiScope.CONTENT_READ, ApiScope.CONTENT_MANAGE])).key,
+    );
+    const published = (title: string, markdown: string) =>
+      content.article([{ locale: 'en', title, markdown, status: HelpArticleStatus.PUBLISHED }]);
+    ids.refunds = await published('Refund policy', HOSTILE_MARKDOWN);
+    ids.shipping = await published('Shipping times', 'We ship in **2–3 days**.');
+    // Published one after the other: the second is the newer.
+    await content.newsPost({ status: NewsPostStatus.PUBLISHED }, [
       { locale: 'en', title: 'New autumn range', markdown: 'Scarves and hats.' },
       { locale: 'pt', title: 'Nova coleção de outono', markdown: 'Cachecóis e gorros.' },
     ]);
-    await content.newsPost(
-      { status: NewsPostStatus.PUBLISHED, publishedAt: new Date(Date.now() - day), categories: ['Announcements'] },
-      [
-        { locale: 'en', title: 'Gift cards are here', markdown: 'Give a **gift**.' },
-        { locale: 'pt', title: 'Chegaram os vales-presente', markdown: 'Dê um **presente**.' },
-      ],
-    );
+    await content.newsPost({ status: NewsPostStatus.PUBLISHED, categories: ['Announcements'] }, [
+      { locale: 'en', title: 'Gift cards are here', markdown: 'Give a **gift**.' },
+      { locale: 'pt', title: 'Chegaram os vales-presente', markdown: 'Dê um **presente**.' },
+    ]);
     await content.newsPost({ status: NewsPostStatus.DRAFT }, [{ locale: 'en', title: 'Draft news' }]);
   });
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { ApiScope, eventually, newId } from '@svc/kit';
-import { HelpTagRow } from '@svc/content';
 import { Envelope } from '@svc/proto/events/v1';
+import { type StackHarness, type TestOrg } from '../support/stack-harness';
+import { sharedStack } from '../support/shared-stack';
 import { ContentFixtures } from '../support/content';
-import { StackHarness, type TestOrg } from '../support/stack-harness';
 import { dataOf, expectError, expectField, refusalOf } from './inbox-fixtures';
 
 interface Translation {
@@ -50,7 +50,7 @@ const DELETE = 'mutation($id: String!) { deleteHelpArticle(id: $id) { id } }';
 const READ_MANAGE = [ApiScope.CONTENT_READ, ApiScope.CONTENT_MANAGE];
 
 describe('Help articles (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
+  let harness: StackHarness;
   let org: TestOrg;
   let key: string;
   let other: { org: TestOrg; key: string };
@@ -76,24 +76,24 @@ describe('Help articles (whole stack over HTTP)', function () {
   const unpublish = async (id: string, locale?: string) =>
     (await gql<{ unpublishHelpArticle: Article }>(UNPUBLISH, { id, locale })).unpublishHelpArticle;
 
-  /** Folders and tags belong to other parts of the content service: made in its database directly. */
-  const folderOf = (orgId: string) => new ContentFixtures(harness, orgId).folder(`Folder ${newId()}`);
-  const tagOf = (orgId: string) => new ContentFixtures(harness, orgId).term(HelpTagRow, `tag ${newId()}`);
+  /** A folder or tag of the owner's org, made through its own operation. */
+  const folderOf = (owner: TestOrg) =>
+    new ContentFixtures(harness, owner.sessionToken).folder(`Folder ${newId().slice(-6)}`);
+  const tagOf = (owner: TestOrg) =>
+    new ContentFixtures(harness, owner.sessionToken).term('HelpTag', `tag ${newId().slice(-6)}`);
 
   before(async function () {
     this.timeout(120_000);
-    await harness.start();
+    harness = await sharedStack();
     org = await harness.newOrg('Help center');
     key = (await org.mintKey(READ_MANAGE)).key;
     const stranger = await harness.newOrg('Stranger');
     other = { org: stranger, key: (await stranger.mintKey(READ_MANAGE)).key };
   });
 
-  after(async () => harness.stop());
-
   it('creates a DRAFT article in a folder with tags, its slug from the title and its body rendered safely', async () => {
-    const folderId = await folderOf(org.id);
-    const tags = [await tagOf(org.id), await tagOf(org.id)];
+    const folderId = await folderOf(org);
+    const tags = [await tagOf(org), await tagOf(org)];
     const article = await create({
       title: '  Réinitialiser le mot de passe ! ',
       bodyMarkdown:
@@ -142,8 +142,8 @@ describe('Help articles (whole stack over HTTP)', function () {
   });
 
   it('updates the text, folder and tags; the slug stays; folderId null takes it out of its folder', async () => {
-    const [folder, otherFolder] = [await folderOf(org.id), await folderOf(org.id)];
-    const tag = await tagOf(org.id);
+    const [folder, otherFolder] = [await folderOf(org), await folderOf(org)];
+    const tag = await tagOf(org);
     const article = await create({ title: 'Old title', bodyMarkdown: 'Oldword body', folderId: folder, tagIds: [tag] });
     const updated = await update(article.id, {
       title: 'New title',
@@ -200,7 +200,7 @@ describe('Help articles (whole stack over HTTP)', function () {
   it('filters by folder, tag, status, locale and text query', async () => {
     const fresh = await harness.newOrg('Filters');
     const as = (await fresh.mintKey(READ_MANAGE)).key;
-    const [folder, tag] = [await folderOf(fresh.id), await tagOf(fresh.id)];
+    const [folder, tag] = [await folderOf(fresh), await tagOf(fresh)];
     const inFolder = await create({ title: 'Refund policy', bodyMarkdown: 'Money back', folderId: folder }, as);
     const tagged = await create({ title: 'Delivery times', bodyMarkdown: 'Parcels', tagIds: [tag] }, as);
     const plain = await create({ title: 'Contact us', bodyMarkdown: 'Write to support' }, as);
@@ -321,8 +321,8 @@ describe('Help articles (whole stack over HTTP)', function () {
 
   it("answers another org's article exactly as an unknown id on every operation, and never lists it", async () => {
     const theirs = await create({ title: `Private ${newId().slice(-6)}`, bodyMarkdown: 'Secretword' }, other.key);
-    const theirTag = await tagOf(other.org.id);
-    const theirFolder = await folderOf(other.org.id);
+    const theirTag = await tagOf(other.org);
+    const theirFolder = await folderOf(other.org);
     const mine = await create({ title: 'Mine' });
     const calls: [string, (id: string) => Record<string, unknown>][] = [
       [GET, (id) => ({ id })],

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { ApiScope, newId } from '@svc/kit';
 import { HelpArticleStatus } from '@svc/proto/content/v1/content';
-import { StackHarness, type TestOrg } from '../support/stack-harness';
+import { type StackHarness, type TestOrg } from '../support/stack-harness';
+import { sharedStack } from '../support/shared-stack';
 import { dataOf, expectError, expectField, refusalOf } from './inbox-fixtures';
 
 interface Folder {
@@ -51,7 +52,7 @@ const DELETE = `mutation($id: String!, $move: Boolean) {
 const READ_WRITE = [ApiScope.CONTENT_READ, ApiScope.CONTENT_MANAGE];
 
 describe('Help folders (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
+  let harness: StackHarness;
 
   /** A fresh org and a key of it holding CONTENT_READ and CONTENT_MANAGE. */
   async function newOrg(): Promise<{ org: TestOrg; key: string }> {
@@ -134,10 +135,8 @@ describe('Help folders (whole stack over HTTP)', function () {
 
   before(async function () {
     this.timeout(120_000);
-    await harness.start();
+    harness = await sharedStack();
   });
-
-  after(async () => harness.stop());
 
   describe('reads and writes', () => {
     it('creates folders at positions, reads one, lists children, the top level and every folder in tree order', async () => {

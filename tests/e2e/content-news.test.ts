@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { ApiScope, eventually, newId } from '@svc/kit';
-import { NewsCategoryRow, NewsTagRow } from '@svc/content';
+import { type StackHarness, type TestOrg } from '../support/stack-harness';
+import { sharedStack } from '../support/shared-stack';
 import { ContentFixtures } from '../support/content';
-import { StackHarness, type TestOrg } from '../support/stack-harness';
 import { dataOf, expectError, expectField, refusalOf } from './inbox-fixtures';
 
 interface Translation {
@@ -62,7 +62,7 @@ const TRANSITIONS: Record<(typeof STATES)[number], Partial<Record<Move, string>>
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
 describe('News posts (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
+  let harness: StackHarness;
   let org: TestOrg;
   let other: TestOrg;
   /** CONTENT_READ and CONTENT_MANAGE. */
@@ -84,25 +84,23 @@ describe('News posts (whole stack over HTTP)', function () {
     to === 'schedule'
       ? call<Record<string, Post>>(SCHEDULE, { id, at: inAnHour() }, as)
       : call<Record<string, Post>>(MOVE(`${to}NewsPost`), { id }, as);
-  /** A news category or tag of the org, written where the taxonomy operations write them (the same database). */
-  const term = (owner: TestOrg, table: 'NewsCategoryRow' | 'NewsTagRow') =>
-    new ContentFixtures(harness, owner.id).term(table === 'NewsCategoryRow' ? NewsCategoryRow : NewsTagRow, newId());
+  /** A news category or tag of the owner's org, made through its own operation. */
+  const term = (owner: TestOrg, kind: 'NewsCategory' | 'NewsTag') =>
+    new ContentFixtures(harness, owner.sessionToken).term(kind, `${kind} ${newId().slice(-6)}`);
 
   before(async function () {
     this.timeout(120_000);
-    await harness.start();
+    harness = await sharedStack();
     org = await harness.newOrg('News');
     other = await harness.newOrg('Other news');
     key = (await org.mintKey([ApiScope.CONTENT_READ, ApiScope.CONTENT_MANAGE])).key;
     otherKey = (await other.mintKey([ApiScope.CONTENT_READ, ApiScope.CONTENT_MANAGE])).key;
   });
 
-  after(async () => harness.stop());
-
   describe('writing', () => {
     it('creates a DRAFT post with its text rendered, its categories and tags, and reads it back', async () => {
-      const category = await term(org, 'NewsCategoryRow');
-      const tag = await term(org, 'NewsTagRow');
+      const category = await term(org, 'NewsCategory');
+      const tag = await term(org, 'NewsTag');
       const keyId = (await org.mintKey([ApiScope.CONTENT_MANAGE, ApiScope.CONTENT_READ], 'author')).key;
       const created = await create(
         {
@@ -131,7 +129,7 @@ describe('News posts (whole stack over HTTP)', function () {
     });
 
     it('updates a translation, the categories and the tags; an empty list removes them', async () => {
-      const [first, second] = [await term(org, 'NewsCategoryRow'), await term(org, 'NewsCategoryRow')];
+      const [first, second] = [await term(org, 'NewsCategory'), await term(org, 'NewsCategory')];
       const post = await create({ categoryIds: [first] });
       const updated = (
         await gql<{ updateNewsPost: Post }>(UPDATE, {
@@ -260,8 +258,8 @@ describe('News posts (whole stack over HTTP)', function () {
     });
 
     it('filters by status, category, tag and locale', async () => {
-      const category = await term(org, 'NewsCategoryRow');
-      const tag = await term(org, 'NewsTagRow');
+      const category = await term(org, 'NewsCategory');
+      const tag = await term(org, 'NewsTag');
       const inCategory = await create({ categoryIds: [category] });
       const tagged = await create({ tagIds: [tag] });
       dataOf(await move(tagged.id, 'publish'));
@@ -324,8 +322,8 @@ describe('News posts (whole stack over HTTP)', function () {
 
     it('answers another org’s post, category and tag exactly like unknown ones, and changes nothing', async () => {
       const post = await create();
-      const category = await term(org, 'NewsCategoryRow');
-      const tag = await term(org, 'NewsTagRow');
+      const category = await term(org, 'NewsCategory');
+      const tag = await term(org, 'NewsTag');
       const unknown = newId();
       const same = async (query: string, variables: (id: string) => Record<string, unknown>) => {
         const theirs = refusalOf(await call(query, variables(post.id), otherKey), post.id);

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { getNamedType, isObjectType, isScalarType, type GraphQLField, type GraphQLObjectType } from 'graphql';
 import { publicSchema } from '@svc/gateway';
-import { StackHarness, type TestOrg } from '../support/stack-harness';
+import { type StackHarness, type TestOrg } from '../support/stack-harness';
+import { sharedStack } from '../support/shared-stack';
 import { operationCall, type ArgumentValueOptions } from '../support/argument-values';
 import {
   MAX_LIMIT,
@@ -53,15 +54,14 @@ function creatorOf(itemType: GraphQLObjectType): GraphQLField<unknown, unknown> 
 }
 
 describe('Content pagination: every limit/offset list walked without skips or repeats (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
+  let harness: StackHarness;
   let org: TestOrg;
   const lists = offsetQueries(schema);
 
   before(async () => {
-    await harness.start();
+    harness = await sharedStack();
     org = await harness.newOrg();
   });
-  after(() => harness.stop());
 
   async function call<T>(
     kind: 'query' | 'mutation',

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { StackHarness, type TestOrg } from '../support/stack-harness';
+import { type StackHarness, type TestOrg } from '../support/stack-harness';
+import { sharedStack } from '../support/shared-stack';
 import { ContentFixtures, HelpArticleStatus, NewsPostStatus } from '../support/content';
 import { SITE, WidgetFixtures, web } from '../support/widget';
 
@@ -28,7 +29,7 @@ interface NewsItem {
 }
 
 describe('content public reads: widget help and news, public help pages (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
+  let harness: StackHarness;
   let url: string;
   let org: TestOrg;
   let orgSlug: string;
@@ -41,7 +42,7 @@ describe('content public reads: widget help and news, public help pages (whole s
 
   before(async function () {
     this.timeout(120_000);
-    await harness.start();
+    harness = await sharedStack();
     url = harness.url;
     org = await harness.newOrg('Public Help');
     const other = await harness.newOrg('Other Help');
@@ -53,7 +54,7 @@ describe('content public reads: widget help and news, public help pages (whole s
     );
     orgSlug = login.body.data?.login.org.slug ?? '';
 
-    const content = new ContentFixtures(harness, org.id);
+    const content = new ContentFixtures(harness, (await org.mintKey(['CONTENT_READ', 'CONTENT_MANAGE'])).key);
     ids.start = await content.folder('Getting started', null, 'First steps & more');
     ids.billing = await content.folder('Billing', ids.start);
     ids.empty = await content.folder('Drafts only');
@@ -83,30 +84,21 @@ describe('content public reads: widget help and news, public help pages (whole s
       seed('hola', 'en', 'Hola draft', HelpArticleStatus.DRAFT),
       seed('hola', 'es', 'Hola mundo'),
     ]);
-    await new ContentFixtures(harness, other.id).article([seed('elsewhere', 'en', 'Install elsewhere')]);
+    const otherContent = new ContentFixtures(harness, (await other.mintKey(['CONTENT_READ', 'CONTENT_MANAGE'])).key);
+    await otherContent.article([seed('elsewhere', 'en', 'Install elsewhere')]);
 
-    const day = 86_400_000;
+    // Published one after the other: the second is the newer.
     ids.oldNews = await content.newsPost(
-      {
-        status: NewsPostStatus.PUBLISHED,
-        publishedAt: new Date(Date.now() - 2 * day),
-        categories: ['Release', 'Announcements'],
-        tags: ['web'],
-      },
+      { status: NewsPostStatus.PUBLISHED, categories: ['Release', 'Announcements'], tags: ['web'] },
       [{ locale: 'en', title: 'Old news' }],
     );
-    ids.newNews = await content.newsPost(
-      { status: NewsPostStatus.PUBLISHED, publishedAt: new Date(Date.now() - day) },
-      [
-        { locale: 'en', title: 'New news' },
-        { locale: 'pt-BR', title: 'Notícia nova' },
-      ],
-    );
-    for (const status of [NewsPostStatus.DRAFT, NewsPostStatus.SCHEDULED, NewsPostStatus.ARCHIVED])
+    ids.newNews = await content.newsPost({ status: NewsPostStatus.PUBLISHED }, [
+      { locale: 'en', title: 'New news' },
+      { locale: 'pt-BR', title: 'Notícia nova' },
+    ]);
+    for (const status of [NewsPostStatus.DRAFT, NewsPostStatus.SCHEDULED, NewsPostStatus.ARCHIVED] as const)
       await content.newsPost({ status }, [{ locale: 'en', title: `Hidden ${status}` }]);
   });
-
-  after(() => harness.stop());
 
   const articles = (query = '', publicKey = key) =>
     web<Page<ArticleSummary>>(url, `/help/${publicKey}/articles${query}`, { origin: SITE });

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { ApiScope, newId } from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
 import { randomId } from '../support/argument-values';
-import { StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
+import { type StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
+import { sharedStack } from '../support/shared-stack';
 import { dataOf, expectError } from './inbox-fixtures';
 
 interface Term {
@@ -19,12 +20,16 @@ interface Page {
   hasMore: boolean;
 }
 
-/** One kind of term as the API names it, and the link table (another area's) whose rows point at its terms. */
+/**
+ * One kind of term as the API names it, the link table (another area's) whose rows point at its terms, and the
+ * operation making an item with links (`create<item.type>`, terms in `input.<item.field>`).
+ */
 interface Kind {
   singular: string;
   plural: string;
   countField: 'articleCount' | 'postCount';
   link: { table: string; item: string; term: string };
+  item: { type: 'HelpArticle' | 'NewsPost'; field: 'tagIds' | 'categoryIds' };
   eventObject: string;
   topic: string;
 }
@@ -35,6 +40,7 @@ const KINDS: Kind[] = [
     plural: 'HelpTags',
     countField: 'articleCount',
     link: { table: 'help_article_tags', item: 'article_id', term: 'tag_id' },
+    item: { type: 'HelpArticle', field: 'tagIds' },
     eventObject: 'help_tag',
     topic: 'svc.content.help.v1',
   },
@@ -43,6 +49,7 @@ const KINDS: Kind[] = [
     plural: 'NewsCategories',
     countField: 'postCount',
     link: { table: 'news_post_categories', item: 'post_id', term: 'category_id' },
+    item: { type: 'NewsPost', field: 'categoryIds' },
     eventObject: 'news_category',
     topic: 'svc.content.news.v1',
   },
@@ -51,6 +58,7 @@ const KINDS: Kind[] = [
     plural: 'NewsTags',
     countField: 'postCount',
     link: { table: 'news_post_tags', item: 'post_id', term: 'tag_id' },
+    item: { type: 'NewsPost', field: 'tagIds' },
     eventObject: 'news_tag',
     topic: 'svc.content.news.v1',
   },
@@ -80,7 +88,7 @@ function expectField(response: GraphQLResponse, code: string, field: string): vo
 }
 
 describe('Help tags, news categories and news tags (whole stack over HTTP)', function () {
-  const harness = new StackHarness();
+  let harness: StackHarness;
   const seen: Envelope[] = [];
   let stopObserving: () => Promise<void> = async () => undefined;
   let org: TestOrg;
@@ -88,7 +96,7 @@ describe('Help tags, news categories and news tags (whole stack over HTTP)', fun
 
   before(async function () {
     this.timeout(120_000);
-    await harness.start();
+    harness = await sharedStack();
     org = await harness.newOrg('Taxonomy');
     key = (await org.mintKey([ApiScope.CONTENT_READ, ApiScope.CONTENT_MANAGE])).key;
     const prefix = harness.stack.config.KAFKA_TOPIC_PREFIX;
@@ -104,10 +112,7 @@ describe('Help tags, news categories and news tags (whole stack over HTTP)', fun
     stopObserving = () => subscription.stop();
   });
 
-  after(async () => {
-    await stopObserving();
-    await harness.stop();
-  });
+  after(() => stopObserving());
 
   /** Events of the org about `id`, in order, once `count` of them arrived (polled with a deadline). */
   async function eventsOf(id: string, count: number): Promise<string[]> {
@@ -278,11 +283,13 @@ describe('Help tags, news categories and news tags (whole stack over HTTP)', fun
 
       it('counts the items a term is on and deletes it with every link, in one go', async () => {
         const { dataSource } = harness.stack.content;
-        const link = (item: string, term: string, orgId = org.id) =>
-          dataSource.query(
-            `INSERT INTO ${kind.link.table} (${kind.link.item}, ${kind.link.term}, org_id) VALUES (?, ?, ?)`,
-            [item, term, orgId],
-          );
+        const itemOn = async (...termIds: string[]) =>
+          (
+            await result<{ id: string }>(
+              `mutation($i: Create${kind.item.type}Input!) { result: create${kind.item.type}(input: $i) { id } }`,
+              { i: { title: unique('Linked'), bodyMarkdown: 'Body', [kind.item.field]: termIds } },
+            )
+          ).id;
         const linksOf = async (term: string) =>
           (
             (await dataSource.query(
@@ -292,9 +299,8 @@ describe('Help tags, news categories and news tags (whole stack over HTTP)', fun
           ).map((row) => row.item);
         const doomed = await create(unique('Doomed'));
         const kept = await create(unique('Kept'));
-        const [first, second, third] = [newId(), newId(), newId()];
-        for (const item of [first, second, third]) await link(item, doomed.id);
-        await link(first as string, kept.id);
+        const first = await itemOn(doomed.id, kept.id);
+        for (let more = 0; more < 2; more += 1) await itemOn(doomed.id);
         expect((await result<Term>(documents.get, { id: doomed.id })).count).to.equal(3);
         const page = await list({ query: 'Doomed' });
         expect(page.data.find((term) => term.id === doomed.id)?.count).to.equal(3);

@@ -1,18 +1,3 @@
-import { newId } from '@svc/kit';
-import {
-  HelpArticleRow,
-  HelpArticleTranslationRow,
-  HelpFolderRow,
-  type HelpTagRow,
-  NewsCategoryRow,
-  NewsPostCategoryRow,
-  NewsPostRow,
-  NewsPostTagRow,
-  NewsPostTranslationRow,
-  NewsTagRow,
-  indexTranslation,
-  renderMarkdown,
-} from '@svc/content';
 import { HelpArticleStatus, NewsPostState_Status as NewsPostStatus } from '@svc/proto/content/v1/content';
 import type { StackHarness } from './stack-harness';
 
@@ -26,130 +11,115 @@ export interface TranslationSeed {
   status?: HelpArticleStatus;
 }
 
+/** The states a seeded post is moved to from DRAFT, each by one public operation. */
+type SeededNewsStatus =
+  NewsPostStatus.DRAFT | NewsPostStatus.SCHEDULED | NewsPostStatus.PUBLISHED | NewsPostStatus.ARCHIVED;
+const NEWS_MOVES: Record<Exclude<SeededNewsStatus, NewsPostStatus.DRAFT>, string> = {
+  [NewsPostStatus.SCHEDULED]: 'mutation($id: String!, $at: DateTime!) { scheduleNewsPost(id: $id, at: $at) { id } }',
+  [NewsPostStatus.PUBLISHED]: 'mutation($id: String!) { publishNewsPost(id: $id) { id } }',
+  [NewsPostStatus.ARCHIVED]: 'mutation($id: String!) { archiveNewsPost(id: $id) { id } }',
+};
+
 /**
- * Help and news content of one org written straight into the content service's database, as its write operations
- * store it (rendered Markdown, search index rows): for the public reads' tests, independent of the GraphQL writes.
+ * Help and news content of one org written through the public GraphQL operations (with a token holding
+ * CONTENT_MANAGE), so their checks, rendering, search index and events run as for any client.
  */
 export class ContentFixtures {
-  private position = 0;
+  /** Help tags, news categories and news tags made here, by kind and name. */
+  private readonly terms = new Map<string, string>();
 
   constructor(
     readonly harness: StackHarness,
-    readonly orgId: string,
+    readonly token: string,
   ) {}
 
-  private get dataSource() {
-    return this.harness.stack.content.dataSource;
+  private async call<T>(query: string, variables: Record<string, unknown>): Promise<T> {
+    const response = await this.harness.graphql<T>(query, variables, this.token);
+    if (!response.body.data || response.body.errors) throw new Error(`${query}: ${JSON.stringify(response.body)}`);
+    return response.body.data;
   }
 
   async folder(name: string, parentId: string | null = null, description: string | null = null): Promise<string> {
-    const at = new Date();
-    const id = newId();
-    this.position += 1;
-    await this.dataSource.getRepository(HelpFolderRow).insert({
-      id,
-      orgId: this.orgId,
-      parentId,
-      name,
-      description,
-      position: this.position,
-      createdAt: at,
-      updatedAt: at,
-    });
-    return id;
+    const { createHelpFolder } = await this.call<{ createHelpFolder: { id: string } }>(
+      'mutation($i: CreateHelpFolderInput!) { createHelpFolder(input: $i) { id } }',
+      { i: { name, parentId, description } },
+    );
+    return createHelpFolder.id;
   }
 
   /** An article whose first translation's locale is its default; each translation DRAFT unless said otherwise. */
   async article(translations: TranslationSeed[], folderId: string | null = null): Promise<string> {
-    const at = new Date();
-    const id = newId();
-    await this.dataSource.transaction(async (manager) => {
-      await manager.getRepository(HelpArticleRow).insert({
-        id,
-        orgId: this.orgId,
-        folderId,
-        authorId: newId(),
-        defaultLocale: translations[0]?.locale ?? 'en',
-        createdAt: at,
-        updatedAt: at,
-      });
-      for (const seed of translations) {
-        const markdown = seed.markdown ?? `About ${seed.title}.`;
-        const status = seed.status ?? HelpArticleStatus.DRAFT;
-        const row = Object.assign(new HelpArticleTranslationRow(), {
-          id: newId(),
-          orgId: this.orgId,
-          articleId: id,
-          locale: seed.locale,
-          title: seed.title,
-          slug: seed.slug ?? `${seed.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${newId().slice(-4)}`,
-          bodyMarkdown: markdown,
-          bodyHtml: renderMarkdown(markdown),
-          status,
-          publishedAt: status === HelpArticleStatus.PUBLISHED ? at : null,
-          createdAt: at,
-          updatedAt: at,
-        });
-        await manager.getRepository(HelpArticleTranslationRow).insert(row);
-        await indexTranslation(manager, row);
-      }
+    const [first, ...others] = translations;
+    if (!first) throw new Error('an article needs a translation');
+    const body = (seed: TranslationSeed) => ({
+      locale: seed.locale,
+      title: seed.title,
+      bodyMarkdown: seed.markdown ?? `About ${seed.title}.`,
+      slug: seed.slug,
     });
+    const { createHelpArticle } = await this.call<{ createHelpArticle: { id: string } }>(
+      'mutation($i: CreateHelpArticleInput!) { createHelpArticle(input: $i) { id } }',
+      { i: { ...body(first), folderId } },
+    );
+    const id = createHelpArticle.id;
+    for (const seed of others)
+      await this.call(
+        'mutation($id: String!, $i: CreateHelpArticleTranslationInput!) { createHelpArticleTranslation(id: $id, input: $i) { id } }',
+        { id, i: body(seed) },
+      );
+    for (const seed of translations.filter((seed) => seed.status === HelpArticleStatus.PUBLISHED))
+      await this.call('mutation($id: String!, $l: String) { publishHelpArticle(id: $id, locale: $l) { id } }', {
+        id,
+        l: seed.locale,
+      });
     return id;
   }
 
+  /**
+   * A post moved from DRAFT to `status` (publishing stamps the time it is called: posts published one after the other
+   * list newest last); a SCHEDULED one is due in a day.
+   */
   async newsPost(
-    post: { status: NewsPostStatus; publishedAt?: Date; categories?: string[]; tags?: string[] },
+    post: { status: SeededNewsStatus; categories?: string[]; tags?: string[] },
     translations: { locale: string; title: string; markdown?: string }[],
   ): Promise<string> {
-    const at = new Date();
-    const id = newId();
-    const repo = <T extends object>(target: new () => T) => this.dataSource.getRepository(target);
-    await repo(NewsPostRow).insert({
-      id,
-      orgId: this.orgId,
-      authorId: newId(),
-      defaultLocale: translations[0]?.locale ?? 'en',
-      status: post.status,
-      scheduledAt: post.status === NewsPostStatus.SCHEDULED ? new Date(Date.now() + 86_400_000) : null,
-      publishedAt: post.publishedAt ?? (post.status === NewsPostStatus.DRAFT ? null : at),
-      archivedAt: post.status === NewsPostStatus.ARCHIVED ? at : null,
-      createdAt: at,
-      updatedAt: at,
+    const [first, ...others] = translations;
+    if (!first) throw new Error('a news post needs a translation');
+    const body = (seed: (typeof translations)[number]) => ({
+      locale: seed.locale,
+      title: seed.title,
+      bodyMarkdown: seed.markdown ?? `News: ${seed.title}.`,
     });
-    for (const seed of translations) {
-      const markdown = seed.markdown ?? `News: ${seed.title}.`;
-      await repo(NewsPostTranslationRow).insert({
-        id: newId(),
-        orgId: this.orgId,
-        postId: id,
-        locale: seed.locale,
-        title: seed.title,
-        bodyMarkdown: markdown,
-        bodyHtml: renderMarkdown(markdown),
-        createdAt: at,
-        updatedAt: at,
-      });
-    }
-    for (const name of post.categories ?? []) {
-      const categoryId = await this.term(NewsCategoryRow, name);
-      await repo(NewsPostCategoryRow).insert({ postId: id, categoryId, orgId: this.orgId });
-    }
-    for (const name of post.tags ?? []) {
-      const tagId = await this.term(NewsTagRow, name);
-      await repo(NewsPostTagRow).insert({ postId: id, tagId, orgId: this.orgId });
-    }
+    const categoryIds = [];
+    for (const name of post.categories ?? []) categoryIds.push(await this.term('NewsCategory', name));
+    const tagIds = [];
+    for (const name of post.tags ?? []) tagIds.push(await this.term('NewsTag', name));
+    const { createNewsPost } = await this.call<{ createNewsPost: { id: string } }>(
+      'mutation($i: CreateNewsPostInput!) { createNewsPost(input: $i) { id } }',
+      { i: { ...body(first), categoryIds, tagIds } },
+    );
+    const id = createNewsPost.id;
+    for (const seed of others)
+      await this.call(
+        'mutation($id: String!, $i: CreateNewsPostTranslationInput!) { createNewsPostTranslation(id: $id, input: $i) { id } }',
+        { id, i: body(seed) },
+      );
+    if (post.status === NewsPostStatus.SCHEDULED)
+      await this.call(NEWS_MOVES[post.status], { id, at: new Date(Date.now() + 86_400_000).toISOString() });
+    else if (post.status !== NewsPostStatus.DRAFT) await this.call(NEWS_MOVES[post.status], { id });
     return id;
   }
 
-  /** The id of the org's help tag, news category or news tag of this name, created when missing. */
-  async term(target: typeof HelpTagRow | typeof NewsCategoryRow | typeof NewsTagRow, name: string): Promise<string> {
-    const repository = this.dataSource.getRepository<HelpTagRow | NewsCategoryRow | NewsTagRow>(target);
-    const nameKey = name.trim().toLowerCase();
-    const found = await repository.findOneBy({ orgId: this.orgId, nameKey });
-    if (found) return found.id;
-    const at = new Date();
-    const id = newId();
-    await repository.insert({ id, orgId: this.orgId, name, nameKey, createdAt: at, updatedAt: at });
+  /** The id of the org's help tag, news category or news tag of this name, created here the first time. */
+  async term(kind: 'HelpTag' | 'NewsCategory' | 'NewsTag', name: string): Promise<string> {
+    const known = this.terms.get(`${kind}:${name}`);
+    if (known) return known;
+    const created = await this.call<Record<string, { id: string }>>(
+      `mutation($i: TaxonomyTermInput!) { create${kind}(input: $i) { id } }`,
+      { i: { name } },
+    );
+    const id = created[`create${kind}`]?.id ?? '';
+    this.terms.set(`${kind}:${name}`, id);
     return id;
   }
 }

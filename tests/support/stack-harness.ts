@@ -47,6 +47,13 @@ export interface StackHarnessOptions {
 }
 
 export class StackHarness {
+  /**
+   * Runs before any stack of this process starts. The shared stack (tests/support/shared-stack.ts) stops itself here
+   * when another one starts: two stacks of one run side by side would share Kafka consumer groups (one topic prefix
+   * per run) and process-wide state.
+   */
+  static beforeStart: (starting: StackHarness) => Promise<void> = async () => undefined;
+
   stack!: Stack;
   private dataDir = '';
 
@@ -61,6 +68,7 @@ export class StackHarness {
   ) {}
 
   async start(): Promise<void> {
+    await StackHarness.beforeStart(this);
     this.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-e2e-'));
     const mysqlTemplate = process.env.SVC_TEST_MYSQL_URL
       ? `${process.env.SVC_TEST_MYSQL_URL.replace(/^mysql:/, 'mariadb:').replace(/\/$/, '')}/svc_t_${testRunId}_e2e_${newId().slice(-6)}_{service}`
