@@ -22,11 +22,16 @@ class SendingAdapter extends TestAdapter {
   readonly sent: OutboundMessage[] = [];
   delayMs = 0;
   next: SendResult[] = [];
+  /** The answer to one message's send, whatever order a pass sends them in (sends run concurrently). */
+  readonly answers = new Map<string, SendResult>();
 
   override async send(_channel: ConnectedChannel, message: OutboundMessage): Promise<SendResult> {
     this.sent.push(message);
     if (this.delayMs) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
-    return this.next.shift() ?? { ok: true, platformMessageIds: [`p-${message.messageId}`] };
+    return (
+      this.answers.get(message.messageId) ??
+      this.next.shift() ?? { ok: true, platformMessageIds: [`p-${message.messageId}`] }
+    );
   }
 }
 
@@ -206,10 +211,14 @@ describe('channels: outbound delivery (consumer, sender)', () => {
 
     it('fails a permanent refusal at once with the platform’s code, and retries a transient one later', async () => {
       const [permanent = '', transient = ''] = await queued(2);
-      adapter.next = [
-        { ok: false, error: { transient: false, code: '131026', message: 'Message undeliverable' } },
-        { ok: false, error: { transient: true, code: '429', message: 'Too Many Requests', retryAfterMs: 30_000 } },
-      ];
+      adapter.answers.set(permanent, {
+        ok: false,
+        error: { transient: false, code: '131026', message: 'Message undeliverable' },
+      });
+      adapter.answers.set(transient, {
+        ok: false,
+        error: { transient: true, code: '429', message: 'Too Many Requests', retryAfterMs: 30_000 },
+      });
       const backends = new StubBackends();
       await onePass(sender(backends));
       const failed = await rows().findOneByOrFail({ id: permanent });
