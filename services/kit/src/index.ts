@@ -58,6 +58,7 @@ export * from './erasure/rows';
 export * from './erasure/participant';
 export * from './erasure/participant-testing';
 export * from './erasure/events';
+export * from './erasure/org-events';
 export * from './erasure/consumer';
 export * from './erasure/participant-service';
 export * from './erasure/testing';

@@ -32,6 +32,7 @@ import { WebhookIngressApp, ingressConfigSchema } from '@svc/webhook-ingress';
 import { WidgetApiApp, widgetConfigSchema } from '@svc/widget-api';
 import { ChannelsApp, channelsConfigSchema } from '@svc/channels';
 import { ContentApp, contentConfigSchema } from '@svc/content';
+import { PartnerApp, partnerConfigSchema } from '@svc/partner';
 import { embeddedMediaUrlSecret, type StackConfig } from './config';
 import { demoPage } from './demo-page';
 import { demoEnvPath, readDemoEnv } from './demo-seed';
@@ -60,6 +61,7 @@ export class Stack {
   readonly channels: ChannelsApp;
   readonly widget: WidgetApiApp;
   readonly content: ContentApp;
+  readonly partner: PartnerApp;
   /** Every co-located service; a new service is constructed in the constructor and added here. */
   readonly apps: ServiceApp[];
   gateway!: Gateway;
@@ -226,6 +228,15 @@ export class Stack {
       }),
       { ...deps, logger: createLogger('content', config.LOG_LEVEL), identityAddress: address(this.identity) },
     );
+    this.partner = new PartnerApp(
+      partnerConfigSchema.parse({ ...base, ...signingKey('partner'), DB_URL: dbUrl('partner') }),
+      {
+        ...deps,
+        logger: createLogger('partner', config.LOG_LEVEL),
+        identityAddress: address(this.identity),
+        channelsAddress: address(this.channels),
+      },
+    );
     // Dependency order: each service calls only services before it, except the reference checks of writes (decision
     // 0042): flow authoring asks webhook-ingress whether a trigger's connection is the org's, and contacts and
     // webhook-ingress ask channels whether a channel id is; and widget-api reads content's published help and news
@@ -239,6 +250,7 @@ export class Stack {
       this.channels,
       this.widget,
       this.content,
+      this.partner,
     ];
   }
 

@@ -23,6 +23,30 @@ export const ERASURE_PARTICIPANTS = [
 ] as const;
 export type ErasureParticipantName = (typeof ERASURE_PARTICIPANTS)[number];
 
+/**
+ * Deprovisioning a client org (`deprovisionClientOrg`, docs/erasure.md "Erasing an org") is the same saga for a whole
+ * org: identity records the request and erases its own part (members, sessions, keys) with it, writing
+ * `org.erase_requested` (key and envelope org: the client org); every other participant deletes the org's rows in its
+ * own database and writes `org.erase_confirmed` with its counts; identity marks the org DEPROVISIONED once all did.
+ * Payload `svc.events.v1.ErasureEvent` with `contact_id` empty.
+ */
+export const ORG_ERASURE_TOPIC = 'svc.identity.orgs.v1';
+export const ORG_ERASE_REQUESTED = 'org.erase_requested';
+export const ORG_ERASE_CONFIRMED = 'org.erase_confirmed';
+/** Every service that keeps an org's data, in the order a deprovisioning lists them (identity first). */
+export const ORG_ERASURE_PARTICIPANTS = [
+  'identity',
+  'contacts',
+  'inbox',
+  'channels',
+  'flows',
+  'webhook-ingress',
+  'widget-api',
+  'content',
+  'partner',
+] as const;
+export type OrgErasureParticipantName = (typeof ORG_ERASURE_PARTICIPANTS)[number];
+
 /** How many things of one kind (e.g. `messages`) a part removes or anonymises. */
 export interface ErasureKindCount {
   kind: string;

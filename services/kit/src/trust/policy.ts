@@ -10,6 +10,7 @@ export const AUDIENCES = [
   'channels',
   'widget-api',
   'content',
+  'partner',
 ] as const;
 export type Audience = (typeof AUDIENCES)[number];
 
@@ -37,7 +38,7 @@ export const TRUST_POLICY = {
   // contacts and webhook-ingress ask channels whether a channel id they are about to store is the org's (decision 0042).
   'webhook-ingress': { 'system-of-org': ['contacts', 'flows', 'channels'] },
   // contacts asks every other erasure participant what erasing a contact would remove (previewErase, docs/erasure.md).
-  contacts: { 'system-of-org': ['inbox', 'channels', 'flows', 'webhook-ingress', 'widget-api'] },
+  contacts: { 'system-of-org': ['inbox', 'channels', 'flows', 'webhook-ingress', 'widget-api', 'partner'] },
   // The inbox asks contacts to erase a deleted conversation's contact (apiDeleteConversation removePeople).
   inbox: { 'system-of-org': ['identity', 'contacts'] },
   stack: { 'system-of-org': ['inbox'], installation: ['identity'] },
@@ -53,6 +54,9 @@ export const TRUST_POLICY = {
   },
   // content asks identity which org a public help-center slug names (no org yet: docs/decisions/0184).
   content: { installation: ['identity'] },
+  // partner asks identity which provider an event's client org belongs to (no org of the caller's: installation), and
+  // channels which kind an event's channel is (usage per channel kind), as SYSTEM of the event's org.
+  partner: { installation: ['identity'], 'system-of-org': ['channels'] },
 } as const satisfies Record<string, Partial<Record<Presentation, readonly Audience[]>>>;
 
 export type Issuer = keyof typeof TRUST_POLICY;
