@@ -54,9 +54,9 @@ export const TRUST_POLICY = {
   },
   // content asks identity which org a public help-center slug names (no org yet: docs/decisions/0184).
   content: { installation: ['identity'] },
-  // partner asks identity which provider an event's client org belongs to (no org of the caller's: installation), and
-  // channels which kind an event's channel is (usage per channel kind), as SYSTEM of the event's org.
-  partner: { installation: ['identity'], 'system-of-org': ['channels'] },
+  // partner asks identity which provider an event's client org belongs to, and channels which kind an event's channel
+  // is (usage per channel kind), each as SYSTEM of the event's org.
+  partner: { 'system-of-org': ['identity', 'channels'] },
 } as const satisfies Record<string, Partial<Record<Presentation, readonly Audience[]>>>;
 
 export type Issuer = keyof typeof TRUST_POLICY;
