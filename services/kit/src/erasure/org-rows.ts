@@ -60,7 +60,7 @@ const orgColumnOf = (metadata: EntityMetadata) => metadata.findColumnWithPropert
  * the tables they reference (foreign keys), all in the chassis' one transaction. Deleting again finds nothing.
  */
 export class OrgRowsErasure {
-  constructor(private readonly spec: OrgRowsSpec = {}) {}
+  constructor(readonly spec: OrgRowsSpec = {}) {}
 
   /** The tables of `dataSource` neither deleted, kept nor declared as holding no org data (should be none). */
   uncovered(dataSource: DataSource): string[] {
