@@ -41,6 +41,7 @@ export const OBJECT_KINDS = [
   'newsCategory',
   'newsTag',
   'newsPost',
+  'clientOrg',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
@@ -88,6 +89,7 @@ const KIND_OF_STEM: [RegExp, ObjectKind][] = [
   [/^(category|newsCategory)$/i, 'newsCategory'],
   [/^helpTag$/i, 'helpTag'],
   [/^newsTag$/i, 'newsTag'],
+  [/^clientOrg$/i, 'clientOrg'],
 ];
 
 /** Stems whose kind depends on the operation: a help article's `tagIds` are help tags, a news post's news tags. */
@@ -98,6 +100,7 @@ const KIND_OF_STEM_IN: [RegExp, RegExp, ObjectKind][] = [
 
 /** For a bare `id`: the object the operation is about, by the words of its name (most specific first). */
 const KIND_OF_OPERATION: [RegExp, ObjectKind][] = [
+  [/ClientOrg/, 'clientOrg'],
   [/[Nn]ewsPost/, 'newsPost'],
   [/PeopleFieldDefinition/, 'peopleField'],
   [/HelpArticle/, 'helpArticle'],
