@@ -6,12 +6,11 @@ import {
   orgErasureConfirmations,
   orgRowCounts,
   publishOrgEraseRequest,
-  testOrgErasure,
   type ErasureConfirmations,
-  type ErasureKindCount,
 } from '@svc/kit';
+import { ApiScope, OrgKind } from '@svc/proto/common/v1';
 import { PARTNER_ORG_ROWS } from '@svc/partner';
-import { ALL_SCOPES_BUT_PARTNER, type StackHarness, type TestOrg } from '../support/stack-harness';
+import { ALL_SCOPES_BUT_PARTNER, TestOrg, type StackHarness } from '../support/stack-harness';
 import { graphqlData } from '../support/webhooks';
 import { SITE, SseReader, web } from '../support/widget';
 import {
@@ -23,6 +22,32 @@ import {
   type Person,
   type RunningErasureWorld,
 } from './erasure-fixtures';
+
+const CLIENT_ORG = `id status deprovisioning { service confirmed counts { kind count } }`;
+const CREATE_CLIENT_ORG = `mutation($n: String!, $o: ClientOrgOwnerInput) {
+  createClientOrg(name: $n, owner: $o) { org { id } owner { email oneTimePassword } } }`;
+const DEPROVISION = `mutation($id: String!) { deprovisionClientOrg(id: $id) { ${CLIENT_ORG} } }`;
+
+interface ClientOrgView {
+  id: string;
+  status: 'ACTIVE' | 'DEPROVISIONING' | 'DEPROVISIONED';
+  deprovisioning: { service: string; confirmed: boolean; counts: { kind: string; count: number }[] }[];
+}
+
+/** A client org of a TECH_PROVIDER (`createClientOrg`), its owner logged in as `newOrg`'s is. */
+async function newClientOrg(harness: StackHarness, providerKey: string, name: string): Promise<TestOrg> {
+  const email = `client-owner-${Date.now()}@example.com`;
+  const { createClientOrg } = await graphqlData<{
+    createClientOrg: { org: { id: string }; owner: { email: string; oneTimePassword: string } };
+  }>(harness, providerKey, CREATE_CLIENT_ORG, { n: name, o: { email } });
+  const login = await graphqlData<{ login: { token: string } }>(
+    harness,
+    '',
+    'mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token } }',
+    { e: email, p: createClientOrg.owner.oneTimePassword },
+  );
+  return new TestOrg(harness, createClientOrg.org.id, email, createClientOrg.owner.oneTimePassword, login.login.token);
+}
 
 /** Every participant but identity, which erases its own part with the request (built in identity). */
 const PARTICIPANTS = ORG_ERASURE_PARTICIPANTS.filter((service) => service !== 'identity');
@@ -40,8 +65,9 @@ async function rowsOf(harness: StackHarness, orgId: string): Promise<Record<stri
 /**
  * Deprovisioning a client org end to end (docs/erasure.md "Erasing an org"): an org with a person in every service
  * (platform and widget chats with messages, notes and media, contact and field values, channels, a webhook
- * connection with history and flow runs, a widget session), a help article, partner deliveries; `org.erase_requested`
- * on the stack's bus, as identity writes it; every participant confirms, no row of the org is left in any service's
+ * connection with history and flow runs, a widget session), a help article, partner deliveries, created as a
+ * TECH_PROVIDER's client org; `deprovisionClientOrg` by the provider; every participant confirms and the org is
+ * DEPROVISIONED, no row of the org is left in any service's
  * database, its media bytes are gone, its widget tokens refused and streams ended; the demo org is untouched.
  */
 describe('Org erasure end to end (deprovisioning a client org, whole stack)', function () {
@@ -52,6 +78,7 @@ describe('Org erasure end to end (deprovisioning a client org, whole stack)', fu
   let lookups: ContactLookups;
   let clientPerson: Person;
   let demo: TestOrg;
+  let providerKey: string;
   let demoBefore: Record<string, Record<string, number>>;
   let confirmations: ErasureConfirmations;
 
@@ -64,16 +91,21 @@ describe('Org erasure end to end (deprovisioning a client org, whole stack)', fu
     );
 
   before(async () => {
-    running = await startErasureWorld('Client');
-    ({ world: client, lookups } = running);
-    harness = client.harness;
-    clientPerson = await person(client, lookups, 'client');
-    await helpArticle(client, 'Client returns');
-    demo = await harness.newOrg('Demo');
-    const demoKey = await demo.mintKey(ALL_SCOPES_BUT_PARTNER);
-    const demoWorld = await erasureWorld(harness, demo, { key: demoKey.key, keyId: demoKey.id }, client.fake);
+    // The demo org is the erasure world's own; the client org, a TECH_PROVIDER's, gets the same world in it.
+    running = await startErasureWorld('Demo');
+    const demoWorld = running.world;
+    lookups = running.lookups;
+    harness = demoWorld.harness;
+    demo = demoWorld.org;
     await person(demoWorld, lookups, 'demo');
     await helpArticle(demoWorld, 'Demo returns');
+    const provider = await harness.newOrg('Provider', OrgKind.TECH_PROVIDER);
+    providerKey = (await provider.mintKey([ApiScope.PARTNER_ADMIN])).key;
+    const clientOrg = await newClientOrg(harness, providerKey, 'Client');
+    const clientKey = await clientOrg.mintKey(ALL_SCOPES_BUT_PARTNER);
+    client = await erasureWorld(harness, clientOrg, { key: clientKey.key, keyId: clientKey.id }, demoWorld.fake);
+    clientPerson = await person(client, lookups, 'client');
+    await helpArticle(client, 'Client returns');
     // Partner's deliveries come from its fan-out (another part of this issue): rows stand in for them here.
     for (const orgId of [client.org.id, demo.id])
       await fillOrgRows(harness.stack.partner.dataSource, orgId, PARTNER_ORG_ROWS);
@@ -102,15 +134,27 @@ describe('Org erasure end to end (deprovisioning a client org, whole stack)', fu
     const blobs = clientPerson.mediaIds.map((id) => `${client.org.id}/${id}`);
     expect(await harness.stack.inbox.blobs.open(blobs[0] ?? '')).not.to.equal(undefined);
 
-    const erasure = testOrgErasure(client.org.id);
-    await publishOrgEraseRequest(harness.stack.bus, harness.stack.config.KAFKA_TOPIC_PREFIX, erasure);
-    const confirmed: Record<string, ErasureKindCount[]> = {};
-    for (const service of PARTICIPANTS)
-      confirmed[service] = (await confirmations.waitFor(erasure.erasureId, service, 60_000)).counts;
-    for (const service of PARTICIPANTS)
+    const requested = await graphqlData<{ deprovisionClientOrg: ClientOrgView }>(harness, providerKey, DEPROVISION, {
+      id: client.org.id,
+    });
+    expect(requested.deprovisionClientOrg.status).to.equal('DEPROVISIONING');
+    const done = await eventually(
+      async () => {
+        const again = await graphqlData<{ deprovisionClientOrg: ClientOrgView }>(harness, providerKey, DEPROVISION, {
+          id: client.org.id,
+        });
+        return again.deprovisionClientOrg.status === 'DEPROVISIONED' && again.deprovisionClientOrg;
+      },
+      60_000,
+      'the client org to be DEPROVISIONED',
+    );
+    expect(done.deprovisioning.map((part) => [part.service, part.confirmed])).to.deep.equal(
+      ORG_ERASURE_PARTICIPANTS.map((service) => [service, true]),
+    );
+    for (const { service, counts } of done.deprovisioning)
       expect(
-        confirmed[service]?.some(({ count }) => count > 0),
-        `${service} confirmed ${JSON.stringify(confirmed[service])}`,
+        counts.some(({ count }) => count > 0),
+        `${service} confirmed ${JSON.stringify(counts)}`,
       ).to.equal(true);
 
     expect(await rowsOf(harness, client.org.id)).to.deep.equal(
@@ -133,16 +177,28 @@ describe('Org erasure end to end (deprovisioning a client org, whole stack)', fu
     expect(refresh.status).to.equal(404);
   });
 
-  it('confirms zeros when the request is delivered again', async () => {
-    const erasure = testOrgErasure(client.org.id);
-    await publishOrgEraseRequest(harness.stack.bus, harness.stack.config.KAFKA_TOPIC_PREFIX, erasure);
+  it('confirms zeros when the request is delivered again; the org stays DEPROVISIONED', async () => {
+    // identity's request, as the bus would deliver it again.
+    const erasureId = confirmations.received.find((c) => c.orgId === client.org.id)?.erasureId ?? '';
+    await publishOrgEraseRequest(harness.stack.bus, harness.stack.config.KAFKA_TOPIC_PREFIX, {
+      erasureId,
+      orgId: client.org.id,
+    });
     for (const service of PARTICIPANTS) {
-      const { counts } = await confirmations.waitFor(erasure.erasureId, service, 60_000);
+      const again = await eventually(
+        async () => confirmations.of(erasureId, service)[1],
+        60_000,
+        `${service}'s second confirmation`,
+      );
       expect(
-        counts.filter(({ count }) => count !== 0),
+        again.counts.filter(({ count }) => count !== 0),
         service,
       ).to.deep.equal([]);
     }
+    const org = await graphqlData<{ deprovisionClientOrg: ClientOrgView }>(harness, providerKey, DEPROVISION, {
+      id: client.org.id,
+    });
+    expect(org.deprovisionClientOrg.status).to.equal('DEPROVISIONED');
     expect(await rowsOf(harness, demo.id)).to.deep.equal(demoBefore);
   });
 });
