@@ -5,7 +5,9 @@ import {
   OrgRowsErasure,
   OutboxEvent,
   OutboxRelay,
+  ORG_ERASURE_PARTICIPANTS,
   checkOrgErasurePart,
+  documentedOrgErasureServices,
   checkOrgRowsCoverage,
   createLogger,
   eventually,
@@ -110,6 +112,10 @@ describe('kit org erasure chassis (docs/erasure.md "Erasing an org")', () => {
   });
 
   afterEach(() => dataSource.destroy());
+
+  it('docs/erasure.md lists every org erasure participant, in order', () => {
+    expect(documentedOrgErasureServices()).to.deep.equal([...ORG_ERASURE_PARTICIPANTS]);
+  });
 
   it("deletes the org's rows children first, counts every kind, keeps what is kept, and confirms zeros again", async () => {
     checkOrgRowsCoverage(dataSource, rows);
