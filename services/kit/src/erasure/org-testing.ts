@@ -3,12 +3,15 @@ import { isDeepStrictEqual } from 'node:util';
 import type { DataSource, EntityMetadata, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { OutboxEvent } from '../bus/outbox';
+import { openDataSource, type DataSourceSpec } from '../db/data-source';
+import { dropTestDatabase, testDbUrl } from '../testing';
 import type { EventBus } from '../bus/bus';
 import { newId } from '../ids';
 import { ORG_ERASE_CONFIRMED, ORG_ERASURE_TOPIC, type ErasureKindCount } from './contract';
 import { runOrgErasure, type OrgErasurePart } from './org-erasure';
 import { orgEraseConfirmedEvent, orgEraseRequestedEvent, type OrgErasure } from './org-events';
 import type { OrgRowsErasure } from './org-rows';
+import { documentedOrgErasureKinds } from './participant-testing';
 import { ErasureConfirmations, publishNow } from './testing';
 
 /** A new erasure of org `orgId` (tests of a participant's org part). */
@@ -211,4 +214,33 @@ function sampleRow(metadata: EntityMetadata, orgId: string): ObjectLiteral {
   for (const column of metadata.columns) row[column.propertyName] = sampleValue(column);
   if (metadata.findColumnWithPropertyName('orgId')) row.orgId = orgId;
   return row;
+}
+
+/**
+ * A participant's whole org part test on a database of its own (in-memory SQLite, or MariaDB under `test:infra`)
+ * migrated like production: `checkOrgRowsPart`, every kind the test filled counted, and the kinds exactly those
+ * docs/erasure.md's org table lists for the service. `part` is built on that database. Answers the counts.
+ */
+export async function checkServiceOrgPart(
+  data: Omit<DataSourceSpec, 'url'>,
+  rows: OrgRowsErasure,
+  part: (dataSource: DataSource) => OrgErasurePart,
+): Promise<ErasureKindCount[]> {
+  const url = testDbUrl('org_erasure');
+  const dataSource = await openDataSource({ ...data, url }, { migrate: true });
+  try {
+    const erasing = part(dataSource);
+    const counts = await checkOrgRowsPart(dataSource, rows, erasing);
+    const kinds = counts.map(({ kind }) => kind);
+    const documented = documentedOrgErasureKinds(erasing.service);
+    if (!isDeepStrictEqual(kinds, documented)) {
+      throw new Error(`${erasing.service}: counts ${kinds.join(', ')}; docs/erasure.md lists ${documented.join(', ')}`);
+    }
+    const empty = counts.filter(({ count }) => count === 0).map(({ kind }) => kind);
+    if (empty.length) throw new Error(`${erasing.service}: nothing filled or erased in ${empty.join(', ')}`);
+    return counts;
+  } finally {
+    await dataSource.destroy();
+    await dropTestDatabase(url);
+  }
 }
