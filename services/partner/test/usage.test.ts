@@ -268,22 +268,21 @@ describe('partner usage rollup', () => {
         contactId: contacts[i % contacts.length] as string,
       }),
     );
-    // On MariaDB each consumer has its own pool (real concurrency); SQLite serializes one file's writers anyway.
-    const others =
+    // Three consumers, each given every event in batches of its own order. On MariaDB each has its own pool (real
+    // concurrency); on SQLite they share the one connection, whose transactions run one at a time.
+    const opened =
       familyOf(dataSource) === 'mysql'
         ? await Promise.all([1, 2].map(() => openDataSource({ ...partnerData, url }, { migrate: false })))
         : [];
     try {
-      const consumers = [dataSource, ...others].map(
-        (source) => new UsageConsumer(new UsageRecorder(source), lookups, logger),
-      );
+      const sources = opened.length ? [dataSource, ...opened] : [dataSource, dataSource, dataSource];
+      const consumers = sources.map((source) => new UsageConsumer(new UsageRecorder(source), lookups, logger));
+      const orders = [events, [...events].reverse(), [...events.slice(30), ...events.slice(0, 30)]];
       const batches = (order: Envelope[]) =>
         Array.from({ length: order.length / 10 }, (_, i) => order.slice(i * 10, i * 10 + 10));
-      await Promise.all(
-        consumers.flatMap((c, n) => batches(n % 2 ? [...events].reverse() : events).map((batch) => c.consume(batch))),
-      );
+      await Promise.all(consumers.flatMap((c, n) => batches(orders[n] as Envelope[]).map((batch) => c.consume(batch))));
     } finally {
-      await Promise.all(others.map((source) => source.destroy()));
+      await Promise.all(opened.map((source) => source.destroy()));
     }
     const usage = (await reports.summary(partnerAdmin(provider), org)).clientOrgs[0]?.usage;
     expect(usage).to.deep.include({ messagesIn: 40, messagesOut: 20, activeContacts: 5 });
