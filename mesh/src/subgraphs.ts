@@ -118,6 +118,12 @@ export const SUBGRAPHS: Subgraph[] = [
     proto: 'svc/content/v1/news_posts.proto',
     grpcService: 'svc.content.v1.NewsPostService',
   },
+  {
+    name: 'partnerUsage',
+    app: 'partner',
+    proto: 'svc/partner/v1/partner_usage.proto',
+    grpcService: 'svc.partner.v1.PartnerUsageService',
+  },
 ];
 
 /** The root-field name Mesh's gRPC loader gives a method: `svc_inbox_v1_InboxService_SendMessage`. */

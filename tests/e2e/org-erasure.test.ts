@@ -9,7 +9,7 @@ import {
   type ErasureConfirmations,
 } from '@svc/kit';
 import { ApiScope, OrgKind } from '@svc/proto/common/v1';
-import { PARTNER_ORG_ROWS } from '@svc/partner';
+import { PARTNER_ORG_ROWS, UsageCounterRow } from '@svc/partner';
 import { ALL_SCOPES_BUT_PARTNER, TestOrg, type StackHarness } from '../support/stack-harness';
 import { graphqlData } from '../support/webhooks';
 import { SITE, SseReader, web } from '../support/widget';
@@ -161,6 +161,9 @@ describe('Org erasure end to end (deprovisioning a client org, whole stack)', fu
       Object.fromEntries(PARTICIPANTS.map((service) => [service, {}])),
     );
     expect(await rowsOf(harness, demo.id)).to.deep.equal(demoBefore);
+    // Its usage history survives (decision 0221): the client's messages were counted for its provider.
+    const usage = harness.stack.partner.dataSource.getRepository(UsageCounterRow);
+    expect(await usage.countBy({ clientOrgId: client.org.id })).to.be.above(0);
     for (const key of blobs)
       await eventually(async () => (await harness.stack.inbox.blobs.open(key)) === undefined, 10_000, `${key} gone`);
     await eventually(async () => stream.ended, 10_000, "the org's stream ended");

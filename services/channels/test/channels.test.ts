@@ -456,6 +456,29 @@ describe('ChannelsService', () => {
       expect((await refusal(ofKind(ChannelType.UNRECOGNIZED))).code).to.equal(status.INVALID_ARGUMENT);
     });
 
+    it('answers each channel with its kind, and deleted ones too when asked (partner usage, decision 0251)', async () => {
+      const web = (await create()).integration?.id ?? '';
+      const deleted = (await create()).integration?.id ?? '';
+      await unary(client.deleteWebIntegration.bind(client), { id: deleted }, await manager());
+      const theirs = (await create({}, otherOrgId)).integration?.id ?? '';
+      const ask = async (includeDeleted: boolean) =>
+        (
+          await unary(
+            client.findChannels.bind(client),
+            { channelIds: [web, deleted, theirs], includeDeleted },
+            await widget(orgId),
+          )
+        ).channels;
+      const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+      expect(await ask(false)).to.deep.equal([{ id: web, type: ChannelType.WEB, deleted: false }]);
+      expect([...(await ask(true))].sort(byId)).to.deep.equal(
+        [
+          { id: web, type: ChannelType.WEB, deleted: false },
+          { id: deleted, type: ChannelType.WEB, deleted: true },
+        ].sort(byId),
+      );
+    });
+
     it('refuses more than 100 ids in one call', async () => {
       const ids = Array.from({ length: 101 }, () => newId());
       expect((await refusal(find(ids))).code).to.equal(status.INVALID_ARGUMENT);

@@ -1,5 +1,5 @@
 import { Server, ServerCredentials, status, type Metadata, type ServiceError } from '@grpc/grpc-js';
-import { ChannelsServiceService } from '@svc/proto/channels/v1';
+import { ChannelType, ChannelsServiceService } from '@svc/proto/channels/v1';
 import { jwksSchema } from './trust/jwks';
 import { PrincipalVerifier } from './trust/verifier';
 import { testTrustKeys } from './testing';
@@ -8,8 +8,8 @@ type Callback = (error: Partial<ServiceError> | null, value?: unknown) => void;
 
 /**
  * A stand-in for the channels service in tests of the services that ask it (contacts, webhook-ingress): it answers
- * only `FindChannels`, from `channels` (id → org), for the org of the signed SYSTEM principal, as channels does; with
- * `down` set it answers UNAVAILABLE. `asked` counts the calls.
+ * only `FindChannels`, from `channels` (id → org), for the org of the signed SYSTEM principal, as channels does (each
+ * found channel a WEB one); with `down` set it answers UNAVAILABLE. `asked` counts the calls.
  */
 export class FakeChannels {
   readonly channels = new Map<string, string>();
@@ -29,8 +29,11 @@ export class FakeChannels {
         this.asked += 1;
         if (this.down) return callback({ code: status.UNAVAILABLE, details: 'channels is down' });
         void this.verifier.fromMetadata(call.metadata).then(
-          ({ orgId }) =>
-            callback(null, { channelIds: call.request.channelIds.filter((id) => this.channels.get(id) === orgId) }),
+          ({ orgId }) => {
+            const found = call.request.channelIds.filter((id) => this.channels.get(id) === orgId);
+            const channels = found.map((id) => ({ id, type: ChannelType.WEB, deleted: false }));
+            callback(null, { channelIds: found, channels });
+          },
           (error: Error) => callback({ code: status.UNAUTHENTICATED, details: error.message }),
         );
       },

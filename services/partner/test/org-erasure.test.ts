@@ -12,7 +12,7 @@ import {
 } from '@svc/kit';
 import { partnerData } from '../src/data';
 import { PARTNER_ORG_ROWS, partnerOrgPart } from '../src/domain/org-erasure';
-import { PartnerDeliveryAttemptRow, PartnerDeliveryRow, PartnerWebhookRow } from '../src/entities';
+import { PartnerDeliveryAttemptRow, PartnerDeliveryRow, PartnerWebhookRow, UsageCounterRow } from '../src/entities';
 
 describe('partner: erasing a deprovisioned client org (docs/erasure.md "Erasing an org", decision 0221)', () => {
   const url = testDbUrl('partner_org_erasure');
@@ -30,7 +30,7 @@ describe('partner: erasing a deprovisioned client org (docs/erasure.md "Erasing 
     await checkServiceOrgPart(partnerData, PARTNER_ORG_ROWS, partnerOrgPart);
   });
 
-  it("deletes the client org's deliveries to its provider's webhooks with their attempts; the provider keeps the rest", async () => {
+  it("deletes the client org's deliveries to its provider's webhooks with their attempts; its usage and the provider's rows stay", async () => {
     const provider = newId();
     const client = newId();
     const sibling = newId();
@@ -52,6 +52,9 @@ describe('partner: erasing a deprovisioned client org (docs/erasure.md "Erasing 
         });
       }
     }
+    // The client org's usage history (decision 0221: it survives).
+    const usage = { clientOrgId: client, period: '2026-11', metric: 'messages_in', channelKind: 'WEB', count: 3 };
+    await dataSource.manager.insert(UsageCounterRow, { ...usage, providerOrgId: provider });
     const erased = await runOrgErasure(dataSource, partnerOrgPart(), testOrgErasure(client));
     expect(erased.counts).to.deep.equal([
       { kind: 'partner_deliveries', count: 2 },
@@ -62,5 +65,6 @@ describe('partner: erasing a deprovisioned client org (docs/erasure.md "Erasing 
     expect(await dataSource.manager.countBy(PartnerDeliveryRow, { clientOrgId: sibling })).to.equal(1);
     expect(await dataSource.manager.countBy(PartnerDeliveryAttemptRow, { orgId: provider })).to.equal(1 + 2);
     expect(await dataSource.manager.countBy(PartnerWebhookRow, { orgId: provider })).to.equal(1);
+    expect(await dataSource.manager.findOneBy(UsageCounterRow, { clientOrgId: client })).to.include({ count: 3 });
   });
 });

@@ -24,9 +24,13 @@ export function channelsService(
     resolvePublicKey: (request, { principal }) => webIntegrations.resolvePublicKey(principal, request.publicKey),
     verifyVisitorProof: (request, { principal }) =>
       verifyVisitorProof(domain.dataSource, domain.secrets, principal, request),
-    findChannels: async (request, { principal }) => ({
-      channelIds: await findChannels(domain.dataSource, principal, request.channelIds, request.type),
-    }),
+    findChannels: async (request, { principal }) => {
+      const channels = await findChannels(domain.dataSource, principal, request.channelIds, {
+        type: request.type,
+        includeDeleted: request.includeDeleted ?? false,
+      });
+      return { channelIds: channels.map((channel) => channel.id), channels };
+    },
   };
   return implement('channels', ChannelsServiceService, handlers, deps);
 }

@@ -9,6 +9,7 @@ import { ContactErasureServiceService } from '@svc/proto/contacts/v1/erasure';
 import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
 import { HelpFolderServiceService } from '@svc/proto/content/v1/help_folders';
 import { ContentPublicServiceService } from '@svc/proto/content/v1/public';
+import { PartnerUsageServiceService } from '@svc/proto/partner/v1/partner_usage';
 import { PartnerWebhookServiceService } from '@svc/proto/partner/v1/partner_webhooks';
 import { ErasureParticipantServiceService } from '@svc/proto/erasure/v1';
 import { PeopleFieldsServiceService } from '@svc/proto/contacts/v1/people_fields';
@@ -67,6 +68,7 @@ export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   TaxonomyServiceService,
   ContentPublicServiceService,
   PartnerWebhookServiceService,
+  PartnerUsageServiceService,
 ];
 
 /**

@@ -10,14 +10,17 @@ import type { IdentityServiceClient } from '@svc/proto/identity/v1';
  */
 export class OrgLookups {
   private readonly providers: LookupCache<{ providerOrgId: string }>;
+  private readonly channelKinds: LookupCache<{ kind: string }>;
 
   constructor(
     private readonly identity: Peer<IdentityServiceClient>,
-    protected readonly channels: Peer<ChannelsServiceClient>,
+    private readonly channels: Peer<ChannelsServiceClient>,
     private readonly signer: () => PrincipalSigner,
     ttlMs: number,
   ) {
     this.providers = new LookupCache({ ttlMs, keep: () => true });
+    // A channel channels does not know (yet) is asked again next time.
+    this.channelKinds = new LookupCache({ ttlMs, keep: (found) => found.kind !== '' });
   }
 
   /** The TECH_PROVIDER org managing `orgId`, or '' when the org is nobody's client org. */
@@ -31,7 +34,25 @@ export class OrgLookups {
     });
     return found.providerOrgId;
   }
-  // The usage rollup adds channelKindOf(orgId, channelId) here (channels' FindChannels answering each channel's type).
+
+  /**
+   * The svc.channels.v1.ChannelType name of one of the org's channels, deleted ones included (a message of a channel
+   * disconnected since still counts under its kind), or '' when channels does not know it in that org.
+   */
+  async channelKindOf(orgId: string, channelId: string): Promise<string> {
+    const found = await this.channelKinds.get(`${orgId}/${channelId}`, async () => {
+      const client = this.channels.get();
+      const answer = await call(() =>
+        unary(
+          client.findChannels.bind(client),
+          { channelIds: [channelId], includeDeleted: true },
+          this.signer().metadata(systemPrincipal(orgId), 'channels'),
+        ),
+      );
+      return { kind: answer.channels.find((channel) => channel.id === channelId)?.type ?? '' };
+    });
+    return found.kind;
+  }
 }
 
 async function call<T>(run: () => Promise<T>): Promise<T> {

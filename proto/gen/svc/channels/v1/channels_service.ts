@@ -443,12 +443,27 @@ export interface DeleteWebIntegrationResult {
 export interface FindChannelsRequest {
   channelIds: string[];
   /** When set, only channels of this kind. */
-  type?: ChannelType | undefined;
+  type?:
+    | ChannelType
+    | undefined;
+  /** Deleted (disconnected) channels are found too (the usage rollup counts a message of a since-deleted channel). */
+  includeDeleted?: boolean | undefined;
 }
 
 export interface FindChannelsResponse {
-  /** The ids asked for that name channels of the org that are not deleted, in no particular order. */
+  /**
+   * The ids asked for that name channels of the org that are not deleted (or also deleted ones, with include_deleted),
+   * in no particular order.
+   */
   channelIds: string[];
+  /** The same channels with their kind, in the same order. */
+  channels: FoundChannel[];
+}
+
+export interface FoundChannel {
+  id: string;
+  type: ChannelType;
+  deleted: boolean;
 }
 
 export interface ResolvePublicKeyRequest {
@@ -2789,7 +2804,7 @@ export const DeleteWebIntegrationResult: MessageFns<DeleteWebIntegrationResult> 
 };
 
 function createBaseFindChannelsRequest(): FindChannelsRequest {
-  return { channelIds: [], type: undefined };
+  return { channelIds: [], type: undefined, includeDeleted: undefined };
 }
 
 export const FindChannelsRequest: MessageFns<FindChannelsRequest> = {
@@ -2799,6 +2814,9 @@ export const FindChannelsRequest: MessageFns<FindChannelsRequest> = {
     }
     if (message.type !== undefined) {
       writer.uint32(16).int32(channelTypeToNumber(message.type));
+    }
+    if (message.includeDeleted !== undefined) {
+      writer.uint32(24).bool(message.includeDeleted);
     }
     return writer;
   },
@@ -2832,6 +2850,14 @@ export const FindChannelsRequest: MessageFns<FindChannelsRequest> = {
             message.type = channelTypeFromJSON(reader.int32());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.includeDeleted = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2852,6 +2878,11 @@ export const FindChannelsRequest: MessageFns<FindChannelsRequest> = {
         ? object.channel_ids.map((e: any) => globalThis.String(e))
         : [],
       type: isSet(object.type) ? channelTypeFromJSON(object.type) : undefined,
+      includeDeleted: isSet(object.includeDeleted)
+        ? globalThis.Boolean(object.includeDeleted)
+        : isSet(object.include_deleted)
+        ? globalThis.Boolean(object.include_deleted)
+        : undefined,
     };
   },
 
@@ -2863,6 +2894,9 @@ export const FindChannelsRequest: MessageFns<FindChannelsRequest> = {
     if (message.type !== undefined) {
       obj.type = channelTypeToJSON(message.type);
     }
+    if (message.includeDeleted !== undefined) {
+      obj.includeDeleted = message.includeDeleted;
+    }
     return obj;
   },
 
@@ -2873,18 +2907,22 @@ export const FindChannelsRequest: MessageFns<FindChannelsRequest> = {
     const message = createBaseFindChannelsRequest();
     message.channelIds = object.channelIds?.map((e) => e) || [];
     message.type = object.type ?? undefined;
+    message.includeDeleted = object.includeDeleted ?? undefined;
     return message;
   },
 };
 
 function createBaseFindChannelsResponse(): FindChannelsResponse {
-  return { channelIds: [] };
+  return { channelIds: [], channels: [] };
 }
 
 export const FindChannelsResponse: MessageFns<FindChannelsResponse> = {
   encode(message: FindChannelsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.channelIds) {
       writer.uint32(10).string(v!);
+    }
+    for (const v of message.channels) {
+      FoundChannel.encode(v!, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -2910,6 +2948,14 @@ export const FindChannelsResponse: MessageFns<FindChannelsResponse> = {
             message.channelIds.push(reader.string());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.channels.push(FoundChannel.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2929,6 +2975,9 @@ export const FindChannelsResponse: MessageFns<FindChannelsResponse> = {
         : globalThis.Array.isArray(object?.channel_ids)
         ? object.channel_ids.map((e: any) => globalThis.String(e))
         : [],
+      channels: globalThis.Array.isArray(object?.channels)
+        ? object.channels.map((e: any) => FoundChannel.fromJSON(e))
+        : [],
     };
   },
 
@@ -2936,6 +2985,9 @@ export const FindChannelsResponse: MessageFns<FindChannelsResponse> = {
     const obj: any = {};
     if (message.channelIds?.length) {
       obj.channelIds = message.channelIds;
+    }
+    if (message.channels?.length) {
+      obj.channels = message.channels.map((e) => FoundChannel.toJSON(e));
     }
     return obj;
   },
@@ -2946,6 +2998,108 @@ export const FindChannelsResponse: MessageFns<FindChannelsResponse> = {
   fromPartial<I extends Exact<DeepPartial<FindChannelsResponse>, I>>(object: I): FindChannelsResponse {
     const message = createBaseFindChannelsResponse();
     message.channelIds = object.channelIds?.map((e) => e) || [];
+    message.channels = object.channels?.map((e) => FoundChannel.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseFoundChannel(): FoundChannel {
+  return { id: "", type: ChannelType.CHANNEL_TYPE_UNSPECIFIED, deleted: false };
+}
+
+export const FoundChannel: MessageFns<FoundChannel> = {
+  encode(message: FoundChannel, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.type !== ChannelType.CHANNEL_TYPE_UNSPECIFIED) {
+      writer.uint32(16).int32(channelTypeToNumber(message.type));
+    }
+    if (message.deleted !== false) {
+      writer.uint32(24).bool(message.deleted);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FoundChannel {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFoundChannel();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.type = channelTypeFromJSON(reader.int32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.deleted = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FoundChannel {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      type: isSet(object.type) ? channelTypeFromJSON(object.type) : ChannelType.CHANNEL_TYPE_UNSPECIFIED,
+      deleted: isSet(object.deleted) ? globalThis.Boolean(object.deleted) : false,
+    };
+  },
+
+  toJSON(message: FoundChannel): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.type !== ChannelType.CHANNEL_TYPE_UNSPECIFIED) {
+      obj.type = channelTypeToJSON(message.type);
+    }
+    if (message.deleted !== false) {
+      obj.deleted = message.deleted;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FoundChannel>, I>>(base?: I): FoundChannel {
+    return FoundChannel.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FoundChannel>, I>>(object: I): FoundChannel {
+    const message = createBaseFoundChannel();
+    message.id = object.id ?? "";
+    message.type = object.type ?? ChannelType.CHANNEL_TYPE_UNSPECIFIED;
+    message.deleted = object.deleted ?? false;
     return message;
   },
 };
