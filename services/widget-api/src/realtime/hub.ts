@@ -150,6 +150,19 @@ export class RealtimeHub {
     return ended;
   }
 
+  /** Ends every stream of a deprovisioned org (decision 0221): its sessions are gone, so a reconnect is refused. */
+  endOrg(orgId: string): number {
+    let ended = 0;
+    for (const chat of this.chats.values()) {
+      for (const stream of chat.streams) {
+        if (stream.visitor.orgId !== orgId) continue;
+        stream.response.end();
+        ended += 1;
+      }
+    }
+    return ended;
+  }
+
   /** Ends every stream (SIGTERM): clients reconnect to another replica with their Last-Event-ID. */
   close(): void {
     this.closed = true;

@@ -1,0 +1,27 @@
+import { expect } from 'chai';
+import type { DataSource } from 'typeorm';
+import { checkOrgRowsPart, documentedOrgErasureKinds, dropTestDatabase, openDataSource, testDbUrl } from '@svc/kit';
+import { flowsData } from '../src/data';
+import { FLOWS_ORG_ROWS, flowsOrgPart } from '../src/domain/org-erasure';
+
+describe('flows: erasing a deprovisioned org (docs/erasure.md "Erasing an org", decision 0221)', () => {
+  const url = testDbUrl('flows_org_erasure');
+  let dataSource: DataSource;
+
+  before(async () => {
+    dataSource = await openDataSource({ ...flowsData, url }, { migrate: true });
+  });
+  after(async () => {
+    await dataSource.destroy();
+    await dropTestDatabase(url);
+  });
+
+  it('deletes every row of the org in every table, nothing of another org, and confirms zeros again', async () => {
+    const counts = await checkOrgRowsPart(dataSource, FLOWS_ORG_ROWS, flowsOrgPart());
+    expect(counts.map(({ kind }) => kind)).to.deep.equal(documentedOrgErasureKinds('flows'));
+    expect(
+      counts.filter(({ count }) => count === 0),
+      'kinds the test filled nothing in',
+    ).to.deep.equal([]);
+  });
+});
