@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { ApiScope, OrgKind, eventually, newId, orgEraseConfirmedEvent, ORG_ERASURE_PARTICIPANTS } from '@svc/kit';
-import { Envelope } from '@svc/proto/events/v1';
+import { ApiScope, ORG_ERASURE_PARTICIPANTS, OrgKind, eventually, newId, publishOrgEraseConfirmation } from '@svc/kit';
 import {
   ALL_SCOPES_BUT_PARTNER,
   type GraphQLResponse,
@@ -263,25 +262,14 @@ describe('Partner client orgs (createClientOrg, clientOrgs, deprovisionClientOrg
   });
 
   describe('deprovisionClientOrg', () => {
-    async function confirmAs(orgId: string, service: string): Promise<void> {
-      const identity = harness.stack.identity;
-      const event = orgEraseConfirmedEvent({ erasureId: orgId, orgId }, service, [{ kind: 'rows', count: 1 }]);
-      const envelope: Envelope = {
-        ...event.payload,
-        id: newId(),
-        type: event.type,
-        orgId,
-        occurredAt: new Date().toISOString(),
-        requestContext: {},
-      };
-      await identity.bus.publish([
-        {
-          topic: identity.config.KAFKA_TOPIC_PREFIX + event.topic,
-          key: event.key,
-          value: Buffer.from(Envelope.encode(envelope).finish()),
-        },
-      ]);
-    }
+    const confirmAs = (orgId: string, service: string) =>
+      publishOrgEraseConfirmation(
+        harness.stack.identity.bus,
+        harness.stack.identity.config.KAFKA_TOPIC_PREFIX,
+        { erasureId: orgId, orgId },
+        service,
+        [{ kind: 'rows', count: 1 }],
+      );
 
     it('refuses the org’s cached credentials and X-Svc-Org at once, is idempotent, and ends DEPROVISIONED', async () => {
       const client = await clientOf(provider);
