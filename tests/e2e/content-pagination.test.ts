@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { getNamedType, isObjectType, isScalarType, type GraphQLField, type GraphQLObjectType } from 'graphql';
+import { OrgKind } from '@svc/kit';
 import { publicSchema } from '@svc/gateway';
 import { type StackHarness, type TestOrg } from '../support/stack-harness';
 import { sharedStack } from '../support/shared-stack';
@@ -60,7 +61,8 @@ describe('Content pagination: every limit/offset list walked without skips or re
 
   before(async () => {
     harness = await sharedStack();
-    org = await harness.newOrg();
+    // A TECH_PROVIDER org: it can call every list, the partner ones (clientOrgs) included.
+    org = await harness.newOrg('Acme', OrgKind.TECH_PROVIDER);
   });
 
   async function call<T>(

@@ -15,6 +15,7 @@ import {
 } from 'graphql';
 import { operationCall, randomId, type ArgumentValueOptions, type ValuePath } from '../support/argument-values';
 import { idSlots, ownIdFill, valueWith, type Assignment, type IdSlot, type ObjectKind } from '../support/id-arguments';
+import { OrgKind } from '@svc/kit';
 import { SAMPLES } from '../support/media-samples';
 import { ALL_SCOPES_BUT_PARTNER, StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
 
@@ -163,6 +164,10 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
       'mutation { createNewsPost(input: { title: "News", bodyMarkdown: "Hi" }) { id } }',
     );
     objects.set('newsPost', post.createNewsPost.id);
+    const client = await gql<{ createClientOrg: { org: { id: string } } }>(
+      'mutation { createClientOrg(name: "Client") { org { id } } }',
+    );
+    objects.set('clientOrg', client.createClientOrg.org.id);
     objects.set('member', await org.addMember());
     const key = await org.mintKey(ALL_SCOPES_BUT_PARTNER);
     objects.set('key', key.id);
@@ -219,7 +224,11 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
   before(async function () {
     this.timeout(120_000);
     await harness.start();
-    [a, b] = [await populate(await harness.newOrg('A')), await populate(await harness.newOrg('B'))];
+    // TECH_PROVIDER orgs: they own every kind of object, client orgs included.
+    [a, b] = [
+      await populate(await harness.newOrg('A', OrgKind.TECH_PROVIDER)),
+      await populate(await harness.newOrg('B', OrgKind.TECH_PROVIDER)),
+    ];
     const introspection = await harness.graphql<IntrospectionQuery>(getIntrospectionQuery(), {}, b.key);
     if (!introspection.body.data) throw new Error(`introspection failed: ${JSON.stringify(introspection.body)}`);
     schema = buildClientSchema(introspection.body.data);
@@ -250,6 +259,7 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
     expect(at('apiMoveChatCollection', 'parentId')).to.deep.equal(['collection']);
     expect(at('updateNewsCategory', 'id')).to.deep.equal(['newsCategory']);
     expect(at('scheduleNewsPost', 'id')).to.deep.equal(['newsPost']);
+    expect(at('deprovisionClientOrg', 'id')).to.deep.equal(['clientOrg']);
     const identity = found.find(
       (slot) => slot.field === 'createContactApi' && slot.path.join('.') === 'input.identities.0.value',
     );
