@@ -35,6 +35,12 @@ const partnerSettingsShape = serviceConfigSchema.extend({
    * (the SSRF guard is off). Refused when NODE_ENV=production.
    */
   PARTNER_WEBHOOK_INSECURE_URLS: z.stringbool().default(false),
+  /** One delivery attempt's limit, the answer's first bytes included (ms; Standard Webhooks: 15–30 s). */
+  PARTNER_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(1).max(30_000).default(15_000),
+  /** Delivery attempts in flight at once per replica. */
+  PARTNER_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+  /** How often a replica looks for due deliveries besides being woken by new ones (ms). */
+  PARTNER_DELIVERY_POLL_MS: z.coerce.number().int().min(10).default(1_000),
 });
 
 /** Every setting, with the rules that hold for every process; `partnerConfigSchema` adds the serving ones. */

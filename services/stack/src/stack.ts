@@ -157,6 +157,7 @@ export class Stack {
           flows: () => `127.0.0.1:${this.flows.grpcPort}`,
           'webhook-ingress': () => `127.0.0.1:${this.ingress.grpcPort}`,
           'widget-api': () => `127.0.0.1:${this.widget.grpcPort}`,
+          partner: () => `127.0.0.1:${this.partner.grpcPort}`,
         },
       },
     );
