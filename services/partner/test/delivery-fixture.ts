@@ -2,15 +2,15 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { createLogger, newId, openDataSource, testDbUrl } from '@svc/kit';
+import { createLogger, newId, openDataSource, SecretKeyring, testDbUrl } from '@svc/kit';
 import {
   PartnerWebhookState_Status as WebhookStatus,
   PartnerWebhookDeliveryState_Status as DeliveryStatus,
 } from '@svc/proto/partner/v1/partner_webhooks';
 import { partnerData } from '../src/data';
 import { DeliveryEngine, type DeliveryEngineOptions } from '../src/domain/delivery/engine';
-import type { SigningSecrets } from '../src/domain/delivery/signing';
 import { Fanout } from '../src/domain/fanout/fanout';
+import { WebhookSecrets } from '../src/domain/webhook-secrets';
 import type { PartnerEvent } from '../src/domain/fanout/mapping';
 import { PartnerDeliveryAttemptRow, PartnerDeliveryRow, PartnerWebhookRow } from '../src/entities';
 
@@ -71,19 +71,14 @@ export class Receiver {
   }
 }
 
-/**
- * Test signing secrets: the webhook row's secret columns hold the secrets in clear (the secrets module seals them);
- * the previous one signs while `previous_secret_expires_at` is after the attempt.
- */
-export const clearSecrets: SigningSecrets = {
-  signingSecrets(webhook, at) {
-    const previous =
-      webhook.previousSecretSealed && webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > at
-        ? [webhook.previousSecretSealed]
-        : [];
-    return [webhook.secretSealed, ...previous];
-  },
-};
+/** How long a rotated-out secret keeps signing in these tests. */
+export const ROTATION_GRACE_MS = 60_000;
+
+/** The secrets module the app binds to the engine, with a test key. */
+export const webhookSecrets = new WebhookSecrets(
+  new SecretKeyring([{ id: 'k1', key: randomBytes(32) }]),
+  ROTATION_GRACE_MS,
+);
 
 /** A clock tests move by hand. */
 export class TestClock {
@@ -104,25 +99,29 @@ export async function openPartnerDb(name: string, file?: string): Promise<DataSo
 export const PROVIDER = newId();
 export const CLIENT = newId();
 
+/** A webhook of PROVIDER whose current secret is `secret` (sealed as the secrets module stores it). */
 export async function addWebhook(
   dataSource: DataSource,
   at: Date,
-  fields: Partial<PartnerWebhookRow> & { url: string; secretSealed: string },
+  fields: Partial<PartnerWebhookRow> & { url: string; secret: string },
 ): Promise<PartnerWebhookRow> {
+  const { secret, ...rest } = fields;
+  const id = newId();
   const row = Object.assign(new PartnerWebhookRow(), {
-    id: newId(),
+    id,
     orgId: PROVIDER,
     events: ['message.created'],
     status: WebhookStatus.ENABLED,
     disabledReason: null,
     disabledAt: null,
     description: null,
+    secretSealed: webhookSecrets.keyring.seal(secret, { orgId: PROVIDER, id }),
     previousSecretSealed: null,
     previousSecretExpiresAt: null,
     failingSince: null,
     createdAt: at,
     updatedAt: at,
-    ...fields,
+    ...rest,
   });
   await dataSource.manager.insert(PartnerWebhookRow, row);
   return row;
@@ -152,9 +151,8 @@ export function engineOf(
   dataSource: DataSource,
   clock: TestClock,
   options: Partial<DeliveryEngineOptions> = {},
-  secrets: SigningSecrets = clearSecrets,
 ): DeliveryEngine {
-  return new DeliveryEngine(dataSource, secrets, logger, {
+  return new DeliveryEngine(dataSource, webhookSecrets, logger, {
     policy: { allowInsecure: true },
     timeoutMs: 2_000,
     concurrency: 8,

@@ -43,7 +43,7 @@ describe('partner delivery engine: two replicas on one database', () => {
 
   it('never sends one attempt twice', async () => {
     const clock = new TestClock();
-    const webhook = await addWebhook(first, clock.now(), { url: receiver.url, secretSealed: newSecret() });
+    const webhook = await addWebhook(first, clock.now(), { url: receiver.url, secret: newSecret() });
     const events = Array.from({ length: 60 }, () => messageCreated());
     await fanoutOf(first, clock).record(events);
     const engines = [engineOf(first, clock, { concurrency: 7 }), engineOf(second, clock, { concurrency: 7 })];

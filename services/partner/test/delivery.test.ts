@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { eventually } from '@svc/kit';
 import { PartnerWebhookDisabledReason as DisabledReason } from '@svc/proto/partner/v1/partner_webhooks';
 import { RETRY_DELAYS_MS } from '../src/domain/delivery/schedule';
+import { PartnerWebhookRow } from '../src/entities';
 import {
   Receiver,
   TestClock,
@@ -19,6 +20,8 @@ import {
   webhookOf,
   WebhookStatus,
   PROVIDER,
+  ROTATION_GRACE_MS,
+  webhookSecrets,
   type Received,
 } from './delivery-fixture';
 
@@ -44,7 +47,7 @@ describe('partner delivery engine', () => {
 
   it('delivers a message.created signed per Standard Webhooks, the attempt logged', async () => {
     const clock = new TestClock();
-    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secretSealed: secret });
+    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secret });
     const event = messageCreated('hello there');
     expect(await fanoutOf(dataSource, clock).record([event])).to.equal(1);
     await engineOf(dataSource, clock).sweepOnce();
@@ -65,7 +68,7 @@ describe('partner delivery engine', () => {
 
   it('a redelivered event creates one delivery', async () => {
     const clock = new TestClock();
-    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secretSealed: secret });
+    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secret });
     const event = messageCreated();
     const fanout = fanoutOf(dataSource, clock);
     expect(await fanout.record([event])).to.equal(1);
@@ -77,17 +80,17 @@ describe('partner delivery engine', () => {
     const clock = new TestClock();
     await addWebhook(dataSource, clock.now(), {
       url: receiver.url,
-      secretSealed: secret,
+      secret,
       status: WebhookStatus.DISABLED,
     });
-    await addWebhook(dataSource, clock.now(), { url: receiver.url, secretSealed: secret, events: ['contact.created'] });
+    await addWebhook(dataSource, clock.now(), { url: receiver.url, secret, events: ['contact.created'] });
     expect(await fanoutOf(dataSource, clock).record([messageCreated()])).to.equal(0);
   });
 
   it('retries after a 500 and a timeout on the schedule, then delivers (every attempt verifies)', async () => {
     // Three minutes back, so the moved clock stays within the verifier's five-minute tolerance of now.
     const clock = new TestClock(Date.now() - 180_000);
-    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secretSealed: secret });
+    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secret });
     await fanoutOf(dataSource, clock).record([messageCreated()]);
     const engine = engineOf(dataSource, clock, { timeoutMs: 300 });
     receiver.answer({ status: 500, body: 'boom' }, 'hang');
@@ -120,7 +123,7 @@ describe('partner delivery engine', () => {
 
   it('follows the whole schedule, then FAILED', async () => {
     const clock = new TestClock();
-    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secretSealed: secret });
+    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secret });
     await fanoutOf(dataSource, clock).record([messageCreated()]);
     const engine = engineOf(dataSource, clock);
     receiver.answer(...RETRY_DELAYS_MS.map(() => ({ status: 503 })));
@@ -142,7 +145,7 @@ describe('partner delivery engine', () => {
 
   it('410 disables the webhook at once and holds its pending deliveries', async () => {
     const clock = new TestClock();
-    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secretSealed: secret });
+    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secret });
     await fanoutOf(dataSource, clock).record([messageCreated()]);
     receiver.answer({ status: 410 });
     await engineOf(dataSource, clock, { concurrency: 1 }).sweepOnce();
@@ -156,7 +159,7 @@ describe('partner delivery engine', () => {
 
   it('webhook-delivery: abort-message stops the retries', async () => {
     const clock = new TestClock();
-    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secretSealed: secret });
+    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secret });
     await fanoutOf(dataSource, clock).record([messageCreated()]);
     receiver.answer({ status: 400, headers: { 'webhook-delivery': 'abort-message' } });
     await engineOf(dataSource, clock).sweepOnce();
@@ -167,7 +170,7 @@ describe('partner delivery engine', () => {
   it('429 and 502 honour Retry-After when later than the schedule; other statuses do not', async () => {
     // On a whole second: an HTTP date has no milliseconds.
     const clock = new TestClock(Math.floor(Date.now() / 1000) * 1000);
-    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secretSealed: secret });
+    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secret });
     const fanout = fanoutOf(dataSource, clock);
     const engine = engineOf(dataSource, clock, { concurrency: 1 });
     const nextAfter = async (status: number, retryAfter: string) => {
@@ -189,7 +192,7 @@ describe('partner delivery engine', () => {
     const clock = new TestClock();
     const start = clock.now().getTime();
     const day = 24 * 3_600_000;
-    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secretSealed: secret });
+    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secret });
     const fanout = fanoutOf(dataSource, clock);
     const engine = engineOf(dataSource, clock);
     const failOne = async () => {
@@ -222,31 +225,28 @@ describe('partner delivery engine', () => {
   it('signs with the old and the new secret during the rotation grace, then with the new only', async () => {
     const clock = new TestClock();
     const old = newSecret();
-    const webhook = await addWebhook(dataSource, clock.now(), {
-      url: receiver.url,
-      secretSealed: secret,
-      previousSecretSealed: old,
-      previousSecretExpiresAt: new Date(clock.now().getTime() + 60_000),
-    });
+    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secret: old });
+    const rotated = webhookSecrets.rotate(webhook, clock.now());
+    await dataSource.manager.update(PartnerWebhookRow, { id: webhook.id }, rotated.columns);
     const fanout = fanoutOf(dataSource, clock);
     const engine = engineOf(dataSource, clock);
+    clock.advance(ROTATION_GRACE_MS - 1);
     await fanout.record([messageCreated()]);
     await engine.sweepOnce();
     expect(String(receiver.received[0]?.headers['webhook-signature']).split(' ')).to.have.length(2);
-    verified(secret, receiver.received[0]);
+    verified(rotated.secret, receiver.received[0]);
     verified(old, receiver.received[0]);
 
-    clock.advance(60_000);
+    clock.advance(1);
     await fanout.record([messageCreated()]);
     await engine.sweepOnce();
-    verified(secret, receiver.received[1]);
+    verified(rotated.secret, receiver.received[1]);
     expect(() => verified(old, receiver.received[1])).to.throw('No matching signature found');
-    expect(webhook.id).to.be.a('string');
   });
 
   it('replay sends one new attempt now under the same webhook-id and answers the delivery', async () => {
     const clock = new TestClock();
-    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secretSealed: secret });
+    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secret });
     await fanoutOf(dataSource, clock).record([messageCreated()]);
     const engine = engineOf(dataSource, clock);
     receiver.answer({ status: 400, headers: { 'webhook-delivery': 'abort-message' } });
@@ -266,7 +266,7 @@ describe('partner delivery engine', () => {
     const clock = new TestClock();
     const webhook = await addWebhook(dataSource, clock.now(), {
       url: `https://localhost:${receiver.port}/hook`,
-      secretSealed: secret,
+      secret,
     });
     await fanoutOf(dataSource, clock).record([messageCreated()]);
     await engineOf(dataSource, clock, { policy: { allowInsecure: false } }).sweepOnce();
@@ -280,7 +280,7 @@ describe('partner delivery engine', () => {
 
   it('does not follow a redirect: a 3xx is a failure', async () => {
     const clock = new TestClock();
-    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secretSealed: secret });
+    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secret });
     await fanoutOf(dataSource, clock).record([messageCreated()]);
     receiver.answer({ status: 307, headers: { location: `${receiver.url}/elsewhere` } });
     await engineOf(dataSource, clock).sweepOnce();
@@ -290,7 +290,7 @@ describe('partner delivery engine', () => {
 
   it('wakes when deliveries are created: sent without a poll', async () => {
     const clock = new TestClock();
-    await addWebhook(dataSource, clock.now(), { url: receiver.url, secretSealed: secret });
+    await addWebhook(dataSource, clock.now(), { url: receiver.url, secret });
     const engine = engineOf(dataSource, clock, { pollMs: 3_600_000 });
     engine.start();
     try {

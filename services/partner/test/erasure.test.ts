@@ -36,7 +36,7 @@ describe('partner contact erasure part', () => {
 
   it('deletes what is not sent yet, empties what was sent, and leaves other contacts alone', async () => {
     const clock = new TestClock();
-    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secretSealed: newSecret() });
+    const webhook = await addWebhook(dataSource, clock.now(), { url: receiver.url, secret: newSecret() });
     const contactId = newId();
     const fanout = fanoutOf(dataSource, clock);
     await fanout.record([messageCreated('sent', contactId)]);
