@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { createLogger, newId, openDataSource, SecretKeyring, testDbUrl } from '@svc/kit';
+import { createLogger, dropTestDatabase, newId, openDataSource, SecretKeyring, testDbUrl } from '@svc/kit';
 import {
   PartnerWebhookState_Status as WebhookStatus,
   PartnerWebhookDeliveryState_Status as DeliveryStatus,
@@ -92,8 +92,19 @@ export class TestClock {
   }
 }
 
+const urls = new WeakMap<DataSource, string>();
+
 export async function openPartnerDb(name: string, file?: string): Promise<DataSource> {
-  return openDataSource({ ...partnerData, url: testDbUrl(name, file) }, { migrate: true });
+  const url = testDbUrl(name, file);
+  const dataSource = await openDataSource({ ...partnerData, url }, { migrate: true });
+  urls.set(dataSource, url);
+  return dataSource;
+}
+
+/** Closes a database of `openPartnerDb`, dropping it on MariaDB (`npm run test:infra`). */
+export async function closePartnerDb(dataSource: DataSource): Promise<void> {
+  await dataSource.destroy();
+  await dropTestDatabase(urls.get(dataSource) ?? '');
 }
 
 export const PROVIDER = newId();

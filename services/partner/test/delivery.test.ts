@@ -17,6 +17,7 @@ import {
   messageCreated,
   newSecret,
   openPartnerDb,
+  closePartnerDb,
   webhookOf,
   WebhookStatus,
   PROVIDER,
@@ -42,7 +43,7 @@ describe('partner delivery engine', () => {
   });
   afterEach(async () => {
     await receiver.stop();
-    await dataSource.destroy();
+    await closePartnerDb(dataSource);
   });
 
   it('delivers a message.created signed per Standard Webhooks, the attempt logged', async () => {

@@ -16,6 +16,7 @@ import {
   messageCreated,
   newSecret,
   openPartnerDb,
+  closePartnerDb,
 } from './delivery-fixture';
 
 describe('partner contact erasure part', () => {
@@ -27,7 +28,7 @@ describe('partner contact erasure part', () => {
   });
   afterEach(async () => {
     await receiver.stop();
-    await dataSource.destroy();
+    await closePartnerDb(dataSource);
   });
 
   it('counts the kinds docs/erasure.md lists', () => {
