@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { detached, entitySql, FailedPrecondition, newId, NotFound, now, type EntitySql, type Logger } from '@svc/kit';
+import { entitySql, PassLoop, FailedPrecondition, newId, NotFound, now, type EntitySql, type Logger } from '@svc/kit';
 import {
   PartnerWebhookDeliveryState_Status as DeliveryStatus,
   PartnerWebhookDisabledReason as DisabledReason,
@@ -46,12 +46,7 @@ export class DeliveryEngine {
   private readonly webhooks: EntitySql<PartnerWebhookRow>;
   private readonly clock: () => Date;
   private readonly inFlight = new Set<Promise<void>>();
-  private interval: NodeJS.Timeout | undefined;
-  private dueTimer: NodeJS.Timeout | undefined;
-  private dueAt: number | undefined;
-  private pass: Promise<void> = Promise.resolve();
-  private again = false;
-  private running = false;
+  private readonly loop: PassLoop;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -62,39 +57,27 @@ export class DeliveryEngine {
     this.deliveries = entitySql(dataSource, PartnerDeliveryRow);
     this.webhooks = entitySql(dataSource, PartnerWebhookRow);
     this.clock = options.clock ?? now;
+    this.loop = new PassLoop(async () => void (await this.launchDue()), {
+      intervalMs: options.pollMs,
+      clock: this.clock,
+      logger,
+      what: 'partner delivery',
+    });
   }
 
   start(): void {
-    this.running = true;
-    this.interval = detached(() => setInterval(() => void this.wake(), this.options.pollMs));
-    this.interval.unref();
-    void this.wake();
+    this.loop.start();
   }
 
   /** Stops claiming; resolves once the attempts in flight ended and were recorded. */
   async stop(): Promise<void> {
-    this.running = false;
-    clearInterval(this.interval);
-    clearTimeout(this.dueTimer);
-    await this.pass;
+    await this.loop.stop();
     await Promise.all([...this.inFlight]);
   }
 
   /** A pass soon (deliveries were created, or an attempt ended). */
   wake(): Promise<void> {
-    if (!this.running || this.again) return this.pass;
-    this.again = true;
-    detached(() => {
-      this.pass = this.pass.then(async () => {
-        this.again = false;
-        try {
-          await this.launchDue();
-        } catch (error) {
-          this.logger.warn({ err: error }, 'partner delivery pass failed; will retry');
-        }
-      });
-    });
-    return this.pass;
+    return this.loop.wake();
   }
 
   /** One pass, and every attempt it started, to its end (tests drive the engine with a moved clock this way). */
@@ -177,7 +160,7 @@ export class DeliveryEngine {
   }
 
   private async sleepUntilNextDue(): Promise<void> {
-    if (!this.running) return;
+    if (!this.loop.running) return;
     const { deliveries } = this;
     const [next] = await deliveries.selectColumns(
       this.dataSource.manager,
@@ -185,23 +168,7 @@ export class DeliveryEngine {
       `WHERE ${deliveries.column('status')} = ? ORDER BY ${deliveries.column('nextAttemptAt')} ASC LIMIT 1`,
       [DeliveryStatus.PENDING],
     );
-    if (!next?.nextAttemptAt) return;
-    const delay = next.nextAttemptAt.getTime() - this.clock().getTime();
-    if (delay >= this.options.pollMs) return;
-    if (this.dueTimer && this.dueAt !== undefined && this.dueAt <= next.nextAttemptAt.getTime()) return;
-    clearTimeout(this.dueTimer);
-    this.dueAt = next.nextAttemptAt.getTime();
-    this.dueTimer = detached(() =>
-      setTimeout(
-        () => {
-          this.dueTimer = undefined;
-          this.dueAt = undefined;
-          void this.wake();
-        },
-        Math.max(0, delay),
-      ),
-    );
-    this.dueTimer.unref();
+    if (next?.nextAttemptAt) this.loop.wakeAt(next.nextAttemptAt);
   }
 
   /** Sends claimed attempt number `attempt` of `delivery` and records it. */
