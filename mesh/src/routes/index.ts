@@ -18,6 +18,7 @@ import { inboxLabelRoutes } from './inbox-labels';
 import { inboxMediaRoutes } from './inbox-media';
 import { inboxSearchRoutes } from './inbox-search';
 import { partnerUsageRoutes } from './partner-usage';
+import { partnerWebhookRoutes } from './partner-webhooks';
 import type { Route } from './route';
 import { webhookRoutes } from './webhooks';
 
@@ -46,4 +47,5 @@ export const ROUTES: Record<string, Route> = {
   ...contentTaxonomyRoutes,
   ...contentNewsRoutes,
   ...partnerUsageRoutes,
+  ...partnerWebhookRoutes,
 };

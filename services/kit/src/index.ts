@@ -15,6 +15,7 @@ export * from './time';
 export * from './token-bucket';
 export * from './tree';
 export * from './lookup-cache';
+export * from './pass-loop';
 export * from './service-app';
 export * from './bus/bus';
 export * from './bus/create-bus';
