@@ -92,4 +92,5 @@ function applyEffect(route: Route, args: Json, context: GatewayContext, authenti
   if (route.effect === 'evict-key' && typeof args.keyId === 'string') authenticator.evict(args.keyId);
   if (route.effect === 'evict-session' && context.principal?.sessionId)
     authenticator.evict(context.principal.sessionId);
+  if (route.effect === 'evict-org' && typeof args.id === 'string') authenticator.evictOrg(args.id);
 }

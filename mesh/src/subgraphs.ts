@@ -18,6 +18,12 @@ export const SUBGRAPHS: Subgraph[] = [
     proto: 'svc/identity/v1/identity_service.proto',
     grpcService: 'svc.identity.v1.IdentityService',
   },
+  {
+    name: 'identityClientOrgs',
+    app: 'identity',
+    proto: 'svc/identity/v1/client_orgs.proto',
+    grpcService: 'svc.identity.v1.ClientOrgService',
+  },
   { name: 'inbox', app: 'inbox', proto: 'svc/inbox/v1/inbox_service.proto', grpcService: 'svc.inbox.v1.InboxService' },
   {
     name: 'contacts',

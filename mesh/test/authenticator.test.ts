@@ -30,13 +30,13 @@ async function fakeIdentity() {
       IdentityServiceService,
       {
         ...(handlers as unknown as Parameters<typeof implement<typeof IdentityServiceService>>[2]),
-        authenticate: async ({ credential }): Promise<Principal> => {
+        authenticate: async ({ credential, actAsOrgId }): Promise<Principal> => {
           calls.push(credential);
           const keyId = /^key_(\w+)$/.exec(credential)?.[1];
           if (!keyId) throw new Unauthenticated('unknown');
           return {
             kind: PrincipalKind.API_KEY,
-            orgId: 'org',
+            orgId: actAsOrgId || 'org',
             orgKind: OrgKind.STANDARD,
             keyId,
             memberId: '',
@@ -72,10 +72,10 @@ describe('gateway.Authenticator cache', () => {
     try {
       for (let i = 0; i < 20; i += 1) await authenticator.authenticate(`key_k${i}`, '');
       for (let i = 0; i < 20; i += 1) await authenticator.authenticate(`random-${i}`, '');
-      expect(authenticator.size).to.deep.equal({ credentials: 3, owners: 0 });
+      expect(authenticator.size).to.deep.equal({ credentials: 3, owners: 0, orgs: 0 });
       await authenticator.authenticate('key_a', '');
       await authenticator.authenticate('key_b', '');
-      expect(authenticator.size).to.deep.equal({ credentials: 3, owners: 2 });
+      expect(authenticator.size).to.deep.equal({ credentials: 3, owners: 2, orgs: 1 });
     } finally {
       await authenticator.stop();
     }
@@ -89,9 +89,28 @@ describe('gateway.Authenticator cache', () => {
       expect((await authenticator.authenticate('key_same', ''))?.keyId).to.equal('same');
       expect(identity.calls).to.deep.equal(['key_same']);
       authenticator.evict('same');
-      expect(authenticator.size).to.deep.equal({ credentials: 0, owners: 0 });
+      expect(authenticator.size).to.deep.equal({ credentials: 0, owners: 0, orgs: 0 });
       await authenticator.authenticate('key_same', '');
       expect(identity.calls).to.deep.equal(['key_same', 'key_same']);
+    } finally {
+      await authenticator.stop();
+    }
+  });
+
+  it('evicting an org forgets its credentials and X-Svc-Org naming it, and nothing of another org', async () => {
+    const authenticator = new Authenticator(identity.address, signer, logger, { ttlMs: 60_000, maxEntries: 10 });
+    try {
+      await authenticator.authenticate('key_provider', '');
+      await authenticator.authenticate('key_provider', 'client');
+      await authenticator.authenticate('key_provider', 'sibling');
+      identity.calls.length = 0;
+      authenticator.evictOrg('client');
+      expect(authenticator.size).to.deep.equal({ credentials: 2, owners: 1, orgs: 2 });
+      await authenticator.authenticate('key_provider', '');
+      await authenticator.authenticate('key_provider', 'sibling');
+      expect(identity.calls).to.deep.equal([]);
+      expect((await authenticator.authenticate('key_provider', 'client'))?.orgId).to.equal('client');
+      expect(identity.calls).to.deep.equal(['key_provider']);
     } finally {
       await authenticator.stop();
     }

@@ -43,6 +43,7 @@ export const OBJECT_KINDS = [
   'newsPost',
   'partnerWebhook',
   'partnerDelivery',
+  'clientOrg',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
@@ -92,6 +93,7 @@ const KIND_OF_STEM: [RegExp, ObjectKind][] = [
   [/^newsTag$/i, 'newsTag'],
   [/^(webhook|partnerWebhook)$/i, 'partnerWebhook'],
   [/^(delivery|partnerWebhookDelivery)$/i, 'partnerDelivery'],
+  [/^clientOrg$/i, 'clientOrg'],
 ];
 
 /** Stems whose kind depends on the operation: a help article's `tagIds` are help tags, a news post's news tags. */
@@ -104,6 +106,7 @@ const KIND_OF_STEM_IN: [RegExp, RegExp, ObjectKind][] = [
 const KIND_OF_OPERATION: [RegExp, ObjectKind][] = [
   [/PartnerWebhookDelivery/, 'partnerDelivery'],
   [/PartnerWebhook/, 'partnerWebhook'],
+  [/ClientOrg/, 'clientOrg'],
   [/[Nn]ewsPost/, 'newsPost'],
   [/PeopleFieldDefinition/, 'peopleField'],
   [/HelpArticle/, 'helpArticle'],

@@ -19,6 +19,7 @@ import { inboxMediaRoutes } from './inbox-media';
 import { inboxSearchRoutes } from './inbox-search';
 import { partnerUsageRoutes } from './partner-usage';
 import { partnerWebhookRoutes } from './partner-webhooks';
+import { partnerClientOrgRoutes } from './partner-client-orgs';
 import type { Route } from './route';
 import { webhookRoutes } from './webhooks';
 
@@ -48,4 +49,5 @@ export const ROUTES: Record<string, Route> = {
   ...contentNewsRoutes,
   ...partnerUsageRoutes,
   ...partnerWebhookRoutes,
+  ...partnerClientOrgRoutes,
 };

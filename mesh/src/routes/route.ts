@@ -11,8 +11,11 @@ export interface Route {
   /** May be async, e.g. to read an uploaded file. */
   request?: (args: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
   response?: (result: Record<string, unknown>) => unknown;
-  /** Runs after success, e.g. to evict a revoked credential from the gateway's cache at once. */
-  effect?: 'evict-key' | 'evict-session';
+  /**
+   * Runs after success, e.g. to evict a revoked credential from the gateway's cache at once; `evict-org`: every cached
+   * credential acting in the org named by the `id` argument (a deprovisioned client org).
+   */
+  effect?: 'evict-key' | 'evict-session' | 'evict-org';
 }
 
 export const ok = (result: Record<string, unknown>) => result.ok === true;

@@ -2,6 +2,8 @@ import {
   ERASURE_PARTICIPANT_GRPC_SERVICE,
   ERASURE_TOPIC,
   ErasureParticipant,
+  ORG_ERASURE_TOPIC,
+  OrgErasureParticipant,
   ServiceApp,
   callPolicyOf,
   contactRowsPart,
@@ -12,6 +14,7 @@ import {
   type Subscription,
 } from '@svc/kit';
 import { CHANNELS_CONTACT_ROWS } from './domain/erasure';
+import { channelsOrgPart } from './domain/org-erasure';
 import { ChannelType, ChannelsServiceService } from '@svc/proto/channels/v1';
 import { ChatAppATemplatesServiceService } from '@svc/proto/channels/v1/templates';
 import { BotSettingsServiceService } from '@svc/proto/channels/v1/bot_settings';
@@ -101,6 +104,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   /** CHAT_APP_A templates: also the inbound consumer's TemplateStatusSink. */
   templates: ChatAppATemplates | undefined;
   private erasure: ErasureParticipant | undefined;
+  private orgErasure: OrgErasureParticipant | undefined;
 
   constructor(
     config: ChannelsConfig,
@@ -118,7 +122,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
           ERASURE_PARTICIPANT_GRPC_SERVICE,
         ],
         data: channelsData,
-        publishes: [CHANNELS_TOPIC, INBOUND_TOPIC, ERASURE_TOPIC],
+        publishes: [CHANNELS_TOPIC, INBOUND_TOPIC, ERASURE_TOPIC, ORG_ERASURE_TOPIC],
         secretLogKeys: PLATFORM_SECRET_LOG_KEYS,
       },
       config,
@@ -129,6 +133,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
 
   protected register(): void {
     this.erasure = new ErasureParticipant(this, contactRowsPart('channels', this.dataSource, CHANNELS_CONTACT_ROWS));
+    this.orgErasure = new OrgErasureParticipant(this, channelsOrgPart());
     // Loaded when serving, not at construction: the migration Job runs without keys.
     this.keys = channelsKeyring(this.config);
     const secrets = new IdentitySecrets(this.keys.keyring);
@@ -287,6 +292,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
     this.deliverySubscription = await this.deliveryConsumer?.subscribe(this.bus, this.config.KAFKA_TOPIC_PREFIX);
     this.sender?.start();
     await this.erasure?.start();
+    await this.orgErasure?.start();
     this.connectStateSweep = new ConnectStateSweep(this.dataSource, this.logger, {
       intervalMs: this.config.CHANNELS_CONNECT_STATE_SWEEP_MS,
     });
@@ -314,6 +320,7 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   protected override async stopWorkers(): Promise<void> {
     await this.connectStateSweep?.stop();
     await this.erasure?.stop();
+    await this.orgErasure?.stop();
     await this.inboundSubscription?.stop();
     await this.deliverySubscription?.stop();
     await this.sender?.stop();

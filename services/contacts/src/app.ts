@@ -3,6 +3,8 @@ import {
   Peer,
   callPolicyOf,
   ERASURE_TOPIC,
+  ORG_ERASURE_TOPIC,
+  OrgErasureParticipant,
   channelsOfOrg,
   ServiceApp,
   errorCodeOfGrpcStatus,
@@ -23,6 +25,7 @@ import { ChatOwnership, subscribeChatOwnership } from './domain/chat-ownership';
 import type { ChatsOfOrg } from './domain/chat-app-a-id';
 import { Contacts } from './domain/contacts';
 import { ContactsErasurePart } from './domain/erasure/own-part';
+import { contactsOrgPart } from './domain/erasure/org-part';
 import { REMOTE_PARTICIPANTS, remotePreview, type RemoteParticipant } from './domain/erasure/preview';
 import { subscribeErasureReceipts } from './domain/erasure/receipt-consumer';
 import { Erasures } from './domain/erasure/receipts';
@@ -55,6 +58,7 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
   private readonly participants: Record<RemoteParticipant, Peer<ErasureParticipantServiceClient>>;
   private erasures: Erasures | undefined;
   private erasureReceipts: Subscription | undefined;
+  private orgErasure: OrgErasureParticipant | undefined;
 
   constructor(config: ContactsConfig, deps: ContactsDeps = {}) {
     super(
@@ -66,7 +70,7 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
           CONTACT_ERASURE_GRPC_SERVICE,
         ],
         data: contactsData,
-        publishes: [PEOPLE_TOPIC, ERASURE_TOPIC],
+        publishes: [PEOPLE_TOPIC, ERASURE_TOPIC, ORG_ERASURE_TOPIC],
       },
       config,
       deps,
@@ -139,6 +143,7 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
       ),
       'svc.contacts.v1.ContactsService',
     );
+    this.orgErasure = new OrgErasureParticipant(this, contactsOrgPart());
     const ownPart = new ContactsErasurePart(this.dataSource);
     this.erasures = new Erasures(this.dataSource, () => this.relay, ownPart);
     const remote = Object.fromEntries(
@@ -182,9 +187,11 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
       this.config.KAFKA_TOPIC_PREFIX,
       this.logger,
     );
+    await this.orgErasure?.start();
   }
 
   protected override async stopWorkers(): Promise<void> {
+    await this.orgErasure?.stop();
     await this.chatOwnership?.stop();
     await this.erasureReceipts?.stop();
     this.inbox.close();

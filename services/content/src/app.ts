@@ -1,5 +1,12 @@
 import type Router from '@koa/router';
-import { callPolicyOf, Peer, ServiceApp, type ServiceAppDeps } from '@svc/kit';
+import {
+  callPolicyOf,
+  ORG_ERASURE_TOPIC,
+  OrgErasureParticipant,
+  Peer,
+  ServiceApp,
+  type ServiceAppDeps,
+} from '@svc/kit';
 import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
 import { HelpFolderServiceService } from '@svc/proto/content/v1/help_folders';
 import { TaxonomyServiceService } from '@svc/proto/content/v1/taxonomy';
@@ -9,6 +16,7 @@ import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import type { ContentConfig } from './config';
 import { contentData } from './data';
 import { CONTENT_TOPICS } from './domain/events';
+import { contentOrgPart } from './domain/org-erasure';
 import { HelpArticleReads } from './domain/help-articles/read';
 import { HelpArticleWrites } from './domain/help-articles/write';
 import { CONTENT_PUBLIC_GRPC_SERVICE, contentPublicService } from './domain/public/grpc';
@@ -41,6 +49,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
   /** The public help-center pages (`/help/:orgSlug/...`), served on HTTP_PORT and by the embedded stack. */
   router: Router | undefined;
   private newsScheduler: NewsScheduler | undefined;
+  private orgErasure: OrgErasureParticipant | undefined;
   private readonly newsClock: (() => Date) | undefined;
 
   constructor(config: ContentConfig, deps: ContentDeps = {}) {
@@ -55,7 +64,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
           CONTENT_PUBLIC_GRPC_SERVICE,
         ],
         data: contentData,
-        publishes: [...CONTENT_TOPICS],
+        publishes: [...CONTENT_TOPICS, ORG_ERASURE_TOPIC],
       },
       config,
       deps,
@@ -69,6 +78,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
   }
 
   protected register(): void {
+    this.orgErasure = new OrgErasureParticipant(this, contentOrgPart());
     // Each area adds its gRPC service here (help articles, folders, tags, news posts, news taxonomy, public reads).
     const deps = { verifier: this.verifier, logger: this.logger };
     this.grpc.add(
@@ -122,6 +132,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
 
   protected override async startWorkers(): Promise<void> {
     this.newsScheduler?.start();
+    await this.orgErasure?.start();
   }
 
   protected override httpRouters(): Router[] {
@@ -130,6 +141,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
 
   protected override async stopWorkers(): Promise<void> {
     await this.newsScheduler?.stop();
+    await this.orgErasure?.stop();
     this.identity.close();
   }
 }

@@ -2,6 +2,8 @@ import {
   ERASURE_PARTICIPANT_GRPC_SERVICE,
   ERASURE_TOPIC,
   ErasureParticipant,
+  ORG_ERASURE_TOPIC,
+  OrgErasureParticipant,
   Peer,
   ServiceApp,
   contactRowsPart,
@@ -29,6 +31,7 @@ import { WebhookIngressServiceClient } from '@svc/proto/webhooks/v1';
 import { stepRetryPolicyOf, type FlowsConfig } from './config';
 import { flowsData } from './data';
 import { FLOWS_CONTACT_ROWS } from './domain/erasure';
+import { flowsOrgPart } from './domain/org-erasure';
 import { FLOWS_TOPIC } from './domain/events';
 import { Flows } from './domain/flows';
 import type { OrgDirectory } from './domain/references';
@@ -66,6 +69,7 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
   private runner: Runner | undefined;
   private consumer: Subscription | undefined;
   private erasure: ErasureParticipant | undefined;
+  private orgErasure: OrgErasureParticipant | undefined;
 
   constructor(config: FlowsConfig, deps: FlowsDeps = {}) {
     super(
@@ -73,7 +77,7 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
         name: 'flows',
         grpcServices: ['svc.flows.v1.FlowsService', ERASURE_PARTICIPANT_GRPC_SERVICE],
         data: flowsData,
-        publishes: [FLOWS_TOPIC, ERASURE_TOPIC],
+        publishes: [FLOWS_TOPIC, ERASURE_TOPIC, ORG_ERASURE_TOPIC],
       },
       config,
       deps,
@@ -186,6 +190,7 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
 
   protected register(): void {
     this.erasure = new ErasureParticipant(this, contactRowsPart('flows', this.dataSource, FLOWS_CONTACT_ROWS));
+    this.orgErasure = new OrgErasureParticipant(this, flowsOrgPart());
     this.runner = new Runner(
       this.dataSource,
       this.actions,
@@ -225,11 +230,13 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
     this.runner?.start();
     await this.startConsumer();
     await this.erasure?.start();
+    await this.orgErasure?.start();
   }
 
   protected override async stopWorkers(): Promise<void> {
     await this.stopConsumer();
     await this.erasure?.stop();
+    await this.orgErasure?.stop();
     await this.runner?.stop();
     this.identity.close();
     this.inbox.close();

@@ -5,6 +5,8 @@ import {
   Peer,
   ServiceApp,
   addErasureParticipant,
+  ORG_ERASURE_TOPIC,
+  OrgErasureParticipant,
   callPolicyOf,
   subscribeErasure,
   type ErasurePart,
@@ -24,6 +26,7 @@ import { VisitorServiceService } from '@svc/proto/inbox/v1/visitor';
 import type { InboxConfig } from './config';
 import { inboxData } from './data';
 import { inboxDomain, type InboxDomain, type MemberDirectory } from './domain';
+import { inboxOrgPart } from './domain/erasure/org-part';
 import { ContactCopy, subscribeContactCopy } from './domain/contact-copy';
 import { CHATS_TOPIC, MESSAGES_TOPIC } from './domain/events';
 import { MediaLinks } from './domain/media-links';
@@ -83,6 +86,8 @@ export class InboxApp extends ServiceApp<InboxConfig> {
   private domain: InboxDomain | undefined;
   /** Consumes `contact.erase_requested` (svc.contacts.erasure.v1): erases the contact's part here and confirms. */
   private erasureConsumer: Subscription | undefined;
+  /** Consumes `org.erase_requested` (svc.identity.orgs.v1): deletes a deprovisioned org's rows and media here. */
+  private orgErasure: OrgErasureParticipant | undefined;
   /** Consumes contacts' `contact.updated` (svc.contacts.people.v1) to keep the copy of display fields fresh. */
   private contactCopyConsumer: Subscription | undefined;
   private blobSweeps: NodeJS.Timeout | undefined;
@@ -94,7 +99,7 @@ export class InboxApp extends ServiceApp<InboxConfig> {
         name: 'inbox',
         grpcServices: [...INBOX_GRPC_SERVICES],
         data: inboxData,
-        publishes: [MESSAGES_TOPIC, CHATS_TOPIC],
+        publishes: [MESSAGES_TOPIC, CHATS_TOPIC, ORG_ERASURE_TOPIC],
         grpcMaxReceiveBytes: grpcMessageLimit(config),
       },
       config,
@@ -151,6 +156,7 @@ export class InboxApp extends ServiceApp<InboxConfig> {
     this.grpc.add(MediaServiceService, mediaService(domain.media, deps), 'svc.inbox.v1.MediaService');
     this.grpc.add(VisitorServiceService, visitorService(domain.visitor, deps), 'svc.inbox.v1.VisitorService');
     addErasureParticipant(this.grpc, domain.erasure, deps);
+    this.orgErasure = new OrgErasureParticipant(this, inboxOrgPart(domain.blobDeletions));
     this.router = mediaRouter(this.dataSource, this.blobs, this.mediaLinks);
     this.memberRemoval = new MemberRemoval(this.dataSource, () => this.relay);
   }
@@ -171,6 +177,7 @@ export class InboxApp extends ServiceApp<InboxConfig> {
       this.config.KAFKA_TOPIC_PREFIX,
       this.logger.child({ component: 'erasure' }),
     );
+    await this.orgErasure?.start();
     this.contactCopyConsumer = await subscribeContactCopy(
       this.bus,
       new ContactCopy(
@@ -206,6 +213,7 @@ export class InboxApp extends ServiceApp<InboxConfig> {
     this.memberRemovalConsumer = undefined;
     await this.erasureConsumer?.stop();
     this.erasureConsumer = undefined;
+    await this.orgErasure?.stop();
     await this.contactCopyConsumer?.stop();
     this.contactCopyConsumer = undefined;
     this.identity.close();

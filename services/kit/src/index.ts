@@ -63,3 +63,7 @@ export * from './erasure/org-events';
 export * from './erasure/consumer';
 export * from './erasure/participant-service';
 export * from './erasure/testing';
+export * from './erasure/org-erasure';
+export * from './erasure/org-participant';
+export * from './erasure/org-rows';
+export * from './erasure/org-testing';

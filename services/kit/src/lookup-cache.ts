@@ -74,6 +74,15 @@ export class LookupCache<V> {
     this.keysByTag.delete(tag);
   }
 
+  /**
+   * Forgets every answer whose key or value `matches` (e.g. all of one org: deprovisioned); calls in flight are not
+   * kept, as for `evictTag`.
+   */
+  evictWhere(matches: (key: string, value: V) => boolean): void {
+    this.epoch += 1;
+    for (const [key, entry] of [...this.entries]) if (matches(key, entry.value)) this.drop(key);
+  }
+
   get size(): number {
     return this.entries.size;
   }

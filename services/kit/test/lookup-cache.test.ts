@@ -121,6 +121,25 @@ describe('kit LookupCache', () => {
     expect(calls).to.equal(5);
   });
 
+  it('drops every answer evictWhere matches (an org deprovisioned), and keeps no load in flight meanwhile', async () => {
+    const cache = new LookupCache<{ orgId: string }>({ ttlMs: 5_000, keep: () => true, clock: () => clock });
+    await cache.get('o1:a', async () => ({ orgId: 'o1' }));
+    await cache.get('o1:b', async () => ({ orgId: 'o1' }));
+    await cache.get('o2:a', async () => ({ orgId: 'o2' }));
+    let release: () => void = () => undefined;
+    const inFlight = cache.get('o1:c', async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return { orgId: 'o1' };
+    });
+    cache.evictWhere((key, value) => value.orgId === 'o1' && key.startsWith('o1:'));
+    release();
+    await inFlight;
+    expect(cache.size).to.equal(1);
+    const again = counting({ orgId: 'o1' });
+    await cache.get('o1:a', again);
+    expect(again.calls).to.equal(1);
+  });
+
   it('asks every time with a TTL of 0', async () => {
     const cache = new LookupCache<string>({ ttlMs: 0, keep: () => true, clock: () => clock });
     const load = counting('contact');

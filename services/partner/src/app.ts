@@ -4,6 +4,8 @@ import {
   ERASURE_TOPIC,
   ErasureParticipant,
   now,
+  ORG_ERASURE_TOPIC,
+  OrgErasureParticipant,
   Peer,
   ServiceApp,
   type LoadedKeyring,
@@ -20,6 +22,7 @@ import { DeliveryEngine } from './domain/delivery/engine';
 import { partnerContactErasure } from './domain/erasure';
 import { subscribeFanout } from './domain/fanout/consumer';
 import { Fanout } from './domain/fanout/fanout';
+import { partnerOrgPart } from './domain/org-erasure';
 import { OrgLookups } from './domain/org-lookups';
 import { UsageConsumer } from './domain/usage/consumer';
 import { UsageRecorder } from './domain/usage/recorder';
@@ -57,6 +60,8 @@ export class PartnerApp extends ServiceApp<PartnerConfig> {
   /** Sends the deliveries (every replica runs one); set when serving. */
   delivery: DeliveryEngine | undefined;
   private erasure: ErasureParticipant | undefined;
+  /** Deletes a deprovisioned client org's deliveries (its usage history stays): domain/org-erasure.ts. */
+  private orgErasure: OrgErasureParticipant | undefined;
   private fanout: Subscription | undefined;
   private readonly deliveryClock: () => Date;
   /** Shared by every consumer of the service: one cache of providers and channel kinds. */
@@ -70,7 +75,7 @@ export class PartnerApp extends ServiceApp<PartnerConfig> {
         name: 'partner',
         grpcServices: [PARTNER_WEBHOOK_GRPC_SERVICE, PARTNER_USAGE_GRPC_SERVICE, ERASURE_PARTICIPANT_GRPC_SERVICE],
         data: partnerData,
-        publishes: [ERASURE_TOPIC],
+        publishes: [ERASURE_TOPIC, ORG_ERASURE_TOPIC],
       },
       config,
       deps,
@@ -83,6 +88,7 @@ export class PartnerApp extends ServiceApp<PartnerConfig> {
   }
 
   protected register(): void {
+    this.orgErasure = new OrgErasureParticipant(this, partnerOrgPart());
     // Each area adds its gRPC service here (webhooks, usage) and its consumers in startWorkers.
     const deps = { verifier: this.verifier, logger: this.logger };
     // Loaded when serving, not at construction: the migration Job runs without keys.
@@ -152,6 +158,7 @@ export class PartnerApp extends ServiceApp<PartnerConfig> {
     engine?.start();
     await this.startUsageConsumer();
     await this.erasure?.start();
+    await this.orgErasure?.start();
   }
 
   protected override async stopWorkers(): Promise<void> {
@@ -159,6 +166,7 @@ export class PartnerApp extends ServiceApp<PartnerConfig> {
     await this.stopUsageConsumer();
     await this.delivery?.stop();
     await this.erasure?.stop();
+    await this.orgErasure?.stop();
     this.identity.close();
     this.channels.close();
   }

@@ -3,6 +3,8 @@ import {
   ERASURE_PARTICIPANT_GRPC_SERVICE,
   ERASURE_TOPIC,
   ErasureParticipant,
+  ORG_ERASURE_TOPIC,
+  OrgErasureParticipant,
   LookupCache,
   contactRowsPart,
   Peer,
@@ -27,6 +29,7 @@ import { Connections } from './domain/connections';
 import { RECEIVED_TOPIC } from './domain/events';
 import { subscribeCacheInvalidation } from './domain/cache-invalidation';
 import { INGRESS_CONTACT_ROWS } from './domain/erasure';
+import { ingressOrgPart } from './domain/org-erasure';
 import { GroupCommit } from './domain/group-commit';
 
 import { InboundPipeline, type Resolvers } from './domain/pipeline';
@@ -64,6 +67,7 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
   private stopRetention: (() => void) | undefined;
   private cacheInvalidation: Subscription | undefined;
   private erasure: ErasureParticipant | undefined;
+  private orgErasure: OrgErasureParticipant | undefined;
   /** The public route, served ahead of Koa (in the embedded stack too); valid once started. */
   readonly route: RawRoute = ingressRoute(() => {
     if (!this.pipeline) throw new Error('webhook-ingress is not started');
@@ -76,7 +80,7 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
         name: 'webhook-ingress',
         grpcServices: ['svc.webhooks.v1.WebhookIngressService', ERASURE_PARTICIPANT_GRPC_SERVICE],
         data: ingressData,
-        publishes: [RECEIVED_TOPIC, ERASURE_TOPIC],
+        publishes: [RECEIVED_TOPIC, ERASURE_TOPIC, ORG_ERASURE_TOPIC],
       },
       config,
       deps,
@@ -124,6 +128,13 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
       }),
   };
 
+  /** Drops every cached lookup of a deprovisioned org (both caches' keys start with the org id). */
+  private evictOrg(orgId: string): void {
+    const ofOrg = (key: string) => key.startsWith(`${orgId}\u0000`);
+    this.contactCache.evictWhere(ofOrg);
+    this.flowsCache.evictWhere(ofOrg);
+  }
+
   protected register(): void {
     // The replica that erases drops its cached lookups of the contact at once; every replica does on the request.
     const evictContact = ({ contactId }: { contactId: string }) =>
@@ -131,6 +142,10 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
     this.erasure = new ErasureParticipant(
       this,
       contactRowsPart('webhook-ingress', this.dataSource, INGRESS_CONTACT_ROWS, evictContact),
+    );
+    this.orgErasure = new OrgErasureParticipant(
+      this,
+      ingressOrgPart({ afterCommit: ({ orgId }) => Promise.resolve(this.evictOrg(orgId)) }),
     );
     // Loaded when serving, not at construction: the migration Job may run without keys (docs/decisions/0014).
     this.keys = loadKeyring(this.config);
@@ -176,14 +191,17 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
     this.cacheInvalidation = await subscribeCacheInvalidation(this.bus, this.config.KAFKA_TOPIC_PREFIX, {
       flowsChanged: (orgId, connectionId) => this.flowsCache.evict(flowsCacheKey(orgId, connectionId)),
       contactChanged: (_orgId, contactId) => this.contactCache.evictTag(contactId),
+      orgErased: (orgId) => this.evictOrg(orgId),
     });
     await this.erasure?.start();
+    await this.orgErasure?.start();
     this.stopRetention = scheduleRetention(this.dataSource, this.config.INGRESS_RETENTION_INTERVAL_MS, this.logger);
   }
 
   protected override async stopWorkers(): Promise<void> {
     await this.cacheInvalidation?.stop();
     await this.erasure?.stop();
+    await this.orgErasure?.stop();
     this.stopRetention?.();
     await this.commits?.flush();
     this.contacts.close();

@@ -10,6 +10,9 @@ import {
   publishEraseRequest,
   testEnv,
   testErasure,
+  publishOrgEraseConfirmation,
+  publishOrgEraseRequest,
+  testOrgErasure,
 } from '@svc/kit';
 import { InboundOutcome } from '@svc/proto/webhooks/v1';
 import { WebhookIngressApp, ingressConfig } from '../src';
@@ -100,6 +103,7 @@ describe('webhook-ingress: erasing a contact (decision 0172)', () => {
     const subscription = await subscribeCacheInvalidation(bus, '', {
       flowsChanged: () => undefined,
       contactChanged: (orgId, contactId) => evicted.push({ orgId, contactId }),
+      orgErased: () => undefined,
     });
     try {
       // One contact, so one key and one partition: the confirmation is handled before the request; the orgs differ.
@@ -110,6 +114,27 @@ describe('webhook-ingress: erasing a contact (decision 0172)', () => {
       await publishEraseRequest(bus, '', requested);
       await eventually(() => Promise.resolve(evicted.length > 0));
       expect(evicted).to.deep.equal([{ orgId: requested.orgId, contactId }]);
+    } finally {
+      await subscription.stop();
+      await bus.stop();
+    }
+  });
+
+  it('drops the cached lookups of an org when its deprovisioning is requested (decision 0221)', async () => {
+    const bus = new EmbeddedBus();
+    await bus.start();
+    const erased: string[] = [];
+    const subscription = await subscribeCacheInvalidation(bus, '', {
+      flowsChanged: () => undefined,
+      contactChanged: () => undefined,
+      orgErased: (orgId) => erased.push(orgId),
+    });
+    try {
+      const orgId = newId();
+      await publishOrgEraseConfirmation(bus, '', testOrgErasure(newId()), 'inbox', []);
+      await publishOrgEraseRequest(bus, '', testOrgErasure(orgId));
+      await eventually(() => Promise.resolve(erased.length > 0));
+      expect(erased).to.deep.equal([orgId]);
     } finally {
       await subscription.stop();
       await bus.stop();

@@ -3,6 +3,8 @@ import {
   ERASURE_PARTICIPANT_GRPC_SERVICE,
   ERASURE_TOPIC,
   ErasureParticipant,
+  ORG_ERASURE_TOPIC,
+  OrgErasureParticipant,
   ServiceApp,
   callPolicyOf,
   contactRowsPart,
@@ -15,6 +17,7 @@ import type { WidgetConfig } from './config';
 import { widgetData } from './data';
 import { Backends, type BackendAddresses } from './domain/backends';
 import { WIDGET_CONTACT_ROWS } from './domain/erasure';
+import { widgetOrgPart } from './domain/org-erasure';
 import { GoogleIdTokens } from './domain/google-id-token';
 import { Integrations } from './domain/integrations';
 import { SESSION_ISSUER, SessionTokens } from './domain/session-tokens';
@@ -53,6 +56,7 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
   private hub: RealtimeHub | undefined;
   private sessions: Sessions | undefined;
   private erasure: ErasureParticipant | undefined;
+  private orgErasure: OrgErasureParticipant | undefined;
   private feed: Subscription | undefined;
   private pruning: NodeJS.Timeout | undefined;
   /** The Koa routes (config, handshakes, visitor chat routes); valid once started. */
@@ -68,7 +72,7 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
         name: 'widget-api',
         grpcServices: [ERASURE_PARTICIPANT_GRPC_SERVICE],
         data: widgetData,
-        publishes: [ERASURE_TOPIC],
+        publishes: [ERASURE_TOPIC, ORG_ERASURE_TOPIC],
       },
       config,
       deps,
@@ -112,6 +116,10 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
     this.erasure = new ErasureParticipant(
       this,
       contactRowsPart('widget-api', this.dataSource, WIDGET_CONTACT_ROWS, endStreams),
+    );
+    this.orgErasure = new OrgErasureParticipant(
+      this,
+      widgetOrgPart({ afterCommit: ({ orgId }) => Promise.resolve(this.endOrgStreams(orgId)) }),
     );
     const visitors = new Visitors(
       this.backends,
@@ -166,6 +174,13 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
     if (ended) this.logger.info({ ended }, 'streams of an erased contact ended');
   }
 
+  /** Ends the streams of a deprovisioned org on this replica and forgets its integrations (decision 0221). */
+  private endOrgStreams(orgId: string): void {
+    this.integrations.evictOrg(orgId);
+    const ended = this.hub?.endOrg(orgId) ?? 0;
+    if (ended) this.logger.info({ ended, orgId }, 'streams of a deprovisioned org ended');
+  }
+
   /** Open SSE streams on this replica. */
   get streamCount(): number {
     return this.hub?.streamCount ?? 0;
@@ -178,6 +193,7 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
 
   protected override async startWorkers(): Promise<void> {
     if (!this.holdErasureRequests) await this.erasure?.start();
+    await this.orgErasure?.start();
     if (!this.hub) return;
     this.feed = await subscribeFeed(this.bus, this.config.KAFKA_TOPIC_PREFIX, {
       hub: this.hub,
@@ -187,12 +203,14 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
         this.logger.child({ component: 'realtime' }),
       ),
       contactErased: (contactId) => this.endContactStreams(contactId),
+      orgErased: (orgId) => this.endOrgStreams(orgId),
     });
   }
 
   protected override async stopWorkers(): Promise<void> {
     clearInterval(this.pruning);
     await this.erasure?.stop();
+    await this.orgErasure?.stop();
     // Streams end first (clients reconnect elsewhere with their Last-Event-ID), then the feed stops.
     this.hub?.close();
     await this.feed?.stop();

@@ -93,6 +93,7 @@ describe('widget-api: erasing a contact (decision 0173)', () => {
       hub: { changed: () => undefined, typing: () => undefined } as unknown as RealtimeHub,
       channelChanged: () => undefined,
       contactErased: (contactId) => ended.push(contactId),
+      orgErased: () => undefined,
     });
     const event = (type: string, contactId: string, service = '') => ({
       topic: ERASURE_TOPIC,

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { Forbidden, Unauthenticated, newId, now } from '@svc/kit';
 import { ApiScope, MemberRole, OrgKind, PrincipalKind, type Principal } from '@svc/proto/common/v1';
 import type { DashboardSession } from '@svc/proto/identity/v1';
+import { ClientOrgStatus } from '@svc/proto/identity/v1/client_orgs';
 import { ApiKeyRow, MemberRow, OrgRow, SessionRow } from '../entities';
 import { hashSecret, parseCredential, secretMatches } from './credentials';
 import type { LoginThrottle } from './login-throttle';
@@ -74,7 +75,7 @@ export class Authentication {
     const keys = this.dataSource.getRepository(ApiKeyRow);
     const key = await keys.findOneBy({ id });
     if (!key || key.revokedAt || !secretMatches(secret, key.secretHash)) throw new Unauthenticated(INVALID);
-    const org = await this.dataSource.getRepository(OrgRow).findOneByOrFail({ id: key.orgId });
+    const org = await this.activeOrg(key.orgId);
     const at = now();
     if (!key.lastUsedAt || at.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       await keys.update({ id }, { lastUsedAt: at });
@@ -106,7 +107,7 @@ export class Authentication {
     }
     const member = await this.dataSource.getRepository(MemberRow).findOneBy({ id: session.memberId });
     if (!member) throw new Unauthenticated(INVALID);
-    const org = await this.dataSource.getRepository(OrgRow).findOneByOrFail({ id: member.orgId });
+    const org = await this.activeOrg(member.orgId);
     return {
       kind: PrincipalKind.MEMBER_SESSION,
       orgId: org.id,
@@ -121,10 +122,22 @@ export class Authentication {
     };
   }
 
+  /** The credential's org, refused from the moment its deprovisioning starts (docs/decisions/0212). */
+  private async activeOrg(orgId: string): Promise<OrgRow> {
+    const org = await this.dataSource.getRepository(OrgRow).findOneBy({ id: orgId });
+    if (!org || org.status !== ClientOrgStatus.ACTIVE) throw new Unauthenticated(INVALID);
+    return org;
+  }
+
   /** `X-Svc-Org`: a TECH_PROVIDER's principal acting on one of its managed child orgs. */
   private async actAs(principal: Principal, childOrgId: string): Promise<Principal> {
     const child = await this.dataSource.getRepository(OrgRow).findOneBy({ id: childOrgId });
-    if (principal.orgKind !== OrgKind.TECH_PROVIDER || !child || child.parentOrgId !== principal.orgId) {
+    if (
+      principal.orgKind !== OrgKind.TECH_PROVIDER ||
+      !child ||
+      child.parentOrgId !== principal.orgId ||
+      child.status !== ClientOrgStatus.ACTIVE
+    ) {
       throw new Forbidden("X-Svc-Org must name a managed child org of the caller's tech-provider org");
     }
     return {

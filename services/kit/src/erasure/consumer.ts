@@ -1,10 +1,17 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { Logger } from 'pino';
 import { Envelope, type ErasureEvent } from '@svc/proto/events/v1';
 import type { EventBus, Subscription } from '../bus/bus';
-import { enqueueEvents, type OutboxRelay } from '../bus/outbox';
+import { enqueueEvents, type NewEvent, type OutboxRelay } from '../bus/outbox';
 import { consumeEvents } from '../tracing/event-consumer';
-import { ERASE_REQUESTED, ERASURE_TOPIC, type ContactErasure, type ErasedPart, type ErasurePart } from './contract';
+import {
+  ERASE_REQUESTED,
+  ERASURE_TOPIC,
+  type ContactErasure,
+  type ErasedPart,
+  type ErasureKindCount,
+  type ErasurePart,
+} from './contract';
 import { eraseConfirmedEvent } from './events';
 
 /** The consumer group of a participant's erasure consumer (prefixed like the topic). */
@@ -13,22 +20,31 @@ export function erasureGroupOf(service: string): string {
 }
 
 /**
- * One participant's erasure of one contact: its part erased and its confirmation enqueued in ONE transaction of its
- * own database, so either both happen or neither (a crash redelivers the request); `afterCommit` then runs the work
- * outside the database. Answers what the part erased.
+ * One participant's step of an erasure saga: `erase` and the confirmation it answers enqueued in ONE transaction of
+ * its own database, so either both happen or neither (a crash redelivers the request); `afterCommit` then runs the
+ * work outside the database. Answers what the part erased.
  */
-export async function runErasure(
+export async function runErasureStep(
   dataSource: DataSource,
-  part: ErasurePart,
-  erasure: ContactErasure,
+  erase: (manager: EntityManager) => Promise<ErasedPart>,
+  confirmation: (counts: readonly ErasureKindCount[]) => NewEvent,
 ): Promise<ErasedPart> {
   const erased = await dataSource.transaction(async (manager) => {
-    const done = await part.erase(manager, erasure);
-    await enqueueEvents(manager, [eraseConfirmedEvent(erasure, part.service, done.counts)]);
+    const done = await erase(manager);
+    await enqueueEvents(manager, [confirmation(done.counts)]);
     return done;
   });
   await erased.afterCommit?.();
   return erased;
+}
+
+/** One participant's erasure of one contact (`runErasureStep` confirming `contact.erase_confirmed`). */
+export function runErasure(dataSource: DataSource, part: ErasurePart, erasure: ContactErasure): Promise<ErasedPart> {
+  return runErasureStep(
+    dataSource,
+    (manager) => part.erase(manager, erasure),
+    (counts) => eraseConfirmedEvent(erasure, part.service, counts),
+  );
 }
 
 /** The erasure an `contact.erase_requested` record asks for, or undefined for any other record on the topic. */
@@ -39,11 +55,42 @@ export function requestedErasureOf(envelope: Envelope): ContactErasure | undefin
   return { erasureId: erasure.erasureId, orgId: envelope.orgId, contactId: erasure.contactId };
 }
 
+/** Where a saga's consumer reads: one event type on one erasure topic (contacts' or identity's). */
+export interface ErasureEventSource {
+  /** The topic without the installation's prefix (ERASURE_TOPIC, ORG_ERASURE_TOPIC). */
+  topic: string;
+  /** The consumer group without the prefix. */
+  group: string;
+  /** The one event type handled; any other record on the topic is skipped. */
+  type: string;
+}
+
 /**
- * Subscribes consumer group `group` (prefixed like the topic) to the events of one `type` on the erasure topic, from the
+ * Subscribes `source.group` (prefixed like the topic) to the events of one type on an erasure topic, from the
  * beginning: an event sent while the consumer was down or not yet deployed is handled when it starts. Each is handled
  * as the continuation of the request that recorded it; a throw redelivers it.
  */
+export function subscribeErasureTopic(
+  bus: EventBus,
+  topicPrefix: string,
+  source: ErasureEventSource,
+  handle: (envelope: Envelope, event: ErasureEvent) => Promise<void>,
+): Promise<Subscription> {
+  const from = { groupId: topicPrefix + source.group, topic: topicPrefix + source.topic };
+  return bus.subscribe({
+    groupId: from.groupId,
+    topics: [from.topic],
+    fromBeginning: true,
+    handle: async (record) => {
+      const envelope = Envelope.decode(record.value);
+      const event = envelope.erasure;
+      if (envelope.type !== source.type || !event) return;
+      await consumeEvents([envelope], from, () => handle(envelope, event));
+    },
+  });
+}
+
+/** `subscribeErasureTopic` on the contact erasure topic (svc.contacts.erasure.v1). */
 export function subscribeErasureEvents(
   bus: EventBus,
   topicPrefix: string,
@@ -51,18 +98,7 @@ export function subscribeErasureEvents(
   type: string,
   handle: (envelope: Envelope, event: ErasureEvent) => Promise<void>,
 ): Promise<Subscription> {
-  const source = { groupId: topicPrefix + group, topic: topicPrefix + ERASURE_TOPIC };
-  return bus.subscribe({
-    groupId: source.groupId,
-    topics: [source.topic],
-    fromBeginning: true,
-    handle: async (record) => {
-      const envelope = Envelope.decode(record.value);
-      const event = envelope.erasure;
-      if (envelope.type !== type || !event) return;
-      await consumeEvents([envelope], source, () => handle(envelope, event));
-    },
-  });
+  return subscribeErasureTopic(bus, topicPrefix, { topic: ERASURE_TOPIC, group, type }, handle);
 }
 
 /**

@@ -34,11 +34,11 @@ export async function participantRoundTrip(app: ServiceApp, erasure: ContactEras
   }
 }
 
-/** The rows of docs/erasure.md's table ("What each service erases"), in order: service → its kinds as written. */
-function documentedErasureTable(): Map<string, string[]> {
+/** The rows of a table of docs/erasure.md (the one under `heading`), in order: service → its kinds as written. */
+function documentedErasureTable(heading = '## What each service erases'): Map<string, string[]> {
   // From services/kit/dist/src/erasure (compiled) to the repository's docs.
   const text = fs.readFileSync(path.resolve(__dirname, '../../../../../docs/erasure.md'), 'utf8');
-  const section = text.split('## What each service erases')[1]?.split('\n## ')[0] ?? '';
+  const section = text.split(`${heading}\n`)[1]?.split(/\n##/)[0] ?? '';
   const rows = section.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| service'));
   return new Map(
     rows.map((row) => {
@@ -64,4 +64,19 @@ export function documentedErasureKinds(service: string): string[] {
   const kinds = documentedErasureTable().get(service);
   if (!kinds) throw new Error(`docs/erasure.md has no row for ${service}`);
   return kinds;
+}
+
+/**
+ * The kinds docs/erasure.md's org table ("What each service deletes of an org") lists as deleted by `service`, in
+ * order (the table's second column): a participant's test checks them against what its org part counts.
+ */
+export function documentedOrgErasureKinds(service: string): string[] {
+  const kinds = documentedErasureTable('### What each service deletes of an org').get(service);
+  if (!kinds) throw new Error(`docs/erasure.md's org table has no row for ${service}`);
+  return kinds;
+}
+
+/** The services docs/erasure.md's org table lists, in its order (checked against ORG_ERASURE_PARTICIPANTS). */
+export function documentedOrgErasureServices(): string[] {
+  return [...documentedErasureTable('### What each service deletes of an org').keys()];
 }

@@ -22,7 +22,7 @@ export function testErasure(orgId: string, contactId: string): ContactErasure {
 }
 
 /** Publishes one event straight to the bus, as an outbox relay would (tests standing in for a service). */
-async function publishNow(bus: EventBus, topicPrefix: string, event: NewEvent): Promise<void> {
+export async function publishNow(bus: EventBus, topicPrefix: string, event: NewEvent): Promise<void> {
   const envelope: Envelope = {
     ...event.payload,
     id: newId(),
@@ -64,15 +64,18 @@ export class ErasureConfirmations {
   readonly received: ErasureConfirmation[] = [];
   private subscription: Subscription | undefined;
 
+  /** `source`: the topic and confirmation type read (default the contact erasure's; `orgErasureConfirmations()`). */
+  constructor(private readonly source = { topic: ERASURE_TOPIC, type: ERASE_CONFIRMED }) {}
+
   async start(bus: EventBus, topicPrefix: string): Promise<this> {
     this.subscription = await bus.subscribe({
       groupId: `${topicPrefix}test.erasure-confirmations.${randomBytes(4).toString('hex')}`,
-      topics: [topicPrefix + ERASURE_TOPIC],
+      topics: [topicPrefix + this.source.topic],
       fromBeginning: true,
       awaitAssignment: true,
       handle: async (record) => {
         const envelope = Envelope.decode(record.value);
-        if (envelope.type !== ERASE_CONFIRMED || !envelope.erasure) return;
+        if (envelope.type !== this.source.type || !envelope.erasure) return;
         const { erasureId, service, counts } = envelope.erasure;
         this.received.push({ erasureId, orgId: envelope.orgId, service, counts });
       },

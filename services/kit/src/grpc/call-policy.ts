@@ -17,6 +17,7 @@ import { NewsPostServiceService } from '@svc/proto/content/v1/news_posts';
 import { TaxonomyServiceService } from '@svc/proto/content/v1/taxonomy';
 import { FlowsServiceService } from '@svc/proto/flows/v1';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
+import { ClientOrgServiceService } from '@svc/proto/identity/v1/client_orgs';
 import { InboxServiceService } from '@svc/proto/inbox/v1';
 import { CollectionServiceService } from '@svc/proto/inbox/v1/collections';
 import { LabelServiceService } from '@svc/proto/inbox/v1/labels';
@@ -43,6 +44,7 @@ export const DEFAULT_CALL_POLICY: GrpcCallPolicy = { deadlineMs: 10_000, retryAt
 /** Every service of proto/svc; `call-policy.test.ts` fails when a generated one is missing. */
 export const SERVICE_DEFINITIONS: ServiceDefinition[] = [
   IdentityServiceService,
+  ClientOrgServiceService,
   InboxServiceService,
   LabelServiceService,
   CollectionServiceService,

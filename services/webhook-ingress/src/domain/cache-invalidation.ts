@@ -1,5 +1,12 @@
 import { hostname } from 'node:os';
-import { ERASE_REQUESTED, ERASURE_TOPIC, type EventBus, type Subscription } from '@svc/kit';
+import {
+  ERASE_REQUESTED,
+  ERASURE_TOPIC,
+  ORG_ERASE_REQUESTED,
+  ORG_ERASURE_TOPIC,
+  type EventBus,
+  type Subscription,
+} from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
 
 /** flows: flow.published, flow.unpublished, flow.updated, naming the connections concerned. */
@@ -10,6 +17,8 @@ export const PEOPLE_TOPIC = 'svc.contacts.people.v1';
 export interface CacheInvalidation {
   flowsChanged(orgId: string, connectionId: string): void;
   contactChanged(orgId: string, contactId: string): void;
+  /** The org is being deprovisioned: nothing cached about it may be used again. */
+  orgErased(orgId: string): void;
 }
 
 /**
@@ -24,7 +33,7 @@ export function subscribeCacheInvalidation(
 ): Promise<Subscription> {
   return bus.subscribe({
     groupId: `${topicPrefix}webhook-ingress.cache-invalidation.${hostname()}-${process.pid}`,
-    topics: [FLOWS_TOPIC, PEOPLE_TOPIC, ERASURE_TOPIC].map((topic) => topicPrefix + topic),
+    topics: [FLOWS_TOPIC, PEOPLE_TOPIC, ERASURE_TOPIC, ORG_ERASURE_TOPIC].map((topic) => topicPrefix + topic),
     awaitAssignment: true,
     handle: async (record) => {
       const envelope = Envelope.decode(record.value);
@@ -34,6 +43,7 @@ export function subscribeCacheInvalidation(
       // An erased contact is unknown to contacts from its request on: no replica may keep resolving to it (0172).
       if (envelope.type === ERASE_REQUESTED && envelope.erasure?.contactId)
         invalidate.contactChanged(envelope.orgId, envelope.erasure.contactId);
+      if (envelope.type === ORG_ERASE_REQUESTED) invalidate.orgErased(envelope.orgId);
     },
   });
 }

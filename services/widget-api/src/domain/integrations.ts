@@ -49,6 +49,11 @@ export class Integrations {
     if (publicKey) this.cache.evict(publicKey);
   }
 
+  /** The org is deprovisioned: none of its integrations is reused (channels deletes them). */
+  evictOrg(orgId: string): void {
+    this.cache.evictWhere((_publicKey, found) => found.orgId === orgId);
+  }
+
   /** Whether the integration of a public key is active now (false for a disabled, deleted or unknown key). */
   async stillActive(publicKey: string): Promise<boolean> {
     try {

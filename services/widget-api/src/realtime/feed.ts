@@ -1,5 +1,15 @@
 import { hostname } from 'node:os';
-import { ERASE_CONFIRMED, ERASE_REQUESTED, ERASURE_TOPIC, newId, type EventBus, type Subscription } from '@svc/kit';
+import {
+  ERASE_CONFIRMED,
+  ERASE_REQUESTED,
+  ERASURE_TOPIC,
+  ORG_ERASE_CONFIRMED,
+  ORG_ERASE_REQUESTED,
+  ORG_ERASURE_TOPIC,
+  newId,
+  type EventBus,
+  type Subscription,
+} from '@svc/kit';
 import { Envelope } from '@svc/proto/events/v1';
 import type { ChannelChange } from './channel-changes';
 import type { RealtimeHub } from './hub';
@@ -15,6 +25,8 @@ export interface FeedTargets {
   channelChanged(change: ChannelChange): void;
   /** A contact is being erased: its streams on this replica end. */
   contactErased(contactId: string): void;
+  /** An org is being deprovisioned: its streams on this replica end, its cached integrations go. */
+  orgErased(orgId: string): void;
 }
 
 /**
@@ -30,6 +42,14 @@ function erasedContactOf(envelope: Envelope): string | undefined {
   return undefined;
 }
 
+/** The same two moments for a deprovisioned org (decision 0221). */
+function erasedOrgOf(envelope: Envelope): string | undefined {
+  if (!envelope.erasure || !envelope.orgId) return undefined;
+  if (envelope.type === ORG_ERASE_REQUESTED) return envelope.orgId;
+  if (envelope.type === ORG_ERASE_CONFIRMED && envelope.erasure.service === 'widget-api') return envelope.orgId;
+  return undefined;
+}
+
 /**
  * Every replica must see every chat's changes (its own streams may be any chats), so each subscribes in a consumer
  * group of its own (unique per process, so two instances in one process are two groups), from the latest offset.
@@ -38,7 +58,9 @@ function erasedContactOf(envelope: Envelope): string | undefined {
 export function subscribeFeed(bus: EventBus, topicPrefix: string, targets: FeedTargets): Promise<Subscription> {
   return bus.subscribe({
     groupId: `${topicPrefix}widget-api.realtime.${hostname()}-${process.pid}-${newId()}`,
-    topics: [MESSAGES_TOPIC, CHATS_TOPIC, CHANNELS_TOPIC, ERASURE_TOPIC].map((topic) => topicPrefix + topic),
+    topics: [MESSAGES_TOPIC, CHATS_TOPIC, CHANNELS_TOPIC, ERASURE_TOPIC, ORG_ERASURE_TOPIC].map(
+      (topic) => topicPrefix + topic,
+    ),
     awaitAssignment: true,
     handle: async (record) => {
       const envelope = Envelope.decode(record.value);
@@ -54,6 +76,8 @@ export function subscribeFeed(bus: EventBus, topicPrefix: string, targets: FeedT
       }
       const erased = erasedContactOf(envelope);
       if (erased) targets.contactErased(erased);
+      const erasedOrg = erasedOrgOf(envelope);
+      if (erasedOrg) targets.orgErased(erasedOrg);
     },
   });
 }

@@ -139,10 +139,19 @@ export class RealtimeHub {
    * this replica's chats, like endChannel: erasures are rare.
    */
   endContact(contactId: string): number {
+    return this.endWhere((visitor) => visitor.contactId === contactId);
+  }
+
+  /** Ends every stream of a deprovisioned org (decision 0221): its sessions are gone, so a reconnect is refused. */
+  endOrg(orgId: string): number {
+    return this.endWhere((visitor) => visitor.orgId === orgId);
+  }
+
+  private endWhere(matches: (visitor: VisitorIdentityOfSession) => boolean): number {
     let ended = 0;
     for (const chat of this.chats.values()) {
       for (const stream of chat.streams) {
-        if (stream.visitor.contactId !== contactId) continue;
+        if (!matches(stream.visitor)) continue;
         stream.response.end();
         ended += 1;
       }

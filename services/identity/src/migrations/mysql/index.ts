@@ -3,6 +3,7 @@ import * as m0 from './1795314790731-Initial';
 import * as m1 from './1795463870212-LongText';
 import * as m2 from './1795534808303-LoginThrottle';
 import * as m3 from './1795596214029-OrgSlugBackfill';
+import * as m4 from './1795608785295-ClientOrgStatus';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
@@ -10,4 +11,5 @@ export const migrations: Function[] = [
   ...Object.values(m1),
   ...Object.values(m2),
   ...Object.values(m3),
+  ...Object.values(m4),
 ];

@@ -3,6 +3,7 @@ import * as m0 from './1795314517608-Initial';
 import * as m1 from './1795534807402-LoginThrottle';
 import * as m2 from './1795596214029-OrgSlugBackfill';
 import * as m3 from './1795596292909-OrgSlug';
+import * as m4 from './1795608784788-ClientOrgStatus';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const migrations: Function[] = [
@@ -10,4 +11,5 @@ export const migrations: Function[] = [
   ...Object.values(m1),
   ...Object.values(m2),
   ...Object.values(m3),
+  ...Object.values(m4),
 ];
