@@ -1,5 +1,6 @@
 export * from './config';
 export * from './cursor';
+export * from './offset-page';
 export * from './errors';
 export * from './ids';
 export * from './logger';

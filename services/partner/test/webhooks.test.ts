@@ -158,13 +158,13 @@ describe('PartnerWebhooks', () => {
     const other = provider();
     for (const id of [webhook.id, newId()]) {
       for (const call of [
-        webhooks.rotateSecret(other, id),
-        webhooks.setEvents(other, { webhookId: id, events: ['contact.created'] }),
-        webhooks.setStatus(other, { webhookId: id, status: WebhookStatus.DISABLED }),
-        webhooks.delete(other, id),
-        deliveries.list(other, { webhookId: id, page: undefined }),
+        () => webhooks.rotateSecret(other, id),
+        () => webhooks.setEvents(other, { webhookId: id, events: ['contact.created'] }),
+        () => webhooks.setStatus(other, { webhookId: id, status: WebhookStatus.DISABLED }),
+        () => webhooks.delete(other, id),
+        () => deliveries.list(other, { webhookId: id, page: undefined }),
       ])
-        expect((await failure(call)).code).to.equal('NOT_FOUND');
+        expect((await failure(call())).code).to.equal('NOT_FOUND');
     }
     const malformed = await failure(webhooks.rotateSecret(other, 'nope'));
     expect(malformed.code).to.equal('BAD_USER_INPUT');

@@ -1,6 +1,5 @@
-import { implement, type ImplementDeps, type ServiceHandlers } from '@svc/kit';
+import { implement, pageInfoOf, type ImplementDeps, type ServiceHandlers } from '@svc/kit';
 import { PartnerWebhookServiceService } from '@svc/proto/partner/v1/partner_webhooks';
-import { pageInfoOf } from '../domain/page';
 import type { PartnerDeliveries } from '../domain/webhooks/deliveries';
 import { deliveryView, webhookView } from '../domain/webhooks/views';
 import type { PartnerWebhooks } from '../domain/webhooks/webhooks';

@@ -1,11 +1,10 @@
 import { In, type DataSource } from 'typeorm';
-import { NotFound, now, type Principal } from '@svc/kit';
+import { NotFound, now, offsetPageOf, type OffsetPage, type Principal } from '@svc/kit';
 import {
   PartnerWebhookDeliveryState_Status as DeliveryStatus,
   type ListPartnerWebhookDeliveriesRequest,
 } from '@svc/proto/partner/v1/partner_webhooks';
 import { PartnerDeliveryAttemptRow, PartnerDeliveryRow } from '../../entities';
-import { offsetPageOf, type OffsetPage } from '../page';
 import { requirePartnerAdmin } from '../partner-admin';
 import { deliveryIdOf, webhookIdOf } from './rules';
 import { findWebhook } from './webhooks';

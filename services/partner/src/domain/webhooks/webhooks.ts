@@ -1,5 +1,14 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { Conflict, InvalidArgument, NotFound, newId, now, type Principal } from '@svc/kit';
+import {
+  Conflict,
+  InvalidArgument,
+  NotFound,
+  newId,
+  now,
+  offsetPageOf,
+  type OffsetPage,
+  type Principal,
+} from '@svc/kit';
 import {
   PartnerWebhookDisabledReason,
   PartnerWebhookDeliveryState_Status as DeliveryStatus,
@@ -11,7 +20,6 @@ import {
 } from '@svc/proto/partner/v1/partner_webhooks';
 import { PartnerDeliveryAttemptRow, PartnerDeliveryRow, PartnerWebhookRow } from '../../entities';
 import type { EndpointPolicy } from '../endpoint-address';
-import { offsetPageOf, type OffsetPage } from '../page';
 import { requirePartnerAdmin } from '../partner-admin';
 import type { WebhookSecrets } from '../webhook-secrets';
 import { checkedEndpointUrl } from './endpoint';
