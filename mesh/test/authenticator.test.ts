@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { IdentityServiceService } from '@svc/proto/identity/v1';
+import { Envelope } from '@svc/proto/events/v1';
 import {
+  EmbeddedBus,
   GrpcServer,
+  ORG_ERASURE_TOPIC,
+  eventually,
+  newId,
+  orgEraseRequestedEvent,
   MemberRole,
   OrgKind,
   PrincipalKind,
@@ -113,6 +119,34 @@ describe('gateway.Authenticator cache', () => {
       expect(identity.calls).to.deep.equal(['key_provider']);
     } finally {
       await authenticator.stop();
+    }
+  });
+
+  it('forgets a deprovisioned org’s credentials when another replica reports org.erase_requested', async () => {
+    const bus = new EmbeddedBus();
+    await bus.start();
+    const authenticator = new Authenticator(identity.address, signer, logger, { ttlMs: 60_000, maxEntries: 10 });
+    try {
+      await authenticator.start(bus, '', 'pod-a');
+      await authenticator.authenticate('key_provider', 'client');
+      await authenticator.authenticate('key_provider', 'other');
+      const event = orgEraseRequestedEvent({ erasureId: 'client', orgId: 'client' });
+      const envelope: Envelope = {
+        ...event.payload,
+        id: newId(),
+        type: event.type,
+        orgId: 'client',
+        occurredAt: new Date().toISOString(),
+        requestContext: {},
+      };
+      await bus.publish([
+        { topic: ORG_ERASURE_TOPIC, key: event.key, value: Buffer.from(Envelope.encode(envelope).finish()) },
+      ]);
+      await eventually(async () => authenticator.size.credentials === 1);
+      expect(authenticator.size).to.deep.equal({ credentials: 1, owners: 1, orgs: 1 });
+    } finally {
+      await authenticator.stop();
+      await bus.stop();
     }
   });
 });

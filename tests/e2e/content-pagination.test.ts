@@ -95,7 +95,7 @@ describe('Content pagination: every limit/offset list walked without skips or re
 
   before(async () => {
     harness = await sharedStack();
-    // A tech provider, so that the partner lists (PARTNER_ADMIN, TECH_PROVIDER only) are walked too.
+    // A TECH_PROVIDER org: it can call every list, the partner ones (clientOrgs) included.
     org = await harness.newOrg('Acme', OrgKind.TECH_PROVIDER);
   });
 

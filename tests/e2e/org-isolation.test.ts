@@ -179,6 +179,10 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
     const webhookId = webhook.registerPartnerWebhook.webhook.id;
     objects.set('partnerWebhook', webhookId);
     objects.set('partnerDelivery', await insertPartnerDelivery(harness, { orgId: org.id, id: webhookId }));
+    const client = await gql<{ createClientOrg: { org: { id: string } } }>(
+      'mutation { createClientOrg(name: "Client") { org { id } } }',
+    );
+    objects.set('clientOrg', client.createClientOrg.org.id);
     objects.set('member', await org.addMember());
     const key = await org.mintKey(ALL_SCOPES_BUT_PARTNER);
     objects.set('key', key.id);
@@ -235,9 +239,11 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
   before(async function () {
     this.timeout(120_000);
     await harness.start();
-    // Tech providers, so that partner webhooks and their deliveries are among the objects each org owns.
-    const provider = (name: string) => harness.newOrg(name, OrgKind.TECH_PROVIDER);
-    [a, b] = [await populate(await provider('A')), await populate(await provider('B'))];
+    // TECH_PROVIDER orgs: they own every kind of object, client orgs included.
+    [a, b] = [
+      await populate(await harness.newOrg('A', OrgKind.TECH_PROVIDER)),
+      await populate(await harness.newOrg('B', OrgKind.TECH_PROVIDER)),
+    ];
     const introspection = await harness.graphql<IntrospectionQuery>(getIntrospectionQuery(), {}, b.key);
     if (!introspection.body.data) throw new Error(`introspection failed: ${JSON.stringify(introspection.body)}`);
     schema = buildClientSchema(introspection.body.data);
@@ -270,6 +276,7 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
     expect(at('scheduleNewsPost', 'id')).to.deep.equal(['newsPost']);
     expect(at('setPartnerWebhookEvents', 'id')).to.deep.equal(['partnerWebhook']);
     expect(at('replayPartnerWebhookDelivery', 'id')).to.deep.equal(['partnerDelivery']);
+    expect(at('deprovisionClientOrg', 'id')).to.deep.equal(['clientOrg']);
     const identity = found.find(
       (slot) => slot.field === 'createContactApi' && slot.path.join('.') === 'input.identities.0.value',
     );

@@ -13,7 +13,7 @@ import {
   eventually,
   grpcClient,
   newId,
-  orgEraseConfirmedEvent,
+  publishOrgEraseConfirmation,
   rejection,
   systemPrincipal,
   testEnv,
@@ -104,24 +104,8 @@ describe('ClientOrgService', () => {
   }
 
   /** Publishes `org.erase_confirmed` as participant `service` would. */
-  async function confirm(orgId: string, service: string, counts: ErasureKindCount[] = []) {
-    const event = orgEraseConfirmedEvent({ erasureId: orgId, orgId }, service, counts);
-    const envelope: Envelope = {
-      ...event.payload,
-      id: newId(),
-      type: event.type,
-      orgId: event.orgId,
-      occurredAt: new Date().toISOString(),
-      requestContext: {},
-    };
-    await app.bus.publish([
-      {
-        topic: app.config.KAFKA_TOPIC_PREFIX + event.topic,
-        key: event.key,
-        value: Buffer.from(Envelope.encode(envelope).finish()),
-      },
-    ]);
-  }
+  const confirm = (orgId: string, service: string, counts: ErasureKindCount[] = []) =>
+    publishOrgEraseConfirmation(app.bus, app.config.KAFKA_TOPIC_PREFIX, { erasureId: orgId, orgId }, service, counts);
 
   const statusOf = async (provider: Principal, id: string) =>
     (await list(provider, { limit: 100 })).data.find((org) => org.id === id);

@@ -1,12 +1,11 @@
 import {
   ORG_ERASE_CONFIRMED,
   ORG_ERASURE_TOPIC,
-  consumeEvents,
+  subscribeErasureTopic,
   type EventBus,
   type Logger,
   type Subscription,
 } from '@svc/kit';
-import { Envelope } from '@svc/proto/events/v1';
 import type { ClientOrgs } from './client-orgs';
 
 export const ORG_ERASURE_RECEIPTS_GROUP = 'identity.org-erasure-receipts';
@@ -21,29 +20,19 @@ export function subscribeOrgErasureReceipts(
   topicPrefix: string,
   logger: Logger,
 ): Promise<Subscription> {
-  const source = { groupId: topicPrefix + ORG_ERASURE_RECEIPTS_GROUP, topic: topicPrefix + ORG_ERASURE_TOPIC };
-  return bus.subscribe({
-    groupId: source.groupId,
-    topics: [source.topic],
-    fromBeginning: true,
-    handle: async (record) => {
-      const envelope = Envelope.decode(record.value);
-      const event = envelope.erasure;
-      if (envelope.type !== ORG_ERASE_CONFIRMED || !event) return;
-      await consumeEvents([envelope], source, async () => {
-        const recorded = await clientOrgs.confirm(
-          envelope.orgId,
-          event.erasureId,
-          event.service,
-          event.counts,
-          new Date(envelope.occurredAt || Date.now()),
-        );
-        if (!recorded)
-          logger.warn(
-            { orgId: envelope.orgId, erasureId: event.erasureId, service: event.service },
-            'org erasure confirmation of no known deprovisioning or participant ignored',
-          );
-      });
-    },
+  const source = { topic: ORG_ERASURE_TOPIC, group: ORG_ERASURE_RECEIPTS_GROUP, type: ORG_ERASE_CONFIRMED };
+  return subscribeErasureTopic(bus, topicPrefix, source, async (envelope, event) => {
+    const recorded = await clientOrgs.confirm(
+      envelope.orgId,
+      event.erasureId,
+      event.service,
+      event.counts,
+      new Date(envelope.occurredAt || Date.now()),
+    );
+    if (!recorded)
+      logger.warn(
+        { orgId: envelope.orgId, erasureId: event.erasureId, service: event.service },
+        'org erasure confirmation of no known deprovisioning or participant ignored',
+      );
   });
 }
