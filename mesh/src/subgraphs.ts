@@ -119,6 +119,12 @@ export const SUBGRAPHS: Subgraph[] = [
     grpcService: 'svc.content.v1.NewsPostService',
   },
   {
+    name: 'partnerWebhooks',
+    app: 'partner',
+    proto: 'svc/partner/v1/partner_webhooks.proto',
+    grpcService: 'svc.partner.v1.PartnerWebhookService',
+  },
+  {
     name: 'partnerUsage',
     app: 'partner',
     proto: 'svc/partner/v1/partner_usage.proto',

@@ -5,6 +5,7 @@ import { publicSchema } from '@svc/gateway';
 import { type StackHarness, type TestOrg } from '../support/stack-harness';
 import { sharedStack } from '../support/shared-stack';
 import { operationCall, type ArgumentValueOptions } from '../support/argument-values';
+import { insertPartnerDelivery } from '../support/partner-webhooks';
 import {
   MAX_LIMIT,
   offsetListProblems,
@@ -34,8 +35,41 @@ const CONTENT_LISTS = ['helpArticles', 'helpFolders', 'helpTags', 'newsPosts', '
 /** The public schema, built once: its types are compared by identity. */
 const schema = publicSchema();
 
+/** Arguments a list needs besides limit and offset to list what its seeder made (a webhook's deliveries). */
+const listArguments: Record<string, Record<string, unknown>> = {};
+
+/** Public-looking endpoints never called (partner webhooks are registered, not delivered to, here). */
+const WEBHOOK_INPUT = { url: 'https://93.184.215.14/hook', events: ['message.created'] };
+
+async function registerWebhook(org: TestOrg): Promise<string> {
+  const response = await org.harness.graphql<{ registerPartnerWebhook: { webhook: { id: string } } }>(
+    'mutation($i: RegisterPartnerWebhookInput!) { registerPartnerWebhook(input: $i) { webhook { id } } }',
+    { i: WEBHOOK_INPUT },
+    org.sessionToken,
+  );
+  const id = response.body.data?.registerPartnerWebhook.webhook.id;
+  if (!id) throw new Error(`registerPartnerWebhook: ${JSON.stringify(response.body)}`);
+  return id;
+}
+
 /** Lists whose items the generic `create<Item>` call cannot make: list name -> how to add `count` items. */
-const SEEDERS: Record<string, (org: TestOrg, count: number) => Promise<void>> = {};
+const SEEDERS: Record<string, (org: TestOrg, count: number) => Promise<void>> = {
+  partnerWebhooks: async (org, count) => {
+    for (let i = 0; i < count; i++) await registerWebhook(org);
+  },
+  // Deliveries come from client orgs' events; written where the delivery engine writes them, some at the same time.
+  partnerWebhookDeliveries: async (org, count) => {
+    const webhookId = await registerWebhook(org);
+    const at = Date.now();
+    for (let i = 0; i < count; i++)
+      await insertPartnerDelivery(
+        org.harness,
+        { orgId: org.id, id: webhookId },
+        { createdAt: new Date(at - 1000 * Math.floor(i / 2)) },
+      );
+    listArguments.partnerWebhookDeliveries = { webhookId };
+  },
+};
 
 /** Locales are BCP-47 (`en`), never the random strings other arguments get. */
 const fill: NonNullable<ArgumentValueOptions['fill']> = (path, type) => {
@@ -92,7 +126,7 @@ describe('Content pagination: every limit/offset list walked without skips or re
       const response = await call<{ data: { id: string }[]; totalCount: number; hasMore: boolean }>(
         'query',
         field,
-        { limit, offset },
+        { ...listArguments[field.name], limit, offset },
         '{ data { id } totalCount hasMore }',
       );
       const page = response.body.data?.[field.name];

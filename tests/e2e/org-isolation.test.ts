@@ -13,10 +13,19 @@ import {
   type GraphQLType,
   type IntrospectionQuery,
 } from 'graphql';
-import { operationCall, randomId, type ArgumentValueOptions, type ValuePath } from '../support/argument-values';
-import { idSlots, ownIdFill, valueWith, type Assignment, type IdSlot, type ObjectKind } from '../support/id-arguments';
 import { OrgKind } from '@svc/kit';
+import { operationCall, randomId, type ArgumentValueOptions, type ValuePath } from '../support/argument-values';
+import {
+  idSlots,
+  ownIdFill,
+  unknownIdOf,
+  valueWith,
+  type Assignment,
+  type IdSlot,
+  type ObjectKind,
+} from '../support/id-arguments';
 import { SAMPLES } from '../support/media-samples';
+import { insertPartnerDelivery } from '../support/partner-webhooks';
 import { ALL_SCOPES_BUT_PARTNER, StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
 
 /**
@@ -44,7 +53,7 @@ const VOLATILE = /^(lastUsedAt)$/;
  * Text fields whose generated value (a random word) would be refused before any id in the call is looked at, with the
  * value that passes, so the id under test is what decides (a connection's channel: decision 0042).
  */
-const VALID_TEXT: Record<string, string> = { identifierPath: '$.id' };
+const VALID_TEXT: Record<string, unknown> = { identifierPath: '$.id', events: ['message.created'] };
 
 /** A refusal reduced to what a caller sees, with the id under test written as `<id>`. */
 function outcome(response: GraphQLResponse, field: string, id: string) {
@@ -164,6 +173,12 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
       'mutation { createNewsPost(input: { title: "News", bodyMarkdown: "Hi" }) { id } }',
     );
     objects.set('newsPost', post.createNewsPost.id);
+    const webhook = await gql<{ registerPartnerWebhook: { webhook: { id: string } } }>(
+      'mutation { registerPartnerWebhook(input: { url: "https://93.184.215.14/hook", events: ["message.created"] }) { webhook { id } } }',
+    );
+    const webhookId = webhook.registerPartnerWebhook.webhook.id;
+    objects.set('partnerWebhook', webhookId);
+    objects.set('partnerDelivery', await insertPartnerDelivery(harness, { orgId: org.id, id: webhookId }));
     const client = await gql<{ createClientOrg: { org: { id: string } } }>(
       'mutation { createClientOrg(name: "Client") { org { id } } }',
     );
@@ -259,6 +274,8 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
     expect(at('apiMoveChatCollection', 'parentId')).to.deep.equal(['collection']);
     expect(at('updateNewsCategory', 'id')).to.deep.equal(['newsCategory']);
     expect(at('scheduleNewsPost', 'id')).to.deep.equal(['newsPost']);
+    expect(at('setPartnerWebhookEvents', 'id')).to.deep.equal(['partnerWebhook']);
+    expect(at('replayPartnerWebhookDelivery', 'id')).to.deep.equal(['partnerDelivery']);
     expect(at('deprovisionClientOrg', 'id')).to.deep.equal(['clientOrg']);
     const identity = found.find(
       (slot) => slot.field === 'createContactApi' && slot.path.join('.') === 'input.identities.0.value',
@@ -284,7 +301,7 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
             ['key', b.key],
           ] as const) {
             const where = `${field.name}(${slot.path.join('.')}) ${kind} as ${caller}`;
-            const unknown = randomId();
+            const unknown = unknownIdOf(kind);
             const theirs = outcome(await slotCall(field, slot, foreign, b, token), field.name, foreign);
             const nobodys = outcome(await slotCall(field, slot, unknown, b, token), field.name, unknown);
             if (theirs.accepted) failures.push(`${where}: accepted`);

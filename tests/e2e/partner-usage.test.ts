@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'chai';
 import { ApiScope, OrgKind, eventually, newId, now } from '@svc/kit';
 import { ChannelStatus, ChannelType } from '@svc/proto/channels/v1';
@@ -33,6 +34,12 @@ interface UsagePeriod {
 
 const currentPeriod = () => now().toISOString().slice(0, 7);
 
+/** Polls `read` until it answers `expected` (the consumers are asynchronous), then compares, showing any difference. */
+async function settlesTo<T>(read: () => Promise<T>, expected: T): Promise<void> {
+  await eventually(async () => isDeepStrictEqual(await read(), expected) || undefined).catch(() => undefined);
+  expect(await read()).to.deep.equal(expected);
+}
+
 describe('partner usage through GraphQL (whole stack)', () => {
   let harness: StackHarness;
   let provider: TestOrg;
@@ -47,16 +54,16 @@ describe('partner usage through GraphQL (whole stack)', () => {
     dataOf(await harness.graphql<{ partnerUsageSummary: UsagePeriod }>(SUMMARY, { c: clientOrgId }, token))
       .partnerUsageSummary;
 
-  /** A client org of the provider, its owner able to log in (identity's own path of createClientOrg). */
-  async function newClientOrg(of: TestOrg): Promise<TestOrg> {
-    const email = `client-${newId()}@example.com`;
-    const created = await harness.stack.identity.createOrg({
-      name: 'Client',
-      kind: OrgKind.STANDARD,
-      owner: { email, name: 'Cleo Client' },
-      parentOrgId: of.id,
-    });
-    return new TestOrg(harness, created.org.id, email, created.oneTimePassword ?? '', '');
+  /** A client org of the provider, made with createClientOrg by the provider's key. */
+  async function newClientOrg(): Promise<TestOrg> {
+    const created = dataOf(
+      await harness.graphql<{ createClientOrg: { org: { id: string } } }>(
+        'mutation { createClientOrg(name: "Client") { org { id } } }',
+        {},
+        providerKey,
+      ),
+    ).createClientOrg.org.id;
+    return new TestOrg(harness, created, '', '', '');
   }
 
   before(async function () {
@@ -66,7 +73,7 @@ describe('partner usage through GraphQL (whole stack)', () => {
     providerKey = (await provider.mintKey([...ALL_SCOPES_BUT_PARTNER, ApiScope.PARTNER_ADMIN])).key;
     const otherProvider = await harness.newOrg('Other provider', OrgKind.TECH_PROVIDER);
     otherProviderKey = (await otherProvider.mintKey([ApiScope.PARTNER_ADMIN])).key;
-    client = await newClientOrg(provider);
+    client = await newClientOrg();
     const prefix = harness.stack.config.KAFKA_TOPIC_PREFIX;
     const subscription = await harness.stack.bus.subscribe({
       groupId: `e2e-partner-usage-${newId()}`,
@@ -138,7 +145,7 @@ describe('partner usage through GraphQL (whole stack)', () => {
       conversations: 2,
     };
     const usageOfClient = async () => (await summary(providerKey, client.id)).clientOrgs[0]?.usage;
-    await eventually(async () => expect(await usageOfClient()).to.deep.equal(expected));
+    await settlesTo(usageOfClient, expected);
 
     // Every event again, then one new message and one new conversation behind them on the same partitions: once those
     // two are counted, the redelivered ones before them were consumed too.
@@ -174,7 +181,7 @@ describe('partner usage through GraphQL (whole stack)', () => {
       after.messagesOut += 1;
       channel.messagesOut += 1;
     }
-    await eventually(async () => expect(await usageOfClient()).to.deep.equal(after));
+    await settlesTo(usageOfClient, after);
 
     const current = await summary(providerKey, client.id);
     expect(current.period).to.equal(currentPeriod());
@@ -233,5 +240,28 @@ describe('partner usage through GraphQL (whole stack)', () => {
       start: '2023-02-01T00:00:00.000Z',
       end: '2023-03-01T00:00:00.000Z',
     });
+  });
+
+  it('keeps a client org’s usage once it is deprovisioned', async function () {
+    this.timeout(60_000);
+    const before = await summary(providerKey, client.id);
+    dataOf(
+      await harness.graphql(
+        'mutation($id: String!) { deprovisionClientOrg(id: $id) { id } }',
+        { id: client.id },
+        providerKey,
+      ),
+    );
+    const statusOfClient = async () =>
+      dataOf(
+        await harness.graphql<{ clientOrgs: { data: { id: string; status: string }[] } }>(
+          'query { clientOrgs(limit: 100) { data { id status } } }',
+          {},
+          providerKey,
+        ),
+      ).clientOrgs.data.find((org) => org.id === client.id)?.status;
+    await settlesTo(statusOfClient, 'DEPROVISIONED');
+    expect(await summary(providerKey, client.id)).to.deep.equal(before);
+    expect((await summary(provider.sessionToken)).clientOrgs.map((o) => o.clientOrgId)).to.include(client.id);
   });
 });

@@ -17,8 +17,9 @@ import { inboxCollectionRoutes } from './inbox-collections';
 import { inboxLabelRoutes } from './inbox-labels';
 import { inboxMediaRoutes } from './inbox-media';
 import { inboxSearchRoutes } from './inbox-search';
-import { partnerClientOrgRoutes } from './partner-client-orgs';
 import { partnerUsageRoutes } from './partner-usage';
+import { partnerWebhookRoutes } from './partner-webhooks';
+import { partnerClientOrgRoutes } from './partner-client-orgs';
 import type { Route } from './route';
 import { webhookRoutes } from './webhooks';
 
@@ -46,6 +47,7 @@ export const ROUTES: Record<string, Route> = {
   ...contentHelpFolderRoutes,
   ...contentTaxonomyRoutes,
   ...contentNewsRoutes,
-  ...partnerClientOrgRoutes,
   ...partnerUsageRoutes,
+  ...partnerWebhookRoutes,
+  ...partnerClientOrgRoutes,
 };

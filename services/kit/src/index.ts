@@ -1,5 +1,6 @@
 export * from './config';
 export * from './cursor';
+export * from './offset-page';
 export * from './errors';
 export * from './ids';
 export * from './logger';
@@ -15,6 +16,7 @@ export * from './time';
 export * from './token-bucket';
 export * from './tree';
 export * from './lookup-cache';
+export * from './pass-loop';
 export * from './service-app';
 export * from './bus/bus';
 export * from './bus/create-bus';

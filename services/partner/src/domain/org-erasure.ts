@@ -13,8 +13,8 @@ import {
  * deliveries of its events to its provider's webhooks (`client_org_id`; their `org_id` is the provider's) with their
  * attempts, so no retry of them is sent, and what the org itself owns under `org_id` (a client org registers no
  * webhooks, so nothing there). Its usage history SURVIVES: the provider is billed and reports on past months of a
- * deprovisioned client (decision 0221), so the usage counters and active contacts (by `client_org_id`) are kept;
- * the usage consumers' processed-event marks name events, not orgs.
+ * deprovisioned client (decisions 0221, 0250): its counters and active contacts are kept; the processed event ids name
+ * no org.
  */
 export const PARTNER_ORG_ROWS = new OrgRowsErasure({
   orgColumns: [{ target: PartnerDeliveryRow, column: 'clientOrgId' }],

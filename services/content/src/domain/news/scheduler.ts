@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { detached, enqueueEvents, entitySql, now, type EntitySql, type Logger, type OutboxRelay } from '@svc/kit';
+import { PassLoop, enqueueEvents, entitySql, now, type EntitySql, type Logger, type OutboxRelay } from '@svc/kit';
 import { NewsPostState_Status as NewsPostStatus } from '@svc/proto/content/v1/content';
 import { NewsPostRow } from '../../entities';
 import { contentEvent } from '../events';
@@ -33,12 +33,7 @@ export class NewsScheduler {
   private readonly posts: EntitySql<NewsPostRow>;
   private readonly lease: Lease;
   private readonly clock: () => Date;
-  private interval: NodeJS.Timeout | undefined;
-  private dueTimer: NodeJS.Timeout | undefined;
-  private dueAt: number | undefined;
-  private pass: Promise<void> = Promise.resolve();
-  private again = false;
-  private running = false;
+  private readonly loop: PassLoop;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -49,21 +44,25 @@ export class NewsScheduler {
     this.posts = entitySql(dataSource, NewsPostRow);
     this.lease = new Lease(dataSource, LEASE_NAME, this.holder, options.leaseMs);
     this.clock = options.clock ?? now;
+    this.loop = new PassLoop(() => this.sweep(), {
+      intervalMs: options.intervalMs,
+      clock: this.clock,
+      logger,
+      what: 'news scheduler',
+    });
+  }
+
+  private get running(): boolean {
+    return this.loop.running;
   }
 
   start(): void {
-    this.running = true;
-    this.interval = detached(() => setInterval(() => void this.wake(), this.options.intervalMs));
-    this.interval.unref();
-    void this.wake();
+    this.loop.start();
   }
 
   /** Finishes the pass under way and releases the lease (what is due then waits for another replica or a restart). */
   async stop(): Promise<void> {
-    this.running = false;
-    clearInterval(this.interval);
-    clearTimeout(this.dueTimer);
-    await this.pass;
+    await this.loop.stop();
     try {
       await this.lease.release(this.clock());
     } catch (error) {
@@ -73,41 +72,12 @@ export class NewsScheduler {
 
   /** A pass soon (a post was scheduled, or one is due); resolves when it has run. */
   wake(): Promise<void> {
-    if (!this.running || this.again) return this.pass;
-    this.again = true;
-    // Detached from whichever request woke it: a pass publishes many orgs' posts.
-    detached(() => {
-      this.pass = this.pass.then(async () => {
-        this.again = false;
-        try {
-          await this.sweep();
-        } catch (error) {
-          this.logger.warn({ err: error }, 'news scheduler pass failed; will retry');
-        }
-      });
-    });
-    return this.pass;
+    return this.loop.wake();
   }
 
   /** A pass at `at`, when that is before the next regular one. */
   wakeAt(at: Date): void {
-    if (!this.running) return;
-    const delay = at.getTime() - this.clock().getTime();
-    if (delay >= this.options.intervalMs) return;
-    if (this.dueTimer && this.dueAt !== undefined && this.dueAt <= at.getTime()) return;
-    clearTimeout(this.dueTimer);
-    this.dueAt = at.getTime();
-    this.dueTimer = detached(() =>
-      setTimeout(
-        () => {
-          this.dueTimer = undefined;
-          this.dueAt = undefined;
-          void this.wake();
-        },
-        Math.max(0, delay),
-      ),
-    );
-    this.dueTimer.unref();
+    this.loop.wakeAt(at);
   }
 
   /** Holding the lease: publishes every post due now, then sleeps until the next one if it comes before the interval. */

@@ -1,36 +1,10 @@
 import { In, type DataSource } from 'typeorm';
-import {
-  ApiScope,
-  Forbidden,
-  InvalidArgument,
-  NotFound,
-  OrgKind,
-  hasScope,
-  isId,
-  now,
-  requireOrg,
-  type Principal,
-} from '@svc/kit';
+import { InvalidArgument, NotFound, isId, now, type Principal } from '@svc/kit';
 import type { PartnerChannelUsage, PartnerUsageCounts, PartnerUsagePeriod } from '@svc/proto/partner/v1/partner_usage';
 import { UsageContactRow, UsageCounterRow } from '../../entities';
+import { requirePartnerAdmin } from '../partner-admin';
 import { CONVERSATIONS, MESSAGES_IN, MESSAGES_OUT } from './facts';
 import { boundsOf, historyPeriods, periodOf, type Period } from './period';
-
-/**
- * Defence in depth behind the gateway's rule (operations.tsv: PARTNER_ADMIN, TECH_PROVIDER only): a key or member
- * session of a TECH_PROVIDER org holding PARTNER_ADMIN. Acting in a client org (X-Svc-Org) drops PARTNER_ADMIN, so
- * it never reads usage.
- */
-export function requirePartnerAdmin(principal: Principal): string {
-  const orgId = requireOrg(principal);
-  if (principal.orgKind !== OrgKind.TECH_PROVIDER) {
-    throw new Forbidden('partner usage is available only to TECH_PROVIDER orgs', { scope: ApiScope.PARTNER_ADMIN });
-  }
-  if (!hasScope(principal, ApiScope.PARTNER_ADMIN)) {
-    throw new Forbidden(`missing scope ${ApiScope.PARTNER_ADMIN}`, { scope: ApiScope.PARTNER_ADMIN });
-  }
-  return orgId;
-}
 
 function emptyCounts(): PartnerUsageCounts {
   return { messagesIn: 0, messagesOut: 0, channels: [], activeContacts: 0, conversations: 0 };
