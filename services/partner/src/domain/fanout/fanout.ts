@@ -93,7 +93,11 @@ export class Fanout {
     const created = await this.dataSource.transaction(async (manager) => {
       const existing = await manager.find(PartnerDeliveryRow, {
         select: { webhookId: true, eventId: true },
-        where: { eventId: In([...new Set(wanted.map((row) => row.eventId))]) },
+        // The unique (webhook_id, event_id) index answers it.
+        where: {
+          webhookId: In([...new Set(wanted.map((row) => row.webhookId))]),
+          eventId: In([...new Set(wanted.map((row) => row.eventId))]),
+        },
       });
       const seen = new Set(existing.map((row) => `${row.webhookId} ${row.eventId}`));
       const fresh = wanted.filter((row) => !seen.has(`${row.webhookId} ${row.eventId}`));
