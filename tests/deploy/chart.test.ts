@@ -1804,6 +1804,21 @@ describe('deploy: charts/svc', function () {
         message: /services\.partner is enabled but gets no PARTNER_SECRETS_KEYS/,
       },
       {
+        label: 'the SSRF guard of partner turned off (PARTNER_WEBHOOK_INSECURE_URLS)',
+        args: ['--set-string', 'services.partner.env.PARTNER_WEBHOOK_INSECURE_URLS=true'],
+        message: /services\.partner: PARTNER_WEBHOOK_INSECURE_URLS=true is for tests and local development only/,
+      },
+      {
+        label: 'the SSRF guard of partner turned off through extraEnv',
+        args: [
+          '--set',
+          'services.partner.extraEnv[0].name=PARTNER_WEBHOOK_INSECURE_URLS',
+          '--set-string',
+          'services.partner.extraEnv[0].value=Yes',
+        ],
+        message: /services\.partner: PARTNER_WEBHOOK_INSECURE_URLS=Yes is for tests/,
+      },
+      {
         label: 'an egress CIDR that is not one',
         args: ['--set', 'services.partner.networkPolicy.egress.internet.except={private}'],
         message: /\/services\/partner\/networkPolicy\/egress\/internet\/except\/0': 'private' does not match pattern/,
