@@ -112,6 +112,12 @@ export const SUBGRAPHS: Subgraph[] = [
     proto: 'svc/content/v1/news_posts.proto',
     grpcService: 'svc.content.v1.NewsPostService',
   },
+  {
+    name: 'partnerWebhooks',
+    app: 'partner',
+    proto: 'svc/partner/v1/partner_webhooks.proto',
+    grpcService: 'svc.partner.v1.PartnerWebhookService',
+  },
 ];
 
 /** The root-field name Mesh's gRPC loader gives a method: `svc_inbox_v1_InboxService_SendMessage`. */

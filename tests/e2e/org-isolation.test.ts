@@ -13,9 +13,19 @@ import {
   type GraphQLType,
   type IntrospectionQuery,
 } from 'graphql';
+import { OrgKind } from '@svc/kit';
 import { operationCall, randomId, type ArgumentValueOptions, type ValuePath } from '../support/argument-values';
-import { idSlots, ownIdFill, valueWith, type Assignment, type IdSlot, type ObjectKind } from '../support/id-arguments';
+import {
+  idSlots,
+  ownIdFill,
+  unknownIdOf,
+  valueWith,
+  type Assignment,
+  type IdSlot,
+  type ObjectKind,
+} from '../support/id-arguments';
 import { SAMPLES } from '../support/media-samples';
+import { insertPartnerDelivery } from '../support/partner-webhooks';
 import { ALL_SCOPES_BUT_PARTNER, StackHarness, type GraphQLResponse, type TestOrg } from '../support/stack-harness';
 
 /**
@@ -43,7 +53,7 @@ const VOLATILE = /^(lastUsedAt)$/;
  * Text fields whose generated value (a random word) would be refused before any id in the call is looked at, with the
  * value that passes, so the id under test is what decides (a connection's channel: decision 0042).
  */
-const VALID_TEXT: Record<string, string> = { identifierPath: '$.id' };
+const VALID_TEXT: Record<string, unknown> = { identifierPath: '$.id', events: ['message.created'] };
 
 /** A refusal reduced to what a caller sees, with the id under test written as `<id>`. */
 function outcome(response: GraphQLResponse, field: string, id: string) {
@@ -163,6 +173,12 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
       'mutation { createNewsPost(input: { title: "News", bodyMarkdown: "Hi" }) { id } }',
     );
     objects.set('newsPost', post.createNewsPost.id);
+    const webhook = await gql<{ registerPartnerWebhook: { webhook: { id: string } } }>(
+      'mutation { registerPartnerWebhook(input: { url: "https://93.184.215.14/hook", events: ["message.created"] }) { webhook { id } } }',
+    );
+    const webhookId = webhook.registerPartnerWebhook.webhook.id;
+    objects.set('partnerWebhook', webhookId);
+    objects.set('partnerDelivery', await insertPartnerDelivery(harness, { orgId: org.id, id: webhookId }));
     objects.set('member', await org.addMember());
     const key = await org.mintKey(ALL_SCOPES_BUT_PARTNER);
     objects.set('key', key.id);
@@ -219,7 +235,9 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
   before(async function () {
     this.timeout(120_000);
     await harness.start();
-    [a, b] = [await populate(await harness.newOrg('A')), await populate(await harness.newOrg('B'))];
+    // Tech providers, so that partner webhooks and their deliveries are among the objects each org owns.
+    const provider = (name: string) => harness.newOrg(name, OrgKind.TECH_PROVIDER);
+    [a, b] = [await populate(await provider('A')), await populate(await provider('B'))];
     const introspection = await harness.graphql<IntrospectionQuery>(getIntrospectionQuery(), {}, b.key);
     if (!introspection.body.data) throw new Error(`introspection failed: ${JSON.stringify(introspection.body)}`);
     schema = buildClientSchema(introspection.body.data);
@@ -250,6 +268,8 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
     expect(at('apiMoveChatCollection', 'parentId')).to.deep.equal(['collection']);
     expect(at('updateNewsCategory', 'id')).to.deep.equal(['newsCategory']);
     expect(at('scheduleNewsPost', 'id')).to.deep.equal(['newsPost']);
+    expect(at('setPartnerWebhookEvents', 'id')).to.deep.equal(['partnerWebhook']);
+    expect(at('replayPartnerWebhookDelivery', 'id')).to.deep.equal(['partnerDelivery']);
     const identity = found.find(
       (slot) => slot.field === 'createContactApi' && slot.path.join('.') === 'input.identities.0.value',
     );
@@ -274,7 +294,7 @@ describe('Org isolation: another org’s ids in every mutation (whole stack over
             ['key', b.key],
           ] as const) {
             const where = `${field.name}(${slot.path.join('.')}) ${kind} as ${caller}`;
-            const unknown = randomId();
+            const unknown = unknownIdOf(kind);
             const theirs = outcome(await slotCall(field, slot, foreign, b, token), field.name, foreign);
             const nobodys = outcome(await slotCall(field, slot, unknown, b, token), field.name, unknown);
             if (theirs.accepted) failures.push(`${where}: accepted`);

@@ -11,7 +11,7 @@ import {
   type GraphQLInputField,
   type GraphQLInputType,
 } from 'graphql';
-import { argumentValues, type ValuePath } from './argument-values';
+import { argumentValues, randomId, type ValuePath } from './argument-values';
 
 /**
  * Where a root field takes ids of the org's objects, found from its types (docs/decisions/0043): an argument or input
@@ -41,6 +41,8 @@ export const OBJECT_KINDS = [
   'newsCategory',
   'newsTag',
   'newsPost',
+  'partnerWebhook',
+  'partnerDelivery',
 ] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
@@ -88,6 +90,8 @@ const KIND_OF_STEM: [RegExp, ObjectKind][] = [
   [/^(category|newsCategory)$/i, 'newsCategory'],
   [/^helpTag$/i, 'helpTag'],
   [/^newsTag$/i, 'newsTag'],
+  [/^(webhook|partnerWebhook)$/i, 'partnerWebhook'],
+  [/^(delivery|partnerWebhookDelivery)$/i, 'partnerDelivery'],
 ];
 
 /** Stems whose kind depends on the operation: a help article's `tagIds` are help tags, a news post's news tags. */
@@ -98,6 +102,8 @@ const KIND_OF_STEM_IN: [RegExp, RegExp, ObjectKind][] = [
 
 /** For a bare `id`: the object the operation is about, by the words of its name (most specific first). */
 const KIND_OF_OPERATION: [RegExp, ObjectKind][] = [
+  [/PartnerWebhookDelivery/, 'partnerDelivery'],
+  [/PartnerWebhook/, 'partnerWebhook'],
   [/[Nn]ewsPost/, 'newsPost'],
   [/PeopleFieldDefinition/, 'peopleField'],
   [/HelpArticle/, 'helpArticle'],
@@ -119,6 +125,11 @@ const KIND_OF_OPERATION: [RegExp, ObjectKind][] = [
   [/Flow/, 'flow'],
   [/Chat/, 'chat'],
 ];
+
+/** An id of `kind` that names nothing, shaped like a real one (a partner delivery's is its `webhook-id`, `msg_…`). */
+export function unknownIdOf(kind: ObjectKind): string {
+  return kind === 'partnerDelivery' ? `msg_${randomId()}` : randomId();
+}
 
 export interface IdSlot {
   /** Argument name, then input field names, `0` for a list element. */

@@ -17,6 +17,7 @@ import { inboxCollectionRoutes } from './inbox-collections';
 import { inboxLabelRoutes } from './inbox-labels';
 import { inboxMediaRoutes } from './inbox-media';
 import { inboxSearchRoutes } from './inbox-search';
+import { partnerWebhookRoutes } from './partner-webhooks';
 import type { Route } from './route';
 import { webhookRoutes } from './webhooks';
 
@@ -44,4 +45,5 @@ export const ROUTES: Record<string, Route> = {
   ...contentHelpFolderRoutes,
   ...contentTaxonomyRoutes,
   ...contentNewsRoutes,
+  ...partnerWebhookRoutes,
 };

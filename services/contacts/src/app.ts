@@ -41,7 +41,8 @@ export interface ContactsDeps extends ServiceAppDeps {
   channelsAddress?: () => string;
   /**
    * Where the other erasure participants listen (previewErase), read at first use; by default the inbox and channels
-   * addresses above and FLOWS_GRPC_URL, WEBHOOK_INGRESS_GRPC_URL, WIDGET_API_GRPC_URL.
+   * addresses above and FLOWS_GRPC_URL, WEBHOOK_INGRESS_GRPC_URL, WIDGET_API_GRPC_URL,
+   * PARTNER_GRPC_URL.
    */
   erasureParticipants?: Partial<Record<RemoteParticipant, () => string>>;
 }
@@ -82,6 +83,7 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
       flows: () => config.FLOWS_GRPC_URL,
       'webhook-ingress': () => config.WEBHOOK_INGRESS_GRPC_URL,
       'widget-api': () => config.WIDGET_API_GRPC_URL,
+      partner: () => config.PARTNER_GRPC_URL,
       ...deps.erasureParticipants,
     };
     this.participants = Object.fromEntries(

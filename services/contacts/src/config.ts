@@ -10,6 +10,7 @@ export const contactsConfigSchema = serviceConfigSchema.extend({
   FLOWS_GRPC_URL: z.string().default(''),
   WEBHOOK_INGRESS_GRPC_URL: z.string().default(''),
   WIDGET_API_GRPC_URL: z.string().default(''),
+  PARTNER_GRPC_URL: z.string().default(''),
 });
 export type ContactsConfig = z.infer<typeof contactsConfigSchema>;
 

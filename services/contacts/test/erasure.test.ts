@@ -80,7 +80,7 @@ class FakeParticipant implements ErasurePart {
 
 describe('ContactErasureService: the erasure saga seen from contacts (docs/erasure.md)', () => {
   const participants = new Map<RemoteParticipant, FakeParticipant>(
-    (['inbox', 'channels', 'flows', 'webhook-ingress', 'widget-api'] as const).map((name) => [
+    (['inbox', 'channels', 'flows', 'webhook-ingress', 'widget-api', 'partner'] as const).map((name) => [
       name,
       new FakeParticipant(name),
     ]),

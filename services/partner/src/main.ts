@@ -4,4 +4,5 @@ import { runService } from '@svc/kit';
 import { PartnerApp } from './app';
 import { partnerConfig } from './config';
 
-runService((env) => new PartnerApp(partnerConfig(env)));
+const [command] = process.argv.slice(2);
+runService((env) => new PartnerApp(partnerConfig(env, { migrating: command === 'migrate' })));

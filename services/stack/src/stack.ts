@@ -157,6 +157,7 @@ export class Stack {
           flows: () => `127.0.0.1:${this.flows.grpcPort}`,
           'webhook-ingress': () => `127.0.0.1:${this.ingress.grpcPort}`,
           'widget-api': () => `127.0.0.1:${this.widget.grpcPort}`,
+          partner: () => `127.0.0.1:${this.partner.grpcPort}`,
         },
       },
     );
@@ -229,7 +230,13 @@ export class Stack {
       { ...deps, logger: createLogger('content', config.LOG_LEVEL), identityAddress: address(this.identity) },
     );
     this.partner = new PartnerApp(
-      partnerConfigSchema.parse({ ...base, ...signingKey('partner'), DB_URL: dbUrl('partner') }),
+      partnerConfigSchema.parse({
+        ...base,
+        ...signingKey('partner'),
+        DB_URL: dbUrl('partner'),
+        // The key that seals partner webhook secrets (PARTNER_SECRETS_KEYS when set): generated once into the data dir.
+        PARTNER_SECRETS_KEY_FILE: path.join(config.SVC_DATA_DIR, 'partner-secrets.key'),
+      }),
       {
         ...deps,
         logger: createLogger('partner', config.LOG_LEVEL),

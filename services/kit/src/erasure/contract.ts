@@ -20,6 +20,7 @@ export const ERASURE_PARTICIPANTS = [
   'flows',
   'webhook-ingress',
   'widget-api',
+  'partner',
 ] as const;
 export type ErasureParticipantName = (typeof ERASURE_PARTICIPANTS)[number];
 
