@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'yaml';
+import { AUDIENCES } from '@svc/kit';
 import { isPublicAddress } from '@svc/partner';
 import {
   type Container,
@@ -57,17 +58,8 @@ const TRUST_BLOCKS = [
   {
     block: 'trustJwks',
     env: 'SVC_TRUST_JWKS',
-    readers: [
-      'identity',
-      'inbox',
-      'contacts',
-      'webhook-ingress',
-      'flows',
-      'channels',
-      'widget-api',
-      'content',
-      'partner',
-    ],
+    // every service that verifies principal tokens: the audiences of the trust policy
+    readers: [...AUDIENCES],
   },
   { block: 'gatewaySigningKey', env: 'SVC_SIGNING_KEY', readers: ['gateway'] },
   { block: 'inboxSigningKey', env: 'SVC_SIGNING_KEY', readers: ['inbox'] },
@@ -253,6 +245,20 @@ function grpcCallers(objects: K8sObject[], key: string): string[] {
       rule.from.map((peer) => peer.podSelector?.matchLabels['app.kubernetes.io/component'] ?? '<not a pod>'),
     )
     .sort();
+}
+
+/**
+ * The pods a gRPC service admits (callers derived from upstreams; production also admits networkPolicy.probeCIDRs,
+ * which are not pods) are exactly `callers`, and each of them finds it at `<name>:<grpc port>` in `env`.
+ */
+function expectCalledBy(objects: K8sObject[], target: string, env: string, callers: string[]): void {
+  const pods = grpcCallers(objects, target).filter((caller) => caller !== '<not a pod>');
+  expect(pods, `callers of ${target}`).to.deep.equal(callers);
+  const address = `${objectName(target)}:${defaults.services[target]!.ports.grpc}`;
+  for (const caller of callers) {
+    const workload = getObject<Workload>(objects, 'Deployment', objectName(caller));
+    expect(envValue(objects, workload, env), `${caller} ${env}`).to.equal(address);
+  }
 }
 
 interface EgressRule {
@@ -822,16 +828,8 @@ describe('deploy: charts/svc', function () {
       };
       const controllerRule = policy.ingress.find((r) => JSON.stringify(r.from).includes('ingress-nginx'));
       expect(controllerRule?.ports, 'ingress controller -> content').to.deep.equal([{ port: 'http', protocol: 'TCP' }]);
-      // (production also admits networkPolicy.probeCIDRs: not a pod)
-      const pods = (key: string) => grpcCallers(objects, key).filter((caller) => caller !== '<not a pod>');
-      expect(pods('content')).to.deep.equal(['gateway', 'widget-api']);
-      expect(pods('identity')).to.include('content');
-
-      const address = `${name}:${defaults.services.content!.ports.grpc}`;
-      for (const caller of ['gateway', 'widget-api']) {
-        const workload = getObject<Workload>(objects, 'Deployment', objectName(caller));
-        expect(envValue(objects, workload, 'CONTENT_GRPC_URL'), caller).to.equal(address);
-      }
+      expectCalledBy(objects, 'content', 'CONTENT_GRPC_URL', ['gateway', 'widget-api']);
+      expect(grpcCallers(objects, 'identity')).to.include('content');
       const content = getObject<Workload>(objects, 'Deployment', name);
       expect(envValue(objects, content, 'IDENTITY_GRPC_URL')).to.equal(
         `${objectName('identity')}:${defaults.services.identity!.ports.grpc}`,
@@ -868,16 +866,9 @@ describe('deploy: charts/svc', function () {
       const objects = helmTemplate(['-f', productionValues]);
       const name = objectName('partner');
       expect(findObject(objects, 'Ingress', name), 'partner serves nothing public').to.equal(undefined);
-      const pods = (key: string) => grpcCallers(objects, key).filter((caller) => caller !== '<not a pod>');
-      expect(pods('partner')).to.deep.equal(['contacts', 'gateway']);
-      expect(pods('identity')).to.include('partner');
-      expect(pods('channels')).to.include('partner');
-
-      const address = `${name}:${defaults.services.partner!.ports.grpc}`;
-      for (const caller of ['gateway', 'contacts']) {
-        const workload = getObject<Workload>(objects, 'Deployment', objectName(caller));
-        expect(envValue(objects, workload, 'PARTNER_GRPC_URL'), caller).to.equal(address);
-      }
+      expectCalledBy(objects, 'partner', 'PARTNER_GRPC_URL', ['contacts', 'gateway']);
+      expect(grpcCallers(objects, 'identity')).to.include('partner');
+      expect(grpcCallers(objects, 'channels')).to.include('partner');
       const partner = getObject<Workload>(objects, 'Deployment', name);
       for (const [env, target] of [
         ['IDENTITY_GRPC_URL', 'identity'],
