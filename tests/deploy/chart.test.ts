@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'yaml';
+import { appsOfSubgraphs, endpointVariable } from '@svc/gateway';
 import { AUDIENCES } from '@svc/kit';
 import { isPublicAddress } from '@svc/partner';
 import {
@@ -552,6 +553,12 @@ describe('deploy: charts/svc', function () {
       ]);
       expect(grpcCallers(objects, 'content')).to.deep.equal(['gateway', 'widget-api']);
       expect(grpcCallers(objects, 'partner')).to.deep.equal(['contacts', 'gateway']);
+    });
+    it('give the gateway the address of every service its subgraphs name (it refuses to start without one)', () => {
+      const upstreams = defaults.services.gateway!.upstreams;
+      for (const app of appsOfSubgraphs()) {
+        expect(upstreams[endpointVariable(app)], `services.gateway.upstreams.${endpointVariable(app)}`).to.equal(app);
+      }
     });
     it('derive callers from upstreams when planned services are enabled', () => {
       const objects = helmTemplate([
