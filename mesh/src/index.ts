@@ -3,4 +3,4 @@ export { gatewayTuningSchema, type GatewayTuning } from './config';
 export { loadOperationsTable, type OperationRule } from './auth/operations-table';
 export { ROUTES, type Route } from './routes';
 export { publicSchema } from './schema';
-export { SUBGRAPHS, type Subgraph } from './subgraphs';
+export { SUBGRAPHS, appsOfSubgraphs, endpointVariable, type Subgraph } from './subgraphs';

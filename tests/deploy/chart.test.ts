@@ -4,10 +4,14 @@
  * values fail with a message naming them.
  */
 import * as fs from 'node:fs';
+import { BlockList, isIPv6 } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'yaml';
+import { appsOfSubgraphs, endpointVariable } from '@svc/gateway';
+import { AUDIENCES } from '@svc/kit';
+import { isPublicAddress } from '@svc/partner';
 import {
   type Container,
   type Deployable,
@@ -17,6 +21,7 @@ import {
   REQUIRED_ARGS,
   WEBHOOK_KEYS_SECRET,
   CHANNELS_KEYS_SECRET,
+  PARTNER_KEYS_SECRET,
   buildChartDependencies,
   chartDir,
   deployables,
@@ -54,7 +59,8 @@ const TRUST_BLOCKS = [
   {
     block: 'trustJwks',
     env: 'SVC_TRUST_JWKS',
-    readers: ['identity', 'inbox', 'contacts', 'webhook-ingress', 'flows', 'channels', 'widget-api', 'content'],
+    // every service that verifies principal tokens: the audiences of the trust policy
+    readers: [...AUDIENCES],
   },
   { block: 'gatewaySigningKey', env: 'SVC_SIGNING_KEY', readers: ['gateway'] },
   { block: 'inboxSigningKey', env: 'SVC_SIGNING_KEY', readers: ['inbox'] },
@@ -64,6 +70,7 @@ const TRUST_BLOCKS = [
   { block: 'widgetApiSigningKey', env: 'SVC_SIGNING_KEY', readers: ['widget-api'] },
   { block: 'channelsSigningKey', env: 'SVC_SIGNING_KEY', readers: ['channels'] },
   { block: 'contentSigningKey', env: 'SVC_SIGNING_KEY', readers: ['content'] },
+  { block: 'partnerSigningKey', env: 'SVC_SIGNING_KEY', readers: ['partner'] },
   { block: 'mediaUrlSecret', env: 'MEDIA_URL_SECRET', readers: ['inbox'] },
 ];
 /** The Secret a values block names when it sets no existingSecret: <release>-svc-<block in kebab case>. */
@@ -81,8 +88,13 @@ const BODY_SIZE = 'nginx.ingress.kubernetes.io/proxy-body-size';
 const KEY_A = Buffer.from('0123456789abcdef0123456789abcdef').toString('base64');
 const KEY_B = Buffer.from('fedcba9876543210fedcba9876543210').toString('base64');
 const WEBHOOK_KEYS = 'WEBHOOK_SECRETS_KEYS';
-/** channels' keys from an existingSecret: what a render that tests webhook-ingress's keys adds. */
-const CHANNELS_ARGS = ['--set', `channelsSecretsKeys.existingSecret=${CHANNELS_KEYS_SECRET}`];
+/** channels' and partner's keys from existingSecrets: what a render that tests webhook-ingress's keys adds. */
+const CHANNELS_ARGS = [
+  '--set',
+  `channelsSecretsKeys.existingSecret=${CHANNELS_KEYS_SECRET}`,
+  '--set',
+  `partnerSecretsKeys.existingSecret=${PARTNER_KEYS_SECRET}`,
+];
 /** HTTPRoutes (Gateway API) instead of Ingresses: what a render adds besides ingress.enabled=false. */
 const GATEWAY_API = ['--set', 'httpRoute.enabled=true', '--set', 'httpRoute.parentRefs[0].name=public'];
 
@@ -236,6 +248,35 @@ function grpcCallers(objects: K8sObject[], key: string): string[] {
     .sort();
 }
 
+/**
+ * The pods a gRPC service admits (callers derived from upstreams; production also admits networkPolicy.probeCIDRs,
+ * which are not pods) are exactly `callers`, and each of them finds it at `<name>:<grpc port>` in `env`.
+ */
+function expectCalledBy(objects: K8sObject[], target: string, env: string, callers: string[]): void {
+  const pods = grpcCallers(objects, target).filter((caller) => caller !== '<not a pod>');
+  expect(pods, `callers of ${target}`).to.deep.equal(callers);
+  const address = `${objectName(target)}:${defaults.services[target]!.ports.grpc}`;
+  for (const caller of callers) {
+    const workload = getObject<Workload>(objects, 'Deployment', objectName(caller));
+    expect(envValue(objects, workload, env), `${caller} ${env}`).to.equal(address);
+  }
+}
+
+interface EgressRule {
+  to?: { podSelector?: { matchLabels: Record<string, string> }; ipBlock?: { cidr: string; except?: string[] } }[];
+  ports?: { port: number | string; protocol: string }[];
+}
+
+/** policyTypes and egress rules of a NetworkPolicy (by object name). */
+function egressOf(objects: K8sObject[], name: string): { types: string[]; egress: EgressRule[] } {
+  const policy = getObject<K8sObject & { spec: { policyTypes: string[]; egress?: EgressRule[] } }>(
+    objects,
+    'NetworkPolicy',
+    name,
+  );
+  return { types: policy.spec.policyTypes, egress: policy.spec.egress ?? [] };
+}
+
 describe('deploy: pinned tools', () => {
   it('runs the helm version pinned in tests/infra/tools.sh', () => {
     expect(runOk(tool('helm'), ['version', '--template', '{{.Version}}']).trim()).to.equal(pinnedVersion('helm'));
@@ -361,6 +402,7 @@ describe('deploy: charts/svc', function () {
           [block: string]: unknown;
           webhookSecretsKeys: { existingSecret: string };
           channelsSecretsKeys: { existingSecret: string };
+          partnerSecretsKeys: { existingSecret: string };
           kafka: { sasl: { existingSecret: string } };
           global: { extraCACerts: { secretName: string } };
           services: Record<string, { database?: { existingSecret?: string } }>;
@@ -371,6 +413,8 @@ describe('deploy: charts/svc', function () {
         external.add(`Secret/${WEBHOOK_KEYS_SECRET}`); // REQUIRED_ARGS
         external.add(`Secret/${prod.channelsSecretsKeys.existingSecret}`);
         external.add(`Secret/${CHANNELS_KEYS_SECRET}`); // REQUIRED_ARGS
+        external.add(`Secret/${prod.partnerSecretsKeys.existingSecret}`);
+        external.add(`Secret/${PARTNER_KEYS_SECRET}`); // REQUIRED_ARGS
         external.add(`Secret/${prod.kafka.sasl.existingSecret}`);
         external.add(`Secret/${prod.global.extraCACerts.secretName}`);
         for (const v of Object.values(prod.services))
@@ -489,7 +533,7 @@ describe('deploy: charts/svc', function () {
   describe('network policies', () => {
     it('admit gRPC only from the services that name the target in their upstreams', () => {
       const objects = helmTemplate(REQUIRED_ARGS);
-      expect(grpcCallers(objects, 'identity')).to.deep.equal(['content', 'flows', 'gateway', 'inbox']);
+      expect(grpcCallers(objects, 'identity')).to.deep.equal(['content', 'flows', 'gateway', 'inbox', 'partner']);
       expect(grpcCallers(objects, 'inbox')).to.deep.equal(['channels', 'contacts', 'flows', 'gateway', 'widget-api']);
       expect(grpcCallers(objects, 'contacts')).to.deep.equal([
         'channels',
@@ -500,8 +544,21 @@ describe('deploy: charts/svc', function () {
         'widget-api',
       ]);
       expect(grpcCallers(objects, 'flows')).to.deep.equal(['contacts', 'gateway', 'webhook-ingress']);
-      expect(grpcCallers(objects, 'channels')).to.deep.equal(['contacts', 'gateway', 'webhook-ingress', 'widget-api']);
+      expect(grpcCallers(objects, 'channels')).to.deep.equal([
+        'contacts',
+        'gateway',
+        'partner',
+        'webhook-ingress',
+        'widget-api',
+      ]);
       expect(grpcCallers(objects, 'content')).to.deep.equal(['gateway', 'widget-api']);
+      expect(grpcCallers(objects, 'partner')).to.deep.equal(['contacts', 'gateway']);
+    });
+    it('give the gateway the address of every service its subgraphs name (it refuses to start without one)', () => {
+      const upstreams = defaults.services.gateway!.upstreams;
+      for (const app of appsOfSubgraphs()) {
+        expect(upstreams[endpointVariable(app)], `services.gateway.upstreams.${endpointVariable(app)}`).to.equal(app);
+      }
     });
     it('derive callers from upstreams when planned services are enabled', () => {
       const objects = helmTemplate([
@@ -517,7 +574,126 @@ describe('deploy: charts/svc', function () {
         'webhook-ingress',
         'widget-api',
       ]);
-      expect(grpcCallers(objects, 'channels')).to.deep.equal(['contacts', 'gateway', 'webhook-ingress', 'widget-api']);
+      expect(grpcCallers(objects, 'channels')).to.deep.equal([
+        'contacts',
+        'gateway',
+        'partner',
+        'webhook-ingress',
+        'widget-api',
+      ]);
+    });
+    it('restrict egress of partner only (its webhook deliveries); every other policy is ingress-only', () => {
+      for (const args of [REQUIRED_ARGS, ['-f', productionValues], ['-f', devValues]]) {
+        const objects = helmTemplate(args);
+        for (const policy of objects.filter((o) => o.kind === 'NetworkPolicy')) {
+          expect(
+            egressOf(objects, policy.metadata.name).types,
+            `${policy.metadata.name} ${args.join(' ')}`,
+          ).to.deep.equal(policy.metadata.name === objectName('partner') ? ['Ingress', 'Egress'] : ['Ingress']);
+        }
+      }
+    });
+    it('partner may reach DNS, the gRPC port of its upstreams, MySQL and the brokers anywhere, and the internet on 443 only', () => {
+      const prod = parse(fs.readFileSync(productionValues, 'utf8')) as { kafka: { brokers: string } };
+      const brokerPorts = prod.kafka.brokers.split(',').map((broker) => Number(broker.split(':').at(-1)));
+      const objects = helmTemplate(['-f', productionValues]);
+      const rules = egressOf(objects, objectName('partner')).egress;
+      const anywhere = rules.filter((r) => !r.to).flatMap((r) => (r.ports ?? []).map((p) => `${p.port}/${p.protocol}`));
+      expect(anywhere.sort()).to.deep.equal(
+        ['53/UDP', '53/TCP', '3306/TCP', ...new Set(brokerPorts.map((port) => `${port}/TCP`))].sort(),
+      );
+      const pods = rules.filter((r) => r.to?.some((peer) => peer.podSelector));
+      expect(pods.map((r) => r.to![0]!.podSelector!.matchLabels['app.kubernetes.io/component']).sort()).to.deep.equal(
+        Object.values(defaults.services.partner!.upstreams).sort(),
+      );
+      for (const rule of pods) expect(rule.ports).to.deep.equal([{ port: 'grpc', protocol: 'TCP' }]);
+      const internet = rules.filter((r) => r.to?.some((peer) => peer.ipBlock));
+      expect(internet).to.have.length(1);
+      expect(internet[0]!.ports).to.deep.equal([{ port: 443, protocol: 'TCP' }]);
+      expect(internet[0]!.to!.map((peer) => peer.ipBlock!.cidr)).to.deep.equal(['0.0.0.0/0', '::/0']);
+    });
+    it("partner's internet rule leaves out every address its own SSRF guard refuses (private, loopback, link-local, metadata, mapped)", () => {
+      const rules = egressOf(helmTemplate(REQUIRED_ARGS), objectName('partner')).egress;
+      // one list per family, as the policy's two ipBlocks (a BlockList would also match IPv4 against ::ffff:0:0/96)
+      const blocked = { ipv4: new BlockList(), ipv6: new BlockList() };
+      const family = (address: string) => (isIPv6(address) ? 'ipv6' : 'ipv4');
+      for (const peer of rules.flatMap((r) => r.to ?? []).filter((p) => p.ipBlock)) {
+        for (const cidr of peer.ipBlock!.except ?? []) {
+          const [network, prefix] = cidr.split('/');
+          blocked[family(network!)].addSubnet(network!, Number(prefix), family(network!));
+          // the chart never blocks what the service would deliver to
+          expect(isPublicAddress(network!), `${cidr} is a range the service refuses too`).to.equal(false);
+        }
+      }
+      const internal = [
+        '0.0.0.0',
+        '10.0.0.1',
+        '10.96.0.10',
+        '100.64.0.1',
+        '127.0.0.1',
+        '169.254.169.254',
+        '172.16.0.1',
+        '172.31.255.254',
+        '192.168.1.1',
+        '198.18.0.1',
+        '224.0.0.1',
+        '255.255.255.255',
+        '::1',
+        'fe80::1',
+        'fd00:ec2::254',
+        'ff02::1',
+        '::ffff:10.0.0.1',
+        '::ffff:169.254.169.254',
+        '64:ff9b::a00:1',
+        '2002:a00:1::1',
+      ];
+      for (const address of internal) {
+        expect(isPublicAddress(address), `the service refuses ${address}`).to.equal(false);
+        expect(blocked[family(address)].check(address, family(address)), `the policy blocks ${address}`).to.equal(true);
+      }
+      for (const address of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111']) {
+        expect(isPublicAddress(address), address).to.equal(true);
+        expect(blocked[family(address)].check(address, family(address)), `the policy lets ${address} through`).to.equal(
+          false,
+        );
+      }
+    });
+    it("partner's egress follows the values: the bundled broker, the OTLP collector, other ports, an egress gateway instead, or none", () => {
+      const partner = objectName('partner');
+      const ports = (rules: EgressRule[]) =>
+        rules.filter((r) => !r.to).flatMap((r) => (r.ports ?? []).map((p) => p.port));
+      expect(ports(egressOf(helmTemplate(['-f', devValues]), partner).egress)).to.include.members([3306, 9092]);
+      const traced = helmTemplate([
+        ...REQUIRED_ARGS,
+        '--set',
+        'global.tracing.otlpEndpoint=http://otel-collector.observability:4318',
+      ]);
+      expect(ports(egressOf(traced, partner).egress)).to.include(4318);
+      const https8443 = helmTemplate([
+        ...REQUIRED_ARGS,
+        '--set',
+        'services.partner.networkPolicy.egress.internet.ports={443,8443}',
+      ]);
+      const internet = egressOf(https8443, partner).egress.find((r) => r.to?.some((peer) => peer.ipBlock));
+      expect(internet?.ports?.map((p) => p.port)).to.deep.equal([443, 8443]);
+      const proxied = helmTemplate([
+        ...REQUIRED_ARGS,
+        '--set',
+        'services.partner.networkPolicy.egress.internet.ports=null',
+        '--set',
+        'services.partner.networkPolicy.egress.extraEgress[0].to[0].namespaceSelector.matchLabels.kubernetes\\.io/metadata\\.name=egress',
+      ]);
+      const viaGateway = egressOf(proxied, partner).egress;
+      expect(
+        viaGateway.filter((r) => r.to?.some((peer) => peer.ipBlock)),
+        'no direct internet',
+      ).to.deep.equal([]);
+      expect(viaGateway.at(-1)).to.deep.equal({
+        to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'egress' } } }],
+      });
+      expect(validateObjects(proxied)).to.deep.equal([]);
+      const open = helmTemplate([...REQUIRED_ARGS, '--set', 'services.partner.networkPolicy.egress.enabled=false']);
+      expect(egressOf(open, partner).types).to.deep.equal(['Ingress']);
     });
     it('admit the ingress controller to public services only, and Prometheus to every pod', () => {
       const objects = helmTemplate(REQUIRED_ARGS);
@@ -659,16 +835,8 @@ describe('deploy: charts/svc', function () {
       };
       const controllerRule = policy.ingress.find((r) => JSON.stringify(r.from).includes('ingress-nginx'));
       expect(controllerRule?.ports, 'ingress controller -> content').to.deep.equal([{ port: 'http', protocol: 'TCP' }]);
-      // (production also admits networkPolicy.probeCIDRs: not a pod)
-      const pods = (key: string) => grpcCallers(objects, key).filter((caller) => caller !== '<not a pod>');
-      expect(pods('content')).to.deep.equal(['gateway', 'widget-api']);
-      expect(pods('identity')).to.include('content');
-
-      const address = `${name}:${defaults.services.content!.ports.grpc}`;
-      for (const caller of ['gateway', 'widget-api']) {
-        const workload = getObject<Workload>(objects, 'Deployment', objectName(caller));
-        expect(envValue(objects, workload, 'CONTENT_GRPC_URL'), caller).to.equal(address);
-      }
+      expectCalledBy(objects, 'content', 'CONTENT_GRPC_URL', ['gateway', 'widget-api']);
+      expect(grpcCallers(objects, 'identity')).to.include('content');
       const content = getObject<Workload>(objects, 'Deployment', name);
       expect(envValue(objects, content, 'IDENTITY_GRPC_URL')).to.equal(
         `${objectName('identity')}:${defaults.services.identity!.ports.grpc}`,
@@ -699,6 +867,49 @@ describe('deploy: charts/svc', function () {
       }
       expect(grpcCallers(off, 'identity')).not.to.include('content');
       expect(workloadsReadingSecret(off, 'svc-content-signing-key')).to.deep.equal([]);
+    });
+
+    it('production: partner migrates in a Job, is called by the gateway and contacts and calls identity and channels; no public route', () => {
+      const objects = helmTemplate(['-f', productionValues]);
+      const name = objectName('partner');
+      expect(findObject(objects, 'Ingress', name), 'partner serves nothing public').to.equal(undefined);
+      expectCalledBy(objects, 'partner', 'PARTNER_GRPC_URL', ['contacts', 'gateway']);
+      expect(grpcCallers(objects, 'identity')).to.include('partner');
+      expect(grpcCallers(objects, 'channels')).to.include('partner');
+      const partner = getObject<Workload>(objects, 'Deployment', name);
+      for (const [env, target] of [
+        ['IDENTITY_GRPC_URL', 'identity'],
+        ['CHANNELS_GRPC_URL', 'channels'],
+      ] as const) {
+        expect(envValue(objects, partner, env), env).to.equal(
+          `${objectName(target)}:${defaults.services[target]!.ports.grpc}`,
+        );
+      }
+      expect(envValue(objects, partner, 'DB_URL')).to.equal('<from secret>');
+      expect(envValue(objects, partner, 'DB_MIGRATE')).to.equal('skip');
+      expect(envValue(objects, partner, 'PARTNER_WEBHOOK_INSECURE_URLS'), 'never in production').to.equal(undefined);
+      const job = getObject<Workload>(objects, 'Job', `${name}-migrate`);
+      expect(job.metadata.annotations?.['helm.sh/hook']).to.equal('pre-install,pre-upgrade');
+      expect(container(job).args).to.deep.equal(['migrate']);
+    });
+
+    it('partner disabled: no PARTNER_GRPC_URL, no keys needed, identity and channels no longer admit it', () => {
+      const off = helmTemplate([
+        '-f',
+        productionValues,
+        '--set',
+        'services.partner.enabled=false',
+        '--set',
+        'partnerSecretsKeys.existingSecret=',
+      ]);
+      expect(findObject(off, 'Deployment', objectName('partner'))).to.equal(undefined);
+      for (const caller of ['gateway', 'contacts']) {
+        const workload = getObject<Workload>(off, 'Deployment', objectName(caller));
+        expect(envValue(off, workload, 'PARTNER_GRPC_URL'), caller).to.equal(undefined);
+      }
+      expect(grpcCallers(off, 'identity')).not.to.include('partner');
+      expect(grpcCallers(off, 'channels')).not.to.include('partner');
+      expect(workloadsWithEnv(off, 'PARTNER_SECRETS_KEYS')).to.deep.equal([]);
     });
 
     it('dev: bundled MariaDB and Kafka, services migrate at start-up, one replica each', () => {
@@ -1284,6 +1495,41 @@ describe('deploy: charts/svc', function () {
     });
   });
 
+  describe('partner: PARTNER_SECRETS_KEYS from partnerSecretsKeys (the webhook signing secrets at rest)', () => {
+    const partner = objectName('partner');
+    const PARTNER_KEYS = 'PARTNER_SECRETS_KEYS';
+    const keyRef = (objects: K8sObject[], kind: 'Deployment' | 'Job', name: string) =>
+      container(getObject<Workload>(objects, kind, name)).env?.find((e) => e.name === PARTNER_KEYS)?.valueFrom
+        ?.secretKeyRef;
+
+    it("production (existingSecret): partner's Deployment and migration Job read the operator's Secret, and no other workload", () => {
+      const objects = helmTemplate(['-f', productionValues]);
+      const secret = (
+        parse(fs.readFileSync(productionValues, 'utf8')) as { partnerSecretsKeys: { existingSecret: string } }
+      ).partnerSecretsKeys.existingSecret;
+      expect(keyRef(objects, 'Deployment', partner)).to.deep.equal({ name: secret, key: PARTNER_KEYS });
+      expect(keyRef(objects, 'Job', `${partner}-migrate`)).to.deep.equal({ name: secret, key: PARTNER_KEYS });
+      expect(findObject(objects, 'Secret', secret), 'no chart-owned Secret').to.equal(undefined);
+      expect(workloadsWithEnv(objects, PARTNER_KEYS)).to.deep.equal([
+        `Deployment/${partner}`,
+        `Job/${partner}-migrate`,
+      ]);
+      for (const map of objects.filter((o) => o.kind === 'ConfigMap')) {
+        expect(Object.keys((map as { data?: object }).data ?? {}), map.metadata.name).not.to.include(PARTNER_KEYS);
+      }
+    });
+
+    it('dev values: the committed dev key (32 bytes), in a chart-owned Secret read by partner only', () => {
+      const objects = helmTemplate(['-f', devValues]);
+      const dev = (parse(fs.readFileSync(devValues, 'utf8')) as { partnerSecretsKeys: { value: string } })
+        .partnerSecretsKeys.value;
+      expect(Buffer.from(dev.slice('dev:'.length), 'base64')).to.have.length(32);
+      const secret = getObject<K8sObject & { data: Record<string, string> }>(objects, 'Secret', PARTNER_KEYS_SECRET);
+      expect(Buffer.from(secret.data[PARTNER_KEYS] ?? '', 'base64').toString()).to.equal(dev);
+      expect(workloadsReadingSecret(objects, PARTNER_KEYS_SECRET)).to.deep.equal([`Deployment/${partner}`]);
+    });
+  });
+
   describe('NOTES.txt (rendered by helm install only)', () => {
     // helm template skips NOTES.txt: render it as the data of a ConfigMap, in a copy of the charts.
     let copy = '';
@@ -1536,6 +1782,44 @@ describe('deploy: charts/svc', function () {
             .map((r) => r.source)
             .join('.*'),
         ),
+      },
+      {
+        label: 'no PARTNER_SECRETS_KEYS source with production values but for the existingSecret',
+        args: ['-f', productionValues, '--set', 'partnerSecretsKeys.existingSecret='],
+        message: new RegExp(
+          [
+            /partnerSecretsKeys: services\.partner needs PARTNER_SECRETS_KEYS/,
+            /the providers' webhook signing secrets/,
+            /kubectl -n default create secret generic svc-partner-secrets-keys --from-literal=PARTNER_SECRETS_KEYS=/,
+          ]
+            .map((r) => r.source)
+            .join('.*'),
+        ),
+      },
+      {
+        label: 'partner enabled without its PARTNER_SECRETS_KEYS entry',
+        args: ['--set', 'services.partner.secretEnv=null'],
+        message: /services\.partner is enabled but gets no PARTNER_SECRETS_KEYS/,
+      },
+      {
+        label: 'the SSRF guard of partner turned off (PARTNER_WEBHOOK_INSECURE_URLS)',
+        args: ['--set-string', 'services.partner.env.PARTNER_WEBHOOK_INSECURE_URLS=true'],
+        message: /services\.partner: PARTNER_WEBHOOK_INSECURE_URLS=true is for tests and local development only/,
+      },
+      {
+        label: 'the SSRF guard of partner turned off through extraEnv',
+        args: [
+          '--set',
+          'services.partner.extraEnv[0].name=PARTNER_WEBHOOK_INSECURE_URLS',
+          '--set-string',
+          'services.partner.extraEnv[0].value=Yes',
+        ],
+        message: /services\.partner: PARTNER_WEBHOOK_INSECURE_URLS=Yes is for tests/,
+      },
+      {
+        label: 'an egress CIDR that is not one',
+        args: ['--set', 'services.partner.networkPolicy.egress.internet.except={private}'],
+        message: /\/services\/partner\/networkPolicy\/egress\/internet\/except\/0': 'private' does not match pattern/,
       },
       {
         label: 'channels enabled without its CHANNELS_SECRETS_KEYS entry',

@@ -222,10 +222,13 @@ export function getObject<T = K8sObject>(objects: K8sObject[], kind: string, nam
 export const WEBHOOK_KEYS_SECRET = `${releaseName}-webhook-secrets-keys`;
 /** Likewise for channels' CHANNELS_SECRETS_KEYS (<release>-svc-channels-secrets-keys). */
 export const CHANNELS_KEYS_SECRET = `${releaseName}-channels-secrets-keys`;
+/** Likewise for partner's PARTNER_SECRETS_KEYS (<release>-svc-partner-secrets-keys). */
+export const PARTNER_KEYS_SECRET = `${releaseName}-partner-secrets-keys`;
 
 /**
  * What every install adds to values.yaml: the chart refuses to render without a source of webhook-ingress's
- * WEBHOOK_SECRETS_KEYS (webhookSecretsKeys.existingSecret or .value) and of channels' CHANNELS_SECRETS_KEYS. Renders "with default values" pass these; the
+ * WEBHOOK_SECRETS_KEYS (webhookSecretsKeys.existingSecret or .value), of channels' CHANNELS_SECRETS_KEYS and of
+ * partner's PARTNER_SECRETS_KEYS. Renders "with default values" pass these; the
  * values files of charts/svc (production, dev) carry their own.
  */
 export const REQUIRED_ARGS = [
@@ -233,6 +236,8 @@ export const REQUIRED_ARGS = [
   `webhookSecretsKeys.existingSecret=${WEBHOOK_KEYS_SECRET}`,
   '--set',
   `channelsSecretsKeys.existingSecret=${CHANNELS_KEYS_SECRET}`,
+  '--set',
+  `partnerSecretsKeys.existingSecret=${PARTNER_KEYS_SECRET}`,
 ];
 
 /** Object name of a service's Deployment, Service, ... for the release the suite renders. */

@@ -1,8 +1,8 @@
 {{/*
 Checks of a block of sealing keys (root context), which the generic library chart cannot know about:
 webhookSecretsKeys (WEBHOOK_SECRETS_KEYS, what webhook-ingress seals the providers' signing secrets with, decision
-0014) and channelsSecretsKeys (CHANNELS_SECRETS_KEYS, what channels seals the web integrations' identity secrets with,
-decision 0075). With NODE_ENV=production (every pod of this chart) the service refuses to start without its keys. So
+0014), channelsSecretsKeys (CHANNELS_SECRETS_KEYS, what channels seals the web integrations' identity secrets with,
+decision 0075) and partnerSecretsKeys (PARTNER_SECRETS_KEYS, what partner seals the providers' webhook secrets with). With NODE_ENV=production (every pod of this chart) the service refuses to start without its keys. So
 instead of pods crash-looping on a missing Secret:
   - rendering fails while the service (or any service reading the block through secretEnv) is enabled and neither
     <block>.existingSecret nor <block>.value is set, saying how to make a key. The chart never generates one: a key

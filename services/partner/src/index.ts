@@ -7,3 +7,4 @@ export { DeliveryEngine, type DeliveryEngineOptions } from './domain/delivery/en
 export { Fanout } from './domain/fanout/fanout';
 export type { PartnerEvent } from './domain/fanout/mapping';
 export { WebhookSecrets } from './domain/webhook-secrets';
+export { isPublicAddress } from './domain/endpoint-address';
