@@ -95,9 +95,10 @@ function hide<T extends { directives?: readonly DirectiveNode[] }>(node: T): T {
 
 /**
  * Composes the supergraph from the services' protos with GraphQL Mesh compose, at gateway start-up, so the endpoints
- * baked into it are the ones this gateway talks to. Every call carries the principal token and the x-request-id as
- * gRPC metadata, read from the GraphQL context at call time. Returns the raw supergraph (for the resolver table) and the
- * public one.
+ * baked into it are the ones this gateway talks to. The public resolvers check their routes against it and call the
+ * services with the generated clients (mesh/src/route-calls.ts); the transport options kept here (metadata from the
+ * GraphQL context, proto3 defaults, the call policy) are what Mesh's gRPC transport would use for a raw field, which no
+ * request reaches (they are @inaccessible). Returns the raw supergraph (for the resolver table) and the public one.
  */
 export async function composeSupergraph(
   sources: SubgraphSource[],

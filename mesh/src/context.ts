@@ -5,7 +5,7 @@ import type { PrincipalTokens } from './auth/signed-principals';
 export interface GatewayContext {
   /** The authenticated caller; unset for credential-less requests (login only, sent to identity as ANONYMOUS). */
   principal?: Principal;
-  /** The principal's token for each subgraph, sent to its service as gRPC metadata by Mesh's transport. */
+  /** The principal's token for each subgraph, sent to its service as gRPC metadata (mesh/src/route-calls.ts). */
   principalTokens?: PrincipalTokens;
   /** Where a credential-less request (a login) came from; sent to identity for the login throttle. */
   clientAddress?: string;

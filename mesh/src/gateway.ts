@@ -97,10 +97,17 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const document = publicDocument();
   const table = loadOperationsTable();
   const uploads = options.uploads ?? DEFAULT_UPLOAD_LIMITS;
+  const routes = buildResolvers(
+    supergraph.raw,
+    publicSchema(document),
+    authenticator,
+    options.services,
+    options.callPolicy,
+  );
   const runtime = createGatewayRuntime({
     supergraph: supergraph.hidden,
     additionalTypeDefs: print(document),
-    additionalResolvers: buildResolvers(supergraph.raw, publicSchema(document), authenticator),
+    additionalResolvers: routes.resolvers,
     transports: { grpc: import('@graphql-mesh/transport-grpc') },
     // GraphQL multipart requests (createMedia, uploadMultipleMedia); Hive Gateway has them off by default.
     multipart: true,
@@ -154,6 +161,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     readinessChecks: () => ({ 'gateway.schema': async () => (await runtime.getSchema()) !== undefined }),
     stop: async () => {
       await runtime.dispose();
+      routes.close();
       await authenticator.stop();
     },
   };

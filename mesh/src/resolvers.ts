@@ -1,91 +1,52 @@
-import { buildASTSchema, parse, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { buildASTSchema, parse, type GraphQLSchema } from 'graphql';
+import type { GrpcCallPolicy } from '@svc/kit';
 import type { Authenticator } from './auth/authenticator';
 import type { GatewayContext } from './context';
+import { RouteCalls } from './route-calls';
 import { ROUTES, type Route } from './routes';
-import { SelectionCache, delegatedSelection, field, wholeSelection } from './selection';
-import { rawFieldName } from './subgraphs';
 
 type Json = Record<string, unknown>;
 
-/**
- * Plain data without nulls: the delegated result carries the delegation's symbols, which would make the public
- * schema's resolvers treat it as a subgraph object (and miss aliased fields); absent and null read the same.
- */
-export function plainData(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(plainData);
-  if (value && typeof value === 'object' && !(value instanceof Error) && !(value instanceof Uint8Array)) {
-    const out: Json = {};
-    for (const key of Object.keys(value)) {
-      const inner = (value as Json)[key];
-      if (inner !== undefined && inner !== null) out[key] = plainData(inner);
-    }
-    return out;
-  }
-  return value;
+export interface Resolvers {
+  resolvers: Record<string, Record<string, unknown>>;
+  /** Closes the gRPC clients of the routes. */
+  close(): void;
 }
 
-type SubgraphCall = (options: {
-  root: unknown;
-  args: Json;
-  context: unknown;
-  info: GraphQLResolveInfo;
-}) => Promise<unknown>;
-
 /**
- * Generates the public root resolvers from the route table: each delegates to the hidden gRPC root field of its
- * service through Mesh's in-context SDK (so calls go through the gRPC transport with the principal metadata).
+ * Generates the public root resolvers from the route table: each calls its service's gRPC method with the generated
+ * ts-proto client (mesh/src/route-calls.ts), with the principal metadata and the call policy. The composed (raw)
+ * supergraph is what each route is checked against; ts-proto's messages are camelCase like the public schema, so the
+ * service's answer is the public result (or what the route's `response` makes of it).
  */
 export function buildResolvers(
   rawSupergraph: string,
   publicSchema: GraphQLSchema,
   authenticator: Authenticator,
-): Record<string, Record<string, unknown>> {
+  services: Record<string, string>,
+  callPolicy?: GrpcCallPolicy,
+): Resolvers {
   const raw: GraphQLSchema = buildASTSchema(parse(rawSupergraph), { assumeValid: true, assumeValidSDL: true });
-  const publicRootOf = (field: string): 'Query' | 'Mutation' => {
-    if (publicSchema.getQueryType()?.getFields()[field]) return 'Query';
-    if (publicSchema.getMutationType()?.getFields()[field]) return 'Mutation';
-    throw new Error(`route ${field} is not a root field of the public schema`);
-  };
+  const calls = new RouteCalls(raw, services, callPolicy);
   const resolvers: Record<string, Record<string, unknown>> = { Query: {}, Mutation: {} };
   for (const [publicField, route] of Object.entries(ROUTES)) {
-    const rawField = rawFieldName(route.service, route.method);
-    const rootType = raw.getQueryType()?.getFields()[rawField]
+    const publicRoot = publicSchema.getQueryType()?.getFields()[publicField]
       ? 'Query'
-      : raw.getMutationType()?.getFields()[rawField]
+      : publicSchema.getMutationType()?.getFields()[publicField]
         ? 'Mutation'
         : undefined;
-    if (!rootType) throw new Error(`route ${publicField}: the supergraph has no field ${rawField}`);
-    const rawType = (rootType === 'Query' ? raw.getQueryType() : raw.getMutationType())?.getFields()[rawField]?.type;
-    const whole = rawType && wholeSelection(rawType);
-    if (!rawType || !whole) throw new Error(`route ${publicField}: ${rawField} does not return a message`);
-    const publicRoot = publicRootOf(publicField);
-    const publicType = (
-      publicRoot === 'Query' ? publicSchema.getQueryType() : publicSchema.getMutationType()
-    )?.getFields()[publicField]?.type;
-    if (!publicType) throw new Error(`route ${publicField} is not a root field of the public schema`);
-    // Ask the service only for what the client selected, when that maps field by field; else for the whole message.
-    const delegatedFields = new SelectionCache((sets, fragments) =>
-      field(rawField, delegatedSelection(publicType, rawType, sets, fragments) ?? whole),
-    );
+    if (!publicRoot) throw new Error(`route ${publicField} is not a root field of the public schema`);
+    const call = calls.of(route);
     resolvers[publicRoot] = {
       ...resolvers[publicRoot],
-      [publicField]: async (root: unknown, args: Json, context: GatewayContext, info: GraphQLResolveInfo) => {
-        const sdk = (context as unknown as Record<string, Record<string, Record<string, SubgraphCall>>>)[route.service];
-        const call = sdk?.[rootType]?.[rawField];
-        if (!call) throw new Error(`no in-context SDK for ${route.service}.${rootType}.${rawField}`);
-        const input = plainData(route.request ? await route.request(args) : args) as Json;
-        // The SDK delegates the field nodes of `info`: given the one built here, it sends exactly that selection, with
-        // no client fragment to carry and no selection to rewrite on each call.
-        const fieldNodes = [delegatedFields.get(info.fieldNodes, info.fragments)];
-        const result = await call({ root, args: { input }, context, info: { ...info, fieldNodes, fragments: {} } });
-        if (result instanceof Error) throw result;
-        const data = plainData(result ?? {}) as Json;
+      [publicField]: async (_root: unknown, args: Json, context: GatewayContext) => {
+        const result = await call(route.request ? await route.request(args) : args, context);
         applyEffect(route, args, context, authenticator);
-        return route.response ? route.response(data) : data;
+        return route.response ? route.response(result) : result;
       },
     };
   }
-  return resolvers;
+  return { resolvers, close: () => calls.close() };
 }
 
 function applyEffect(route: Route, args: Json, context: GatewayContext, authenticator: Authenticator): void {

@@ -1,7 +1,7 @@
 /**
- * How a public root field maps to a gRPC method of a service. Arguments pass through by name (camelCase → the
- * proto's snake_case) unless `request` reshapes them; the response passes back (snake_case → camelCase) unless
- * `response` picks a part of it. The gateway generates every public resolver from these tables.
+ * How a public root field maps to a gRPC method of a service. Arguments pass through by name as the request message
+ * (ts-proto's camelCase names) unless `request` reshapes them; the response message passes back unless `response`
+ * picks a part of it. The gateway generates every public resolver from these tables (mesh/src/resolvers.ts).
  */
 export interface Route {
   /** Subgraph name (mesh/src/subgraphs.ts). */
