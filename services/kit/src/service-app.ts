@@ -135,6 +135,25 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
       );
     }
     await this.ownSigner?.ready();
+    try {
+      await this.startParts();
+    } catch (error) {
+      // A start that fails half-way (a broker refusing a topic, a port taken) must not leave a relay, consumers or
+      // servers running in this process: the tests construct many apps in one process, and a leaked one keeps it alive.
+      await this.stopParts().catch((stopError: unknown) =>
+        this.logger.warn({ err: stopError }, `${this.spec.name}: cleaning up a failed start failed`),
+      );
+      throw error;
+    }
+    this.grpc.setServing(true, ['', ...this.spec.grpcServices]);
+    this.started = true;
+    this.logger.info(
+      { grpcPort: this.grpcPort, httpPort: this.httpPort, bus: this.bus.kind },
+      `${this.spec.name} started`,
+    );
+  }
+
+  private async startParts(): Promise<void> {
     this.dataSource = await openDataSource(this.dataSourceSpec, { migrate: this.config.DB_MIGRATE !== 'skip' });
     this.ownsBus = !this.deps.bus;
     this.bus = this.deps.bus ?? createBus(this.config, this.logger, this.spec.publishes);
@@ -155,25 +174,28 @@ export abstract class ServiceApp<C extends BaseConfig = BaseConfig> {
       await new Promise<void>((resolve) => this.http?.once('listening', () => resolve()));
     }
     await this.startWorkers();
-    this.grpc.setServing(true, ['', ...this.spec.grpcServices]);
-    this.started = true;
-    this.logger.info(
-      { grpcPort: this.grpcPort, httpPort: this.httpPort, bus: this.bus.kind },
-      `${this.spec.name} started`,
-    );
   }
 
   /** Graceful stop: not serving, drain in-flight calls, stop workers, relay what is committed, close. */
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    await this.stopParts();
+    this.logger.info(`${this.spec.name} stopped`);
+  }
+
+  /** Stops what `startParts` started, also when it stopped half-way (each part only if it exists). */
+  private async stopParts(): Promise<void> {
     await this.grpc.stop(this.config.SHUTDOWN_GRACE_MS);
     await this.stopWorkers();
-    await this.relay.stop();
+    const relay = this.relay as OutboxRelay | undefined;
+    await relay?.stop();
     if (this.http) await new Promise<void>((resolve) => this.http?.close(() => resolve()));
-    if (this.ownsBus) await this.bus.stop();
-    await this.dataSource.destroy();
-    this.logger.info(`${this.spec.name} stopped`);
+    this.http = undefined;
+    const bus = this.bus as EventBus | undefined;
+    if (this.ownsBus) await bus?.stop();
+    const dataSource = this.dataSource as DataSource | undefined;
+    if (dataSource?.isInitialized) await dataSource.destroy();
   }
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   Kafka,
   Partitioners,
+  type Admin,
   logLevel,
   type Consumer,
   type KafkaConfig,
@@ -19,6 +20,39 @@ import {
   type Subscription,
 } from './bus';
 import { DEFAULT_RETRY_POLICY, handleBatchWithRetries, handleWithRetries, type RetryPolicy } from './dead-letter';
+
+/**
+ * What a broker answers about a topic another client (or this one) has just created, until its metadata has spread:
+ * KafkaJS's own `waitForLeaders` gives up on UNKNOWN_TOPIC_OR_PARTITION (kafkajs#815), which a loaded broker answers
+ * for a moment after the create; a concurrent creator's TOPIC_ALREADY_EXISTS means the same.
+ */
+const SETTLING_TOPIC_ERRORS = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'TOPIC_ALREADY_EXISTS']);
+const TOPIC_SETTLE_LIMIT_MS = 30_000;
+const TOPIC_SETTLE_POLL_MS = 100;
+
+function isSettlingTopicError(error: unknown): boolean {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    const type = (cause as { type?: unknown }).type;
+    if (typeof type === 'string' && SETTLING_TOPIC_ERRORS.has(type)) return true;
+  }
+  return false;
+}
+
+/** Polls the topics' metadata until every partition has a leader (bounded), tolerating the settling answers. */
+async function waitForTopicLeaders(admin: Admin, topics: string[]): Promise<void> {
+  const deadline = Date.now() + TOPIC_SETTLE_LIMIT_MS;
+  for (;;) {
+    try {
+      const { topics: found } = await admin.fetchTopicMetadata({ topics });
+      const led = found.every((topic) => topic.partitions.every((partition) => partition.leader >= 0));
+      if (led && found.length === topics.length) return;
+    } catch (error) {
+      if (!isSettlingTopicError(error) || Date.now() > deadline) throw error;
+    }
+    if (Date.now() > deadline) throw new Error(`kafka topics ${topics.join(', ')} have no leaders after 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, TOPIC_SETTLE_POLL_MS));
+  }
+}
 
 function delivered(topic: string, partition: number, message: KafkaMessage): DeliveredRecord {
   const headers: Record<string, string> = {};
@@ -107,10 +141,15 @@ export class KafkaBus implements EventBus {
       const existing = new Set(await admin.listTopics());
       const missing = topics.filter((t) => !existing.has(t));
       if (missing.length) {
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: missing.map((topic) => ({ topic, numPartitions: 3 })),
-        });
+        try {
+          await admin.createTopics({
+            waitForLeaders: true,
+            topics: missing.map((topic) => ({ topic, numPartitions: 3 })),
+          });
+        } catch (error) {
+          if (!isSettlingTopicError(error)) throw error;
+        }
+        await waitForTopicLeaders(admin, missing);
       }
       for (const topic of topics) this.knownTopics.add(topic);
     } finally {
