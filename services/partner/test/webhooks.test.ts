@@ -8,11 +8,8 @@ import {
   PrincipalKind,
   SecretKeyring,
   apiKeyPrincipal,
-  dropTestDatabase,
   newId,
-  openDataSource,
   principalFor,
-  testDbUrl,
   type Principal,
 } from '@svc/kit';
 import { ApiScope } from '@svc/proto/common/v1';
@@ -21,7 +18,7 @@ import {
   PartnerWebhookDisabledReason,
   PartnerWebhookState_Status as WebhookStatus,
 } from '@svc/proto/partner/v1/partner_webhooks';
-import { partnerData } from '../src/data';
+import { closePartnerDb, openPartnerDb } from './partner-db';
 import { PartnerDeliveryAttemptRow, PartnerDeliveryRow, PartnerWebhookRow } from '../src/entities';
 import { WebhookSecrets } from '../src/domain/webhook-secrets';
 import { PartnerDeliveries, ReplayWhenDue } from '../src/domain/webhooks/deliveries';
@@ -45,14 +42,13 @@ async function failure(promise: Promise<unknown>): Promise<DomainError> {
 }
 
 describe('PartnerWebhooks', () => {
-  const url = testDbUrl('partner-webhooks');
   let dataSource: DataSource;
   let webhooks: PartnerWebhooks;
   let deliveries: PartnerDeliveries;
   let clock = new Date('2026-11-25T12:00:00.000Z');
 
   before(async () => {
-    dataSource = await openDataSource({ ...partnerData, url }, { migrate: true });
+    dataSource = await openPartnerDb('partner-webhooks');
     const secrets = new WebhookSecrets(new SecretKeyring([{ id: 'k1', key: randomBytes(32) }]), 3_600_000);
     webhooks = new PartnerWebhooks(dataSource, secrets, { allowInsecure: false }, () => clock);
     const replayer = new ReplayWhenDue(dataSource, () => clock);
@@ -60,8 +56,7 @@ describe('PartnerWebhooks', () => {
   });
 
   after(async () => {
-    await dataSource?.destroy();
-    await dropTestDatabase(url);
+    await closePartnerDb(dataSource);
   });
 
   /** A delivery of `webhook` as the delivery engine writes one, with `attempts` failed attempts. */
