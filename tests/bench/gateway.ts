@@ -11,7 +11,6 @@
  * process there), BENCH_NODE_ENV (the stack's NODE_ENV, default `production` as every deployed image runs: graphql-js
  * then skips its development checks; `development` is what `npm start` runs).
  */
-import { randomBytes } from 'node:crypto';
 import { callerMetadata, grpcClient, systemPrincipal, unary } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
@@ -71,12 +70,9 @@ function print(results: Result[], baseline: Result): void {
 async function main(): Promise<void> {
   console.log(`load average before: ${machineLoad()}`);
   const profileDir = process.env.BENCH_CPU_PROF;
-  // Production refuses to start without keys for secrets at rest (webhook provider secrets, decision 0014; web
-  // integrations' identity secrets, decision 0075): throwaway ones.
-  const secretsKey = () => `bench:${randomBytes(32).toString('base64')}`;
-  const productionKeys = { WEBHOOK_SECRETS_KEYS: secretsKey(), CHANNELS_SECRETS_KEYS: secretsKey() };
+  // In production, startStackProcess gives the stack throwaway keys for its secrets at rest.
   const stack = await startStackProcess(
-    { NODE_ENV, ...(NODE_ENV === 'production' ? productionKeys : {}) },
+    { NODE_ENV },
     profileDir ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir] } : {},
   );
   try {

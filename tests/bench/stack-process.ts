@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { eventually, testTrustKeys } from '@svc/kit';
 import type { BenchCommand, BenchMemory, BenchReply, BenchRequest } from '@svc/stack';
 
@@ -35,6 +36,15 @@ export interface StackProcessOptions {
 }
 
 /**
+ * The keys of secrets at rest a production stack refuses to start without (webhook-ingress's provider secrets,
+ * decision 0014; channels' identity secrets, decision 0075; partner's webhook signing secrets): throwaway ones.
+ */
+function throwawaySecretsKeys(): Record<string, string> {
+  const key = () => `bench:${randomBytes(32).toString('base64')}`;
+  return { WEBHOOK_SECRETS_KEYS: key(), CHANNELS_SECRETS_KEYS: key(), PARTNER_SECRETS_KEYS: key() };
+}
+
+/**
  * Runs `npm start`'s entry point in its own process (as in production, the server does not share an event loop
  * with the load generator) on a fresh data dir (or, after `kill()`, the same one again), and waits until it has seeded
  * the demo org and listens.
@@ -59,6 +69,7 @@ export async function startStackProcess(
       SVC_BENCH_CONTROL: 'ipc',
       // This process's keys (kit testTrustKeys): `callerMetadata` then signs calls the stack's services trust.
       SVC_TRUST_KEYS: JSON.stringify(testTrustKeys()),
+      ...((env.NODE_ENV ?? process.env.NODE_ENV) === 'production' ? throwawaySecretsKeys() : {}),
       ...env,
     },
     stdio: ['ignore', stdout, 'inherit', 'ipc'],

@@ -22,15 +22,13 @@ import { HelpArticleWrites } from './domain/help-articles/write';
 import { CONTENT_PUBLIC_GRPC_SERVICE, contentPublicService } from './domain/public/grpc';
 import { HelpOrgs } from './domain/public/help-orgs';
 import { PublicReads } from './domain/public/public-reads';
-import { helpArticleService } from './grpc/help-articles-handlers';
+import { HELP_ARTICLE_GRPC_SERVICE, helpArticleService } from './grpc/help-articles-handlers';
 import { HelpFolderReads, HelpFolderWrites } from './domain/help-folders';
 import { HELP_FOLDER_GRPC_SERVICE, helpFolderService } from './grpc/help-folders-handlers';
 import { TAXONOMY_GRPC_SERVICE, taxonomyService } from './grpc/taxonomy-handlers';
 import { NewsPosts } from './domain/news/posts';
 import { NewsScheduler } from './domain/news/scheduler';
-import { newsPostsService } from './grpc/news-posts-handlers';
-
-const NEWS_POST_SERVICE = 'svc.content.v1.NewsPostService';
+import { NEWS_POST_GRPC_SERVICE, newsPostsService } from './grpc/news-posts-handlers';
 import { helpPagesRouter } from './http/help-pages';
 
 export interface ContentDeps extends ServiceAppDeps {
@@ -57,10 +55,10 @@ export class ContentApp extends ServiceApp<ContentConfig> {
       {
         name: 'content',
         grpcServices: [
-          'svc.content.v1.HelpArticleService',
+          HELP_ARTICLE_GRPC_SERVICE,
           HELP_FOLDER_GRPC_SERVICE,
           TAXONOMY_GRPC_SERVICE,
-          NEWS_POST_SERVICE,
+          NEWS_POST_GRPC_SERVICE,
           CONTENT_PUBLIC_GRPC_SERVICE,
         ],
         data: contentData,
@@ -90,7 +88,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
         },
         deps,
       ),
-      'svc.content.v1.HelpArticleService',
+      HELP_ARTICLE_GRPC_SERVICE,
     );
     this.grpc.add(
       HelpFolderServiceService,
@@ -116,7 +114,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
     });
     this.newsScheduler = scheduler;
     const news = new NewsPosts(this.dataSource, relay, (at) => scheduler.wakeAt(at), this.newsClock);
-    this.grpc.add(NewsPostServiceService, newsPostsService(news, deps), NEWS_POST_SERVICE);
+    this.grpc.add(NewsPostServiceService, newsPostsService(news, deps), NEWS_POST_GRPC_SERVICE);
     this.grpc.add(
       ContentPublicServiceService,
       contentPublicService(new PublicReads(this.dataSource), deps),

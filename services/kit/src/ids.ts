@@ -16,6 +16,14 @@ export function newId(now: Date = new Date()): string {
   return bytes.toString('hex');
 }
 
+/** The smallest id `newId` makes at `at` or later: ids below it were made before `at` (to the second). */
+export function firstIdAt(at: Date): string {
+  return Math.floor(at.getTime() / 1000)
+    .toString(16)
+    .padStart(8, '0')
+    .padEnd(24, '0');
+}
+
 const ID_PATTERN = /^[0-9a-f]{24}$/;
 
 export function isId(value: unknown): value is string {

@@ -62,6 +62,7 @@ export * from './erasure/participant-testing';
 export * from './erasure/events';
 export * from './erasure/org-events';
 export * from './erasure/consumer';
+export * from './erasure/receipts';
 export * from './erasure/participant-service';
 export * from './erasure/testing';
 export * from './erasure/org-erasure';

@@ -10,6 +10,7 @@ import {
   ServiceApp,
   type LoadedKeyring,
   type ServiceAppDeps,
+  type PassLoop,
   type Subscription,
 } from '@svc/kit';
 import { ChannelsServiceClient } from '@svc/proto/channels/v1';
@@ -27,6 +28,7 @@ import { OrgLookups } from './domain/org-lookups';
 import { UsageConsumer } from './domain/usage/consumer';
 import { UsageRecorder } from './domain/usage/recorder';
 import { UsageReports } from './domain/usage/reports';
+import { usageMarksRetention } from './domain/usage/retention';
 import { WebhookSecrets, loadPartnerKeyring } from './domain/webhook-secrets';
 import { PartnerDeliveries, type DeliveryReplayer } from './domain/webhooks/deliveries';
 import { PartnerWebhooks } from './domain/webhooks/webhooks';
@@ -68,6 +70,8 @@ export class PartnerApp extends ServiceApp<PartnerConfig> {
   readonly orgLookups: OrgLookups;
   private usageConsumer: UsageConsumer | undefined;
   private usageSubscription: Subscription | undefined;
+  /** Prunes the usage rollup's processed-event marks (decision 0270). */
+  private usageRetention: PassLoop | undefined;
 
   constructor(config: PartnerConfig, deps: PartnerDeps = {}) {
     super(
@@ -128,6 +132,11 @@ export class PartnerApp extends ServiceApp<PartnerConfig> {
       PARTNER_USAGE_GRPC_SERVICE,
     );
     this.usageConsumer = new UsageConsumer(new UsageRecorder(this.dataSource), this.orgLookups, this.logger);
+    this.usageRetention = usageMarksRetention(
+      this.dataSource,
+      this.config.PARTNER_USAGE_DEDUPE_RETENTION_MS,
+      this.logger,
+    );
   }
 
   /** Counts the inbox's events into the usage rollup; tests stop and restart it (nothing is lost or doubled). */
@@ -157,6 +166,7 @@ export class PartnerApp extends ServiceApp<PartnerConfig> {
     this.fanout = await subscribeFanout(this.bus, fanout, this.config.KAFKA_TOPIC_PREFIX, this.logger);
     engine?.start();
     await this.startUsageConsumer();
+    this.usageRetention?.start();
     await this.erasure?.start();
     await this.orgErasure?.start();
   }
@@ -164,6 +174,7 @@ export class PartnerApp extends ServiceApp<PartnerConfig> {
   protected override async stopWorkers(): Promise<void> {
     await this.fanout?.stop();
     await this.stopUsageConsumer();
+    await this.usageRetention?.stop();
     await this.delivery?.stop();
     await this.erasure?.stop();
     await this.orgErasure?.stop();

@@ -41,6 +41,15 @@ const partnerSettingsShape = serviceConfigSchema.extend({
   PARTNER_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /** How often a replica looks for due deliveries besides being woken by new ones (ms). */
   PARTNER_DELIVERY_POLL_MS: z.coerce.number().int().min(10).default(1_000),
+  /**
+   * How long the usage rollup keeps an event's processed mark (ms): longer than any redelivery can come, so longer
+   * than the topics' retention (Kafka's and the embedded bus's 7 days; docs/decisions/0270).
+   */
+  PARTNER_USAGE_DEDUPE_RETENTION_MS: z.coerce
+    .number()
+    .int()
+    .min(8 * 24 * HOUR_MS)
+    .default(30 * 24 * HOUR_MS),
 });
 
 /** Every setting, with the rules that hold for every process; `partnerConfigSchema` adds the serving ones. */

@@ -2,17 +2,17 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { createLogger, dropTestDatabase, newId, openDataSource, SecretKeyring, testDbUrl } from '@svc/kit';
+import { createLogger, newId, SecretKeyring } from '@svc/kit';
 import {
   PartnerWebhookState_Status as WebhookStatus,
   PartnerWebhookDeliveryState_Status as DeliveryStatus,
 } from '@svc/proto/partner/v1/partner_webhooks';
-import { partnerData } from '../src/data';
 import { DeliveryEngine, type DeliveryEngineOptions } from '../src/domain/delivery/engine';
 import { Fanout } from '../src/domain/fanout/fanout';
 import { WebhookSecrets } from '../src/domain/webhook-secrets';
 import type { PartnerEvent } from '../src/domain/fanout/mapping';
 import { PartnerDeliveryAttemptRow, PartnerDeliveryRow, PartnerWebhookRow } from '../src/entities';
+import { closePartnerDb, openPartnerDb } from './partner-db';
 
 export const logger = createLogger('partner-delivery-test', 'silent');
 
@@ -92,19 +92,20 @@ export class TestClock {
   }
 }
 
-const urls = new WeakMap<DataSource, string>();
-
-export async function openPartnerDb(name: string, file?: string): Promise<DataSource> {
-  const url = testDbUrl(name, file);
-  const dataSource = await openDataSource({ ...partnerData, url }, { migrate: true });
-  urls.set(dataSource, url);
-  return dataSource;
+/** One delivery test's world: a fresh partner database and a started receiver. */
+export interface DeliveryWorld {
+  dataSource: DataSource;
+  receiver: Receiver;
 }
 
-/** Closes a database of `openPartnerDb`, dropping it on MariaDB (`npm run test:infra`). */
-export async function closePartnerDb(dataSource: DataSource): Promise<void> {
-  await dataSource.destroy();
-  await dropTestDatabase(urls.get(dataSource) ?? '');
+export async function openDeliveryWorld(name: string): Promise<DeliveryWorld> {
+  const dataSource = await openPartnerDb(name);
+  return { dataSource, receiver: await new Receiver().start() };
+}
+
+export async function closeDeliveryWorld({ dataSource, receiver }: DeliveryWorld): Promise<void> {
+  await receiver.stop();
+  await closePartnerDb(dataSource);
 }
 
 export const PROVIDER = newId();

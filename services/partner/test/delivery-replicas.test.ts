@@ -3,8 +3,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { expect } from 'chai';
 import type { DataSource } from 'typeorm';
-import { dropTestDatabase, openDataSource, testDbUrl } from '@svc/kit';
-import { partnerData } from '../src/data';
 import {
   Receiver,
   TestClock,
@@ -16,6 +14,7 @@ import {
   messageCreated,
   newSecret,
 } from './delivery-fixture';
+import { closePartnerDb, openPartnerDb, openPartnerReplica } from './partner-db';
 
 /**
  * Two replicas' engines on one database (a SQLite file, or MariaDB under `npm run test:infra`), each with its own
@@ -23,21 +22,19 @@ import {
  */
 describe('partner delivery engine: two replicas on one database', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-replicas-'));
-  const url = testDbUrl('partner_replicas', path.join(dir, 'partner.sqlite'));
   let first: DataSource;
   let second: DataSource;
   let receiver: Receiver;
 
   before(async () => {
-    first = await openDataSource({ ...partnerData, url }, { migrate: true });
-    second = await openDataSource({ ...partnerData, url }, { migrate: false });
+    first = await openPartnerDb('partner_replicas', path.join(dir, 'partner.sqlite'));
+    second = await openPartnerReplica(first);
     receiver = await new Receiver().start();
   });
   after(async () => {
     await receiver.stop();
-    await first.destroy();
     await second.destroy();
-    if (!url.startsWith('sqlite')) await dropTestDatabase(url);
+    await closePartnerDb(first);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -6,7 +6,7 @@ import { PartnerWebhookDisabledReason as DisabledReason } from '@svc/proto/partn
 import { RETRY_DELAYS_MS } from '../src/domain/delivery/schedule';
 import { PartnerWebhookRow } from '../src/entities';
 import {
-  Receiver,
+  type Receiver,
   TestClock,
   addWebhook,
   attemptsOf,
@@ -16,8 +16,8 @@ import {
   fanoutOf,
   messageCreated,
   newSecret,
-  openPartnerDb,
-  closePartnerDb,
+  openDeliveryWorld,
+  closeDeliveryWorld,
   webhookOf,
   WebhookStatus,
   PROVIDER,
@@ -37,14 +37,8 @@ describe('partner delivery engine', () => {
   let receiver: Receiver;
   const secret = newSecret();
 
-  beforeEach(async () => {
-    dataSource = await openPartnerDb('partner_delivery');
-    receiver = await new Receiver().start();
-  });
-  afterEach(async () => {
-    await receiver.stop();
-    await closePartnerDb(dataSource);
-  });
+  beforeEach(async () => ({ dataSource, receiver } = await openDeliveryWorld('partner_delivery')));
+  afterEach(() => closeDeliveryWorld({ dataSource, receiver }));
 
   it('delivers a message.created signed per Standard Webhooks, the attempt logged', async () => {
     const clock = new TestClock();

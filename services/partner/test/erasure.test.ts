@@ -6,7 +6,7 @@ import { type PartnerDeliveryRow } from '../src/entities';
 import {
   CLIENT,
   DeliveryStatus,
-  Receiver,
+  type Receiver,
   TestClock,
   addWebhook,
   attemptsOf,
@@ -15,21 +15,15 @@ import {
   fanoutOf,
   messageCreated,
   newSecret,
-  openPartnerDb,
-  closePartnerDb,
+  openDeliveryWorld,
+  closeDeliveryWorld,
 } from './delivery-fixture';
 
 describe('partner contact erasure part', () => {
   let dataSource: DataSource;
   let receiver: Receiver;
-  beforeEach(async () => {
-    dataSource = await openPartnerDb('partner_erasure');
-    receiver = await new Receiver().start();
-  });
-  afterEach(async () => {
-    await receiver.stop();
-    await closePartnerDb(dataSource);
-  });
+  beforeEach(async () => ({ dataSource, receiver } = await openDeliveryWorld('partner_erasure')));
+  afterEach(() => closeDeliveryWorld({ dataSource, receiver }));
 
   it('counts the kinds docs/erasure.md lists', () => {
     expect(PARTNER_CONTACT_ROWS.kinds).to.deep.equal(documentedErasureKinds('partner'));

@@ -1,29 +1,19 @@
 import { expect } from 'chai';
 import type { DataSource } from 'typeorm';
-import {
-  checkServiceOrgPart,
-  dropTestDatabase,
-  fillOrgRows,
-  newId,
-  openDataSource,
-  runOrgErasure,
-  testDbUrl,
-  testOrgErasure,
-} from '@svc/kit';
+import { checkServiceOrgPart, fillOrgRows, newId, runOrgErasure, testOrgErasure } from '@svc/kit';
 import { partnerData } from '../src/data';
+import { closePartnerDb, openPartnerDb } from './partner-db';
 import { PARTNER_ORG_ROWS, partnerOrgPart } from '../src/domain/org-erasure';
 import { PartnerDeliveryAttemptRow, PartnerDeliveryRow, PartnerWebhookRow, UsageCounterRow } from '../src/entities';
 
 describe('partner: erasing a deprovisioned client org (docs/erasure.md "Erasing an org", decision 0221)', () => {
-  const url = testDbUrl('partner_org_erasure');
   let dataSource: DataSource;
 
   before(async () => {
-    dataSource = await openDataSource({ ...partnerData, url }, { migrate: true });
+    dataSource = await openPartnerDb('partner_org_erasure');
   });
   after(async () => {
-    await dataSource.destroy();
-    await dropTestDatabase(url);
+    await closePartnerDb(dataSource);
   });
 
   it('deletes every row of the org in every table, nothing of another org, and confirms zeros again', async () => {

@@ -8,19 +8,16 @@ import {
   OrgKind,
   PrincipalKind,
   createLogger,
-  dropTestDatabase,
   familyOf,
   newId,
-  openDataSource,
   principalFor,
-  testDbUrl,
   type Principal,
 } from '@svc/kit';
 import { ChannelType } from '@svc/proto/channels/v1';
 import type { Envelope } from '@svc/proto/events/v1';
 import { AuthorType, MessageDirection } from '@svc/proto/inbox/v1';
 import type { PartnerUsageCounts } from '@svc/proto/partner/v1/partner_usage';
-import { partnerData } from '../src';
+import { closePartnerDb, openPartnerDb, openPartnerReplica } from './partner-db';
 import { UsageConsumer } from '../src/domain/usage/consumer';
 import type { UsageLookups } from '../src/domain/usage/facts';
 import { periodOf } from '../src/domain/usage/period';
@@ -101,7 +98,6 @@ function counts(messagesIn: number, messagesOut: number, rest: Partial<PartnerUs
 }
 
 describe('partner usage rollup', () => {
-  const url = testDbUrl('partner');
   let dataSource: DataSource;
   const lookups = new StubLookups();
   const logger = createLogger('partner', 'warn');
@@ -119,7 +115,7 @@ describe('partner usage rollup', () => {
   }
 
   before(async () => {
-    dataSource = await openDataSource({ ...partnerData, url }, { migrate: true });
+    dataSource = await openPartnerDb('partner');
     consumer = new UsageConsumer(new UsageRecorder(dataSource), lookups, logger);
     reports = new UsageReports(dataSource, (orgId) => lookups.providerOf(orgId));
     lookups.kinds.set(web, ChannelType.WEB);
@@ -127,8 +123,7 @@ describe('partner usage rollup', () => {
   });
 
   after(async () => {
-    await dataSource.destroy();
-    await dropTestDatabase(url);
+    await closePartnerDb(dataSource);
   });
 
   it('counts messages in and out per channel kind, distinct active contacts and new conversations', async () => {
@@ -271,9 +266,7 @@ describe('partner usage rollup', () => {
     // Three consumers, each given every event in batches of its own order. On MariaDB each has its own pool (real
     // concurrency); on SQLite they share the one connection, whose transactions run one at a time.
     const opened =
-      familyOf(dataSource) === 'mysql'
-        ? await Promise.all([1, 2].map(() => openDataSource({ ...partnerData, url }, { migrate: false })))
-        : [];
+      familyOf(dataSource) === 'mysql' ? await Promise.all([1, 2].map(() => openPartnerReplica(dataSource))) : [];
     try {
       const sources = opened.length ? [dataSource, ...opened] : [dataSource, dataSource, dataSource];
       const consumers = sources.map((source) => new UsageConsumer(new UsageRecorder(source), lookups, logger));

@@ -4,6 +4,8 @@ import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
 import type { HelpArticleReads } from '../domain/help-articles/read';
 import type { HelpArticleWrites } from '../domain/help-articles/write';
 
+export const HELP_ARTICLE_GRPC_SERVICE = 'svc.content.v1.HelpArticleService';
+
 export function helpArticleService(
   domain: { reads: HelpArticleReads; writes: HelpArticleWrites },
   deps: ImplementDeps,

@@ -4,6 +4,8 @@ import { pageInfoOf } from '../domain/page';
 import type { NewsPosts } from '../domain/news/posts';
 import { newsPostView } from '../domain/news/views';
 
+export const NEWS_POST_GRPC_SERVICE = 'svc.content.v1.NewsPostService';
+
 export function newsPostsService(posts: NewsPosts, deps: ImplementDeps) {
   const handlers: ServiceHandlers<typeof NewsPostServiceService> = {
     listNewsPosts: async (request, { principal }) => {

@@ -12,7 +12,9 @@ import {
   now,
   toIso,
   type ContactErasure,
+  type ParticipantConfirmation,
   type ErasureKindCount,
+  type ErasureReceiptLedger,
   type OutboxRelay,
   type Principal,
 } from '@svc/kit';
@@ -44,7 +46,7 @@ const isParticipant = (service: string) => (ERASURE_PARTICIPANTS as readonly str
  * part, records contacts' confirmation and enqueues `contact.erase_requested`, all in one transaction; `confirm`
  * records each other participant's confirmation and completes the receipt once every participant confirmed.
  */
-export class Erasures {
+export class Erasures implements ErasureReceiptLedger {
   constructor(
     private readonly dataSource: DataSource,
     private readonly relay: () => OutboxRelay,
@@ -96,13 +98,7 @@ export class Erasures {
    * zeros). Completes the receipt once every participant confirmed. Answers false for an erasure this org never
    * requested or a service that is no participant (nothing recorded).
    */
-  async confirm(
-    orgId: string,
-    erasureId: string,
-    service: string,
-    counts: readonly ErasureKindCount[],
-    at: Date,
-  ): Promise<boolean> {
+  async confirm({ orgId, erasureId, service, counts, at }: ParticipantConfirmation): Promise<boolean> {
     if (!isParticipant(service)) return false;
     return this.dataSource.transaction(async (manager) => {
       // The request row is locked: two confirmations committing at once must not each miss the other's row.

@@ -6,7 +6,8 @@ import {
   familyOf,
   now,
   orgEraseRequestedEvent,
-  type ErasureKindCount,
+  type ParticipantConfirmation,
+  type ErasureReceiptLedger,
   type OutboxRelay,
   type Principal,
 } from '@svc/kit';
@@ -36,7 +37,7 @@ const isParticipant = (service: string) => (ORG_ERASURE_PARTICIPANTS as readonly
  * saga's head (docs/decisions/0212-client-org-deprovisioning.md). The erasure id of a deprovisioning is the org id:
  * an org is deprovisioned at most once.
  */
-export class ClientOrgs {
+export class ClientOrgs implements ErasureReceiptLedger {
   constructor(
     private readonly dataSource: DataSource,
     private readonly passwords: Passwords,
@@ -124,13 +125,7 @@ export class ClientOrgs {
    * DEPROVISIONED once every participant confirmed. Answers false for an org with no deprovisioning of this id or a
    * service that is no participant (nothing recorded).
    */
-  async confirm(
-    orgId: string,
-    erasureId: string,
-    service: string,
-    counts: readonly ErasureKindCount[],
-    at: Date,
-  ): Promise<boolean> {
+  async confirm({ orgId, erasureId, service, counts, at }: ParticipantConfirmation): Promise<boolean> {
     if (!isParticipant(service) || erasureId !== orgId) return false;
     return this.dataSource.transaction(async (manager) => {
       // The org row is locked: two confirmations committing at once must not each miss the other's row.

@@ -1,5 +1,5 @@
 import { In, type DataSource } from 'typeorm';
-import { NotFound, now, offsetPageOf, type OffsetPage, type Principal } from '@svc/kit';
+import { NotFound, offsetPageOf, type OffsetPage, type Principal } from '@svc/kit';
 import {
   PartnerWebhookDeliveryState_Status as DeliveryStatus,
   type ListPartnerWebhookDeliveriesRequest,
@@ -27,24 +27,6 @@ export interface DeliveryPage {
  */
 export interface DeliveryReplayer {
   replay(orgId: string, deliveryId: string): Promise<PartnerDeliveryRow>;
-}
-
-/** Replay as a schedule change: the delivery is PENDING and due now, whatever its status; the sender takes it next. */
-export class ReplayWhenDue implements DeliveryReplayer {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly clock: () => Date = now,
-  ) {}
-
-  async replay(orgId: string, deliveryId: string): Promise<PartnerDeliveryRow> {
-    const at = this.clock();
-    const repository = this.dataSource.getRepository(PartnerDeliveryRow);
-    await repository.update(
-      { orgId, id: deliveryId },
-      { status: DeliveryStatus.PENDING, nextAttemptAt: at, updatedAt: at },
-    );
-    return repository.findOneByOrFail({ orgId, id: deliveryId });
-  }
 }
 
 /** The delivery log of a provider's webhooks and replay (docs/partner-webhooks.md). */
