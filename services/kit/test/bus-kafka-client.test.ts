@@ -17,6 +17,9 @@ describe('kit.KafkaBus client use', () => {
   let sent: number;
   let failSends: boolean;
   let consumers: ConsumerConfig[];
+  /** How many metadata answers of a new topic are still "unknown" (a broker that has not spread the create yet). */
+  let settlingAnswers: number;
+  let createAnswersSettling: boolean;
   const idle = async () => undefined;
 
   beforeEach(() => {
@@ -25,6 +28,8 @@ describe('kit.KafkaBus client use', () => {
     sent = 0;
     failSends = false;
     consumers = [];
+    settlingAnswers = 0;
+    createAnswersSettling = false;
     Kafka.prototype.admin = function () {
       adminsOpened += 1;
       return {
@@ -33,7 +38,15 @@ describe('kit.KafkaBus client use', () => {
         listTopics: async () => [...existing],
         createTopics: async ({ topics }: { topics: { topic: string }[] }) => {
           for (const { topic } of topics) existing.add(topic);
+          if (createAnswersSettling) throw unknownTopic();
           return true;
+        },
+        fetchTopicMetadata: async ({ topics }: { topics: string[] }) => {
+          if (settlingAnswers > 0) {
+            settlingAnswers -= 1;
+            throw unknownTopic();
+          }
+          return { topics: topics.map((name) => ({ name, partitions: [{ partitionId: 0, leader: 1 }] })) };
         },
       } as unknown as ReturnType<Kafka['admin']>;
     };
@@ -61,6 +74,10 @@ describe('kit.KafkaBus client use', () => {
   });
 
   afterEach(() => Object.assign(Kafka.prototype, original));
+
+  /** What kafkajs throws for a topic the broker does not know yet (a KafkaJSProtocolError's `type`). */
+  const unknownTopic = () =>
+    Object.assign(new Error('This server does not host this topic-partition'), { type: 'UNKNOWN_TOPIC_OR_PARTITION' });
 
   const bus = () =>
     new KafkaBus({ brokers: ['127.0.0.1:1'], clientId: 'kit-test', logger: createLogger('kit-test', 'error') });
@@ -93,6 +110,17 @@ describe('kit.KafkaBus client use', () => {
     await kafka.publish(records);
     expect(existing.has('new-topic')).to.equal(true);
     expect(adminsOpened).to.equal(2);
+    await kafka.stop();
+  });
+
+  it("waits through the broker's settling answers about a topic it just created (kafkajs gives up on them)", async () => {
+    const kafka = bus();
+    await kafka.start();
+    createAnswersSettling = true;
+    settlingAnswers = 2;
+    await kafka.publish([{ topic: 'new-topic', key: 'k', value: Buffer.from('v') }]);
+    expect(sent).to.equal(1);
+    expect(settlingAnswers, 'it asked until the topic had leaders').to.equal(0);
     await kafka.stop();
   });
 
