@@ -72,9 +72,13 @@ async function main(): Promise<void> {
   console.log(`load average before: ${machineLoad()}`);
   const profileDir = process.env.BENCH_CPU_PROF;
   // Production refuses to start without keys for secrets at rest (webhook provider secrets, decision 0014; web
-  // integrations' identity secrets, decision 0075): throwaway ones.
+  // integrations' identity secrets, decision 0075; partner webhook signing secrets): throwaway ones.
   const secretsKey = () => `bench:${randomBytes(32).toString('base64')}`;
-  const productionKeys = { WEBHOOK_SECRETS_KEYS: secretsKey(), CHANNELS_SECRETS_KEYS: secretsKey() };
+  const productionKeys = {
+    WEBHOOK_SECRETS_KEYS: secretsKey(),
+    CHANNELS_SECRETS_KEYS: secretsKey(),
+    PARTNER_SECRETS_KEYS: secretsKey(),
+  };
   const stack = await startStackProcess(
     { NODE_ENV, ...(NODE_ENV === 'production' ? productionKeys : {}) },
     profileDir ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir] } : {},
