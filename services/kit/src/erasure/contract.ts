@@ -34,18 +34,11 @@ export type ErasureParticipantName = (typeof ERASURE_PARTICIPANTS)[number];
 export const ORG_ERASURE_TOPIC = 'svc.identity.orgs.v1';
 export const ORG_ERASE_REQUESTED = 'org.erase_requested';
 export const ORG_ERASE_CONFIRMED = 'org.erase_confirmed';
-/** Every service that keeps an org's data, in the order a deprovisioning lists them (identity first). */
-export const ORG_ERASURE_PARTICIPANTS = [
-  'identity',
-  'contacts',
-  'inbox',
-  'channels',
-  'flows',
-  'webhook-ingress',
-  'widget-api',
-  'content',
-  'partner',
-] as const;
+/**
+ * Every service that keeps an org's data, in the order a deprovisioning lists them: identity (first: its part is erased
+ * with the request), every contact erasure participant (each keeps data about an org's contacts), then content.
+ */
+export const ORG_ERASURE_PARTICIPANTS = ['identity', ...ERASURE_PARTICIPANTS, 'content'] as const;
 export type OrgErasureParticipantName = (typeof ORG_ERASURE_PARTICIPANTS)[number];
 
 /** How many things of one kind (e.g. `messages`) a part removes or anonymises. */

@@ -1,10 +1,10 @@
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import {
-  InvalidArgument,
   ORG_ERASURE_PARTICIPANTS,
   enqueueEvents,
   familyOf,
   now,
+  offsetPageOf,
   orgEraseRequestedEvent,
   type ParticipantConfirmation,
   type ErasureReceiptLedger,
@@ -26,9 +26,6 @@ import type { Passwords } from '../passwords';
 import { requireClientOrg, requireProvider } from './access';
 import { eraseIdentityPart } from './own-part';
 import { clientOrgView } from './views';
-
-export const DEFAULT_PAGE_LIMIT = 20;
-export const MAX_PAGE_LIMIT = 100;
 
 const isParticipant = (service: string) => (ORG_ERASURE_PARTICIPANTS as readonly string[]).includes(service);
 
@@ -63,7 +60,7 @@ export class ClientOrgs implements ErasureReceiptLedger {
 
   async list(principal: Principal, request: ListClientOrgsRequest): Promise<ClientOrgPage> {
     const providerOrgId = requireProvider(principal);
-    const { limit, offset } = pageOf(request);
+    const { limit, offset } = offsetPageOf(request);
     const status =
       request.status && request.status !== ClientOrgStatus.CLIENT_ORG_STATUS_UNSPECIFIED ? request.status : undefined;
     const [rows, totalCount] = await this.dataSource.getRepository(OrgRow).findAndCount({
@@ -166,15 +163,4 @@ export class ClientOrgs implements ErasureReceiptLedger {
       byOrg.set(row.orgId, [...(byOrg.get(row.orgId) ?? []), row]);
     return byOrg;
   }
-}
-
-/** The page a list asked for (plain `limit` / `offset`, like the content lists), checked. */
-function pageOf(request: ListClientOrgsRequest): { limit: number; offset: number } {
-  const limit = request.limit ?? DEFAULT_PAGE_LIMIT;
-  const offset = request.offset ?? 0;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT)
-    throw new InvalidArgument(`limit must be between 1 and ${MAX_PAGE_LIMIT}`, { field: 'limit' });
-  if (!Number.isInteger(offset) || offset < 0)
-    throw new InvalidArgument('offset must be 0 or more', { field: 'offset' });
-  return { limit, offset };
 }
