@@ -30,7 +30,7 @@ import { UsageRecorder } from './domain/usage/recorder';
 import { UsageReports } from './domain/usage/reports';
 import { usageMarksRetention } from './domain/usage/retention';
 import { WebhookSecrets, loadPartnerKeyring } from './domain/webhook-secrets';
-import { PartnerDeliveries, type DeliveryReplayer } from './domain/webhooks/deliveries';
+import { PartnerDeliveries } from './domain/webhooks/deliveries';
 import { PartnerWebhooks } from './domain/webhooks/webhooks';
 import { PARTNER_USAGE_GRPC_SERVICE, partnerUsageService } from './grpc/usage-handlers';
 import { PARTNER_WEBHOOK_GRPC_SERVICE, partnerWebhookService } from './grpc/webhooks-handlers';
@@ -55,10 +55,6 @@ export class PartnerApp extends ServiceApp<PartnerConfig> {
   protected readonly identity: Peer<IdentityServiceClient>;
   protected readonly channels: Peer<ChannelsServiceClient>;
   private keys: LoadedKeyring | undefined;
-  /** The webhooks' signing secrets (the delivery engine signs with `signingSecrets`); set when serving. */
-  protected webhookSecrets: WebhookSecrets | undefined;
-  /** What replayPartnerWebhookDelivery does: the delivery engine's replay. */
-  protected replayer: DeliveryReplayer | undefined;
   /** Sends the deliveries (every replica runs one); set when serving. */
   delivery: DeliveryEngine | undefined;
   private erasure: ErasureParticipant | undefined;
@@ -93,12 +89,10 @@ export class PartnerApp extends ServiceApp<PartnerConfig> {
 
   protected register(): void {
     this.orgErasure = new OrgErasureParticipant(this, partnerOrgPart());
-    // Each area adds its gRPC service here (webhooks, usage) and its consumers in startWorkers.
     const deps = { verifier: this.verifier, logger: this.logger };
     // Loaded when serving, not at construction: the migration Job runs without keys.
     this.keys = loadPartnerKeyring(this.config);
     const secrets = new WebhookSecrets(this.keys.keyring, this.config.PARTNER_SECRET_ROTATION_GRACE_MS);
-    this.webhookSecrets = secrets;
     const policy = { allowInsecure: this.config.PARTNER_WEBHOOK_INSECURE_URLS };
     const engine = new DeliveryEngine(this.dataSource, secrets, this.logger.child({ component: 'delivery' }), {
       policy,
@@ -108,14 +102,13 @@ export class PartnerApp extends ServiceApp<PartnerConfig> {
       clock: this.deliveryClock,
     });
     this.delivery = engine;
-    this.replayer = engine;
     this.erasure = new ErasureParticipant(this, partnerContactErasure(this.dataSource));
     this.grpc.add(
       PartnerWebhookServiceService,
       partnerWebhookService(
         {
           webhooks: new PartnerWebhooks(this.dataSource, secrets, policy),
-          deliveries: new PartnerDeliveries(this.dataSource, () => this.replayer ?? engine),
+          deliveries: new PartnerDeliveries(this.dataSource, () => engine),
         },
         deps,
       ),
