@@ -38,3 +38,19 @@ export function gatewayCaller(url: string, key: string, maxSockets = 4) {
       request.end(body);
     });
 }
+
+/** GETs a URL over keep-alive connections and drains the answer; rejects on any status but 200. */
+export function bareGet(url: string, maxSockets = 16) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  return () =>
+    new Promise<void>((resolve, reject) => {
+      http
+        .get(url, { agent }, (response) => {
+          response.resume();
+          response.on('end', () =>
+            response.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${response.statusCode} from ${url}`)),
+          );
+        })
+        .on('error', reject);
+    });
+}

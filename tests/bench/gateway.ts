@@ -2,7 +2,9 @@
  * `npm run bench`: operations through the public gateway (HTTP + GraphQL + Mesh gRPC transport) next to the same
  * call made straight to the inbox gRPC service, in the same run, sequentially and with 10 concurrent callers:
  * - `sendMessage` (a write: one message, its selection `_id deliveryStatus`);
- * - `getMessages` (a read: a page of 30 messages of a seeded chat, with the fields a message list shows).
+ * - `getMessages` (a read: a page of 30 messages of a seeded chat, with the fields a message list shows);
+ * - `floor` (`{ __typename }` through the gateway next to `GET /healthz` on the same server: what HTTP, Yoga and Hive
+ *   Gateway cost a request before any execution or service call, against a bare Node HTTP answer).
  * Prints req/s, p50, p99, the stack process's CPU time per request and the gateway/direct throughput ratio, and the
  * machine's load average before and after. A benchmark, not a test: nothing asserts time.
  *
@@ -14,13 +16,13 @@
 import { callerMetadata, grpcClient, systemPrincipal, unary } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
-import { gatewayCaller } from './gateway-client';
+import { bareGet, gatewayCaller } from './gateway-client';
 import { machineLoad } from './machine-load';
 import { cpuMs, startStackProcess } from './stack-process';
 
 const WARMUP = 200;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
-const ROWS = process.env.BENCH_ROWS?.split(',') ?? ['sendMessage', 'getMessages'];
+const ROWS = process.env.BENCH_ROWS?.split(',') ?? ['sendMessage', 'getMessages', 'floor'];
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,10').split(',').map(Number);
 const PAGE = 30;
 const NODE_ENV = process.env.BENCH_NODE_ENV ?? 'production';
@@ -62,7 +64,7 @@ async function measure(name: string, serverPid: number, concurrency: number, cal
 function print(results: Result[], baseline: Result): void {
   for (const r of results) {
     console.log(
-      `${r.name.padEnd(38)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   server CPU ${r.serverCpuMs?.toFixed(2).padStart(5) ?? '  n/a'} ms/req   ratio vs direct ${(r.rps / baseline.rps).toFixed(2)}`,
+      `${r.name.padEnd(38)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   server CPU ${r.serverCpuMs?.toFixed(2).padStart(5) ?? '  n/a'} ms/req   ratio vs baseline ${(r.rps / baseline.rps).toFixed(2)}`,
     );
   }
 }
@@ -95,7 +97,11 @@ async function main(): Promise<void> {
     // A full page to read, whichever rows run.
     for (let i = 0; i < PAGE; i += 1) await send();
     if ((await read()).data.length !== PAGE) throw new Error(`the seeded chat has no page of ${PAGE}`);
-    const operations: Record<string, { direct: () => Promise<unknown>; gateway: () => Promise<unknown> }> = {
+    const bareHttp = bareGet(`${stack.url}/healthz`);
+    const operations: Record<
+      string,
+      { direct: () => Promise<unknown>; gateway: () => Promise<unknown>; baseline?: string }
+    > = {
       sendMessage: {
         direct: async () => void (await send()),
         gateway: viaGateway(
@@ -108,6 +114,7 @@ async function main(): Promise<void> {
           `query($c: String!) { getMessages(chatId: $c, input: { limit: ${PAGE} }) { data { _id chatId direction authorType authorId text type deliveryStatus createdAt } nextCursor hasNext } }`,
         ),
       },
+      floor: { direct: bareHttp, gateway: viaGateway('{ __typename }'), baseline: 'GET /healthz' },
     };
     console.log(
       `${REQUESTS} requests per row after ${WARMUP} warm-up; server: npm start's stack in its own process (SQLite, embedded bus), NODE_ENV=${NODE_ENV}`,
@@ -117,7 +124,7 @@ async function main(): Promise<void> {
       if (!operation) throw new Error(`unknown row ${name}; rows: ${Object.keys(operations).join(', ')}`);
       for (const concurrency of CONCURRENCY) {
         const baseline = await measure(
-          `${name} direct gRPC (c=${concurrency})`,
+          `${name} ${operation.baseline ?? 'direct gRPC'} (c=${concurrency})`,
           stack.pid,
           concurrency,
           operation.direct,
