@@ -187,7 +187,7 @@ describe('inbox: delivery and the rest of the visitor side', () => {
     });
   });
 
-  describe('InboxService.ReadMessages / ReadAllMessages (the team reads a web chat)', () => {
+  describe('InboxService.ReadMessages / ReadAllMessages / ReadAllConversation (the team reads a web chat)', () => {
     it("makes the visitor's own messages up to the read one READ, each a numbered status change the visitor sees", async () => {
       const fixture = await stack.visitorChat();
       const { chat, visitor, agent } = fixture;
@@ -223,6 +223,18 @@ describe('inbox: delivery and the rest of the visitor side', () => {
       expect((await stack.visitorEvents(visitor, chat._id, 5)).data.map((e) => e.message?._id)).to.deep.equal([
         third._id,
       ]);
+    });
+
+    it("makes the visitor's messages READ when the team reads the whole conversation", async () => {
+      const fixture = await stack.visitorChat();
+      const { chat, visitor, agent } = fixture;
+      const message = await stack.receive(visitor, chat._id, 'hello?');
+      await unary(
+        stack.inbox.readAllConversation.bind(stack.inbox),
+        { conversationId: chat.conversationId },
+        stack.as(agent),
+      );
+      expect(await statusOf(fixture, message._id)).to.equal(DeliveryStatus.READ);
     });
 
     it("leaves a messaging platform's inbound messages NOT_APPLICABLE (the platform has its own receipts)", async () => {

@@ -68,7 +68,8 @@ export class Reading {
       const chats = await manager.findBy(ChatRow, { orgId, conversationId: row.id });
       const at = now();
       const events: NewEvent[] = [];
-      for (const found of chats) {
+      // Locked in id order: two readers of the same conversation take its chats' locks in one order.
+      for (const found of chats.sort((a, b) => (a.id < b.id ? -1 : 1))) {
         const chat = await lockChat(manager, orgId, found.id);
         const upTo = await latestMessage(manager, orgId, chat.id);
         if (!upTo) continue;
