@@ -1,6 +1,16 @@
 import { expect } from 'chai';
 import { status } from '@grpc/grpc-js';
-import { ApiScope, PrincipalKind, eventually, newId, principalFor, rejection, systemPrincipal, unary } from '@svc/kit';
+import {
+  ApiScope,
+  PrincipalKind,
+  apiKeyPrincipal,
+  eventually,
+  newId,
+  principalFor,
+  rejection,
+  systemPrincipal,
+  unary,
+} from '@svc/kit';
 import { AuthorType, ChatStatus, DeliveryStatus, MediaType, MessageType } from '@svc/proto/inbox/v1';
 import { VisitorEventRow } from '../src/entities';
 import { AGENT_SCOPES, VisitorStack, type VisitorChatFixture } from './visitor-stack';
@@ -174,6 +184,76 @@ describe('inbox: delivery and the rest of the visitor side', () => {
       );
       expect(again.unreadCount).to.equal(1);
       expect((await stack.visitorEvents(visitor, chat._id, 5)).data).to.deep.equal([]);
+    });
+  });
+
+  describe('InboxService.ReadMessages / ReadAllMessages / ReadAllConversation (the team reads a web chat)', () => {
+    it("makes the visitor's own messages up to the read one READ, each a numbered status change the visitor sees", async () => {
+      const fixture = await stack.visitorChat();
+      const { chat, visitor, agent } = fixture;
+      const first = await stack.receive(visitor, chat._id, 'one');
+      const second = await stack.receive(visitor, chat._id, 'two');
+      const third = await stack.receive(visitor, chat._id, 'three');
+      expect(await statusOf(fixture, first._id)).to.equal(DeliveryStatus.NOT_APPLICABLE);
+      const readMessages = (messageIds: string[]) =>
+        unary(stack.inbox.readMessages.bind(stack.inbox), { chatId: chat._id, messageIds }, stack.as(agent));
+      await readMessages([second._id]);
+      expect(await statusOf(fixture, first._id)).to.equal(DeliveryStatus.READ);
+      expect(await statusOf(fixture, second._id)).to.equal(DeliveryStatus.READ);
+      expect(await statusOf(fixture, third._id)).to.equal(DeliveryStatus.NOT_APPLICABLE);
+      const events = await stack.visitorEvents(visitor, chat._id, 3);
+      expect(events.data.map((e) => [e.type, e.message?._id, e.message?.deliveryStatus])).to.deep.equal([
+        ['message.status_changed', first._id, DeliveryStatus.READ],
+        ['message.status_changed', second._id, DeliveryStatus.READ],
+      ]);
+      const published = await eventually(async () => {
+        const changes = stack.eventsOf(chat._id).filter((e) => e.type === 'message.status_changed');
+        return changes.length === 2 && changes;
+      });
+      expect(published.map((e) => [e.message?.messageId, e.message?.visitorSeq])).to.deep.equal([
+        [first._id, 4],
+        [second._id, 5],
+      ]);
+
+      // Reading the same again changes nothing; reading all reaches the last one.
+      await readMessages([first._id]);
+      expect((await stack.visitorEvents(visitor, chat._id, 5)).data).to.deep.equal([]);
+      await unary(stack.inbox.readAllMessages.bind(stack.inbox), { chatId: chat._id }, stack.as(agent));
+      expect(await statusOf(fixture, third._id)).to.equal(DeliveryStatus.READ);
+      expect((await stack.visitorEvents(visitor, chat._id, 5)).data.map((e) => e.message?._id)).to.deep.equal([
+        third._id,
+      ]);
+    });
+
+    it("makes the visitor's messages READ when the team reads the whole conversation", async () => {
+      const fixture = await stack.visitorChat();
+      const { chat, visitor, agent } = fixture;
+      const message = await stack.receive(visitor, chat._id, 'hello?');
+      await unary(
+        stack.inbox.readAllConversation.bind(stack.inbox),
+        { conversationId: chat.conversationId },
+        stack.as(agent),
+      );
+      expect(await statusOf(fixture, message._id)).to.equal(DeliveryStatus.READ);
+    });
+
+    it("leaves a messaging platform's inbound messages NOT_APPLICABLE (the platform has its own receipts)", async () => {
+      const orgId = newId();
+      const system = systemPrincipal(orgId);
+      const platform = await unary(
+        stack.inbox.openChat.bind(stack.inbox),
+        { channelId: newId(), contact: { _id: newId(), name: 'Ada' }, channelType: 'CHAT_APP_A' },
+        stack.as(system),
+      );
+      const inbound = await stack.receive(system, platform._id, 'hi');
+      const agent = apiKeyPrincipal(orgId, [ApiScope.CONVERSATIONS_MANAGE, ApiScope.MESSAGES_READ]);
+      await unary(stack.inbox.readAllMessages.bind(stack.inbox), { chatId: platform._id }, stack.as(agent));
+      const messages = await unary(
+        stack.inbox.getMessages.bind(stack.inbox),
+        { chatId: platform._id, input: {} },
+        stack.as(agent),
+      );
+      expect(messages.data.find((m) => m._id === inbound._id)?.deliveryStatus).to.equal(DeliveryStatus.NOT_APPLICABLE);
     });
   });
 

@@ -18,8 +18,10 @@ import { readerOf } from './actor';
 import { chatViewOf } from './chat-views';
 import { conversationViewOf } from './conversation-views';
 import { chatEvent, conversationEvent } from './events';
-import { findChat, findConversation, requireId } from './lookups';
+import { findConversation, requireId } from './lookups';
 import { advanceReadState, latestMessage } from './read-state';
+import { markVisitorMessagesRead } from './team-read';
+import { lockChat } from './visitor-log';
 
 const MAX_READ_IDS = 100;
 
@@ -66,10 +68,15 @@ export class Reading {
       const chats = await manager.findBy(ChatRow, { orgId, conversationId: row.id });
       const at = now();
       const events: NewEvent[] = [];
-      for (const chat of chats) {
+      // Locked in id order: two readers of the same conversation take its chats' locks in one order.
+      for (const found of chats.sort((a, b) => (a.id < b.id ? -1 : 1))) {
+        const chat = await lockChat(manager, orgId, found.id);
         const upTo = await latestMessage(manager, orgId, chat.id);
-        if (upTo && (await advanceReadState(manager, orgId, chat.id, readerId, { at: upTo.createdAt, id: upTo.id })))
+        if (!upTo) continue;
+        const position = { at: upTo.createdAt, id: upTo.id };
+        if (await advanceReadState(manager, orgId, chat.id, readerId, position))
           events.push(chatEvent('chat.read', chat, { readerId, upTo: upTo.createdAt }));
+        await markVisitorMessagesRead(manager, chat, position, at);
       }
       if (events.length) events.push(conversationEvent('conversation.read', row, { readerId }));
       await enqueueEvents(manager, events, at);
@@ -93,11 +100,16 @@ export class Reading {
     upToOf: (manager: EntityManager, chat: ChatRow) => Promise<MessageRow | null>,
   ): Promise<Chat> {
     const chat = await this.dataSource.transaction(async (manager) => {
-      const row = await findChat(manager, orgId, chatId);
+      // Locked first: reading may change the visitor's messages (one lock order, chat then messages; decision 0080).
+      const row = await lockChat(manager, orgId, chatId);
       const upTo = await upToOf(manager, row);
-      if (upTo && (await advanceReadState(manager, orgId, row.id, readerId, { at: upTo.createdAt, id: upTo.id }))) {
-        await enqueueEvents(manager, [chatEvent('chat.read', row, { readerId, upTo: upTo.createdAt })], now());
+      if (!upTo) return row;
+      const position = { at: upTo.createdAt, id: upTo.id };
+      const at = now();
+      if (await advanceReadState(manager, orgId, row.id, readerId, position)) {
+        await enqueueEvents(manager, [chatEvent('chat.read', row, { readerId, upTo: upTo.createdAt })], at);
       }
+      await markVisitorMessagesRead(manager, row, position, at);
       return row;
     });
     this.relay().nudge();
