@@ -37,12 +37,15 @@ describe('kit.stopTogether', () => {
   it('waits for the other parts when one fails, then throws its error', async () => {
     const held = heldPart();
     const failing = { stop: async () => Promise.reject(new Error('consumer would not leave')) };
+    let settled = false;
     const outcome = stopTogether([failing, held]).then(
       () => undefined,
       (error: unknown) => error,
     );
+    void outcome.then(() => (settled = true));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(held.part.started).to.equal(true);
+    // Failing fast (Promise.all) would have settled already, with the held part still stopping.
+    expect([held.part.started, settled]).to.deep.equal([true, false]);
     held.finish();
     const error = await outcome;
     expect(held.part.stopped).to.equal(true);
