@@ -12,6 +12,7 @@ import {
   type RawRoute,
   type ServiceAppDeps,
   type Subscription,
+  stopTogether,
 } from '@svc/kit';
 import { CHANNELS_CONTACT_ROWS } from './domain/erasure';
 import { channelsOrgPart } from './domain/org-erasure';
@@ -318,11 +319,14 @@ export class ChannelsApp extends ServiceApp<ChannelsConfig> {
   }
 
   protected override async stopWorkers(): Promise<void> {
-    await this.connectStateSweep?.stop();
-    await this.erasure?.stop();
-    await this.orgErasure?.stop();
-    await this.inboundSubscription?.stop();
-    await this.deliverySubscription?.stop();
+    // Consumers and the sweep together; then the sender, which sends what the delivery consumer queued.
+    await stopTogether([
+      this.connectStateSweep,
+      this.erasure,
+      this.orgErasure,
+      this.inboundSubscription,
+      this.deliverySubscription,
+    ]);
     await this.sender?.stop();
     this.inboundBackends?.close();
     this.deliveryBackends?.close();

@@ -12,6 +12,7 @@ import {
   unary,
   type ServiceAppDeps,
   type Subscription,
+  stopTogether,
 } from '@svc/kit';
 import { ChannelsServiceClient } from '@svc/proto/channels/v1';
 import { ContactsServiceService } from '@svc/proto/contacts/v1';
@@ -191,9 +192,7 @@ export class ContactsApp extends ServiceApp<ContactsConfig> {
   }
 
   protected override async stopWorkers(): Promise<void> {
-    await this.orgErasure?.stop();
-    await this.chatOwnership?.stop();
-    await this.erasureReceipts?.stop();
+    await stopTogether([this.orgErasure, this.chatOwnership, this.erasureReceipts]);
     this.inbox.close();
     this.channels.close();
     for (const peer of Object.values(this.participants)) peer.close();

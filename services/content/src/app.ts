@@ -6,6 +6,7 @@ import {
   Peer,
   ServiceApp,
   type ServiceAppDeps,
+  stopTogether,
 } from '@svc/kit';
 import { HelpArticleServiceService } from '@svc/proto/content/v1/help_articles';
 import { HelpFolderServiceService } from '@svc/proto/content/v1/help_folders';
@@ -138,8 +139,7 @@ export class ContentApp extends ServiceApp<ContentConfig> {
   }
 
   protected override async stopWorkers(): Promise<void> {
-    await this.newsScheduler?.stop();
-    await this.orgErasure?.stop();
+    await stopTogether([this.newsScheduler, this.orgErasure]);
     this.identity.close();
   }
 }

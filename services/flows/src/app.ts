@@ -14,6 +14,7 @@ import {
   type Audience,
   type ServiceAppDeps,
   type Subscription,
+  stopTogether,
 } from '@svc/kit';
 import type { ServiceError } from '@grpc/grpc-js';
 import { AttributeSource, ContactsServiceClient } from '@svc/proto/contacts/v1';
@@ -234,9 +235,8 @@ export class FlowsApp extends ServiceApp<FlowsConfig> {
   }
 
   protected override async stopWorkers(): Promise<void> {
-    await this.stopConsumer();
-    await this.erasure?.stop();
-    await this.orgErasure?.stop();
+    // The consumers together; then the runner, which runs what the webhook consumer started.
+    await stopTogether([{ stop: () => this.stopConsumer() }, this.erasure, this.orgErasure]);
     await this.runner?.stop();
     this.identity.close();
     this.inbox.close();

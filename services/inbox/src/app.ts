@@ -13,6 +13,7 @@ import {
   type ReadinessCheck,
   type ServiceAppDeps,
   type Subscription,
+  stopTogether,
 } from '@svc/kit';
 import { ContactsServiceClient } from '@svc/proto/contacts/v1';
 import { ContactErasureServiceClient } from '@svc/proto/contacts/v1/erasure';
@@ -208,14 +209,11 @@ export class InboxApp extends ServiceApp<InboxConfig> {
 
   protected override async stopWorkers(): Promise<void> {
     clearInterval(this.blobSweeps);
-    await this.blobSweep;
-    await this.memberRemovalConsumer?.stop();
+    const consumers = [this.memberRemovalConsumer, this.erasureConsumer, this.orgErasure, this.contactCopyConsumer];
     this.memberRemovalConsumer = undefined;
-    await this.erasureConsumer?.stop();
     this.erasureConsumer = undefined;
-    await this.orgErasure?.stop();
-    await this.contactCopyConsumer?.stop();
     this.contactCopyConsumer = undefined;
+    await stopTogether([{ stop: () => this.blobSweep }, ...consumers]);
     this.identity.close();
     this.contacts.close();
     this.contactErasures.close();

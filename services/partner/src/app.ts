@@ -12,6 +12,7 @@ import {
   type ServiceAppDeps,
   type PassLoop,
   type Subscription,
+  stopTogether,
 } from '@svc/kit';
 import { ChannelsServiceClient } from '@svc/proto/channels/v1';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
@@ -165,12 +166,15 @@ export class PartnerApp extends ServiceApp<PartnerConfig> {
   }
 
   protected override async stopWorkers(): Promise<void> {
-    await this.fanout?.stop();
-    await this.stopUsageConsumer();
-    await this.usageRetention?.stop();
+    // The consumers and the retention loop together; then the delivery engine, which sends what the fan-out queued.
+    await stopTogether([
+      this.fanout,
+      { stop: () => this.stopUsageConsumer() },
+      this.usageRetention,
+      this.erasure,
+      this.orgErasure,
+    ]);
     await this.delivery?.stop();
-    await this.erasure?.stop();
-    await this.orgErasure?.stop();
     this.identity.close();
     this.channels.close();
   }

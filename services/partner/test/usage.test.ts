@@ -28,7 +28,10 @@ import { UsageReports } from '../src/domain/usage/reports';
 class StubLookups implements UsageLookups {
   readonly providers = new Map<string, string>();
   readonly kinds = new Map<string, string>();
+  /** Orgs identity does not know (it answers NOT_FOUND for them). */
+  readonly unknown = new Set<string>();
   providerOf(orgId: string): Promise<string> {
+    if (this.unknown.has(orgId)) return Promise.reject(new NotFound('org not found'));
     return Promise.resolve(this.providers.get(orgId) ?? '');
   }
   channelKindOf(_orgId: string, channelId: string): Promise<string> {
@@ -215,6 +218,21 @@ describe('partner usage rollup', () => {
     lookups.providers.set(standalone, otherProvider);
     const summary = await reports.summary(partnerAdmin(otherProvider), undefined);
     expect(summary.clientOrgs).to.deep.equal([]);
+  });
+
+  it('counts nothing of an org identity does not know, and the rest of its batch as usual', async () => {
+    const unknown = newId();
+    lookups.unknown.add(unknown);
+    const client = clientOrg();
+    const contact = newId();
+    const batch = [
+      messageCreated(unknown, { direction: MessageDirection.INBOUND, channelId: web, contactId: newId() }),
+      conversationCreated(unknown),
+      messageCreated(client, { direction: MessageDirection.INBOUND, channelId: web, contactId: contact }),
+    ];
+    expect(await consumer.consume(batch)).to.equal(1);
+    const summary = await reports.summary(partnerAdmin(provider), client);
+    expect(summary.total?.messagesIn).to.equal(1);
   });
 
   it('lists only the caller’s client orgs, and refuses another provider’s client org as unknown', async () => {

@@ -17,6 +17,7 @@ import {
   type RawRoute,
   type ServiceAppDeps,
   type Subscription,
+  stopTogether,
 } from '@svc/kit';
 import { ChannelsServiceClient } from '@svc/proto/channels/v1';
 import { ContactsServiceClient, IdentifierType } from '@svc/proto/contacts/v1';
@@ -199,9 +200,7 @@ export class WebhookIngressApp extends ServiceApp<IngressConfig> {
   }
 
   protected override async stopWorkers(): Promise<void> {
-    await this.cacheInvalidation?.stop();
-    await this.erasure?.stop();
-    await this.orgErasure?.stop();
+    await stopTogether([this.cacheInvalidation, this.erasure, this.orgErasure]);
     this.stopRetention?.();
     await this.commits?.flush();
     this.contacts.close();

@@ -12,6 +12,7 @@ import {
   type RawRoute,
   type ServiceAppDeps,
   type Subscription,
+  stopTogether,
 } from '@svc/kit';
 import type { WidgetConfig } from './config';
 import { widgetData } from './data';
@@ -209,11 +210,10 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
 
   protected override async stopWorkers(): Promise<void> {
     clearInterval(this.pruning);
-    await this.erasure?.stop();
-    await this.orgErasure?.stop();
-    // Streams end first (clients reconnect elsewhere with their Last-Event-ID), then the feed stops.
+    // Streams end first (clients reconnect elsewhere with their Last-Event-ID), then the feed stops, with the other
+    // consumers.
     this.hub?.close();
-    await this.feed?.stop();
+    await stopTogether([this.erasure, this.orgErasure, this.feed]);
     this.backends.close();
   }
 }

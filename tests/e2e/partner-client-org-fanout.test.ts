@@ -16,6 +16,9 @@ interface Received {
  * through GraphQL, acts in its client org with `X-Svc-Org`, and its receiver (a real HTTP server) gets the client org's
  * `message.created`, verified by the standardwebhooks package's own verifier. The stack allows http and loopback
  * webhook URLs (PARTNER_WEBHOOK_INSECURE_URLS, tests only).
+ *
+ * Its own stack, so not the shared one (tests/support/shared-stack.ts): its name sorts it before the partner files that
+ * share a stack (mocha runs files in name order), so it does not split their stack in two (docs/decisions/0280).
  */
 describe('partner fan-out end to end: a client org’s message reaches the provider’s webhook', () => {
   const harness = new StackHarness({ PARTNER_WEBHOOK_INSECURE_URLS: 'true' });
