@@ -28,7 +28,8 @@ function start(topicPrefix: string, stdoutFile: string, dataDir?: string): Promi
       FLOWS_RUNNER_INTERVAL_MS: '200',
       // Its log is kept when the test fails.
       LOG_LEVEL: 'info',
-      ...(brokers ? { KAFKA_BROKERS: brokers, KAFKA_TOPIC_PREFIX: topicPrefix } : {}),
+      // The killed process's consumers hold their partitions until their session expires: Kafka's least, not 30 s.
+      ...(brokers ? { KAFKA_BROKERS: brokers, KAFKA_TOPIC_PREFIX: topicPrefix, KAFKA_SESSION_TIMEOUT_MS: '6000' } : {}),
     },
     { stdoutFile, ...(dataDir ? { dataDir } : {}) },
   );
@@ -289,6 +290,7 @@ function startFlowsProcess(stack: StackProcess, topicPrefix: string): Promise<De
     DB_MIGRATE: 'skip',
     KAFKA_BROKERS: process.env.SVC_TEST_KAFKA_BROKERS ?? '',
     KAFKA_TOPIC_PREFIX: topicPrefix,
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
     ...testTrustEnv('flows'),
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: '0',

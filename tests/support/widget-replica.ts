@@ -28,6 +28,7 @@ export class WidgetReplica {
           KAFKA_BROKERS: true,
           KAFKA_CLIENT_ID: true,
           KAFKA_TOPIC_PREFIX: true,
+          KAFKA_SESSION_TIMEOUT_MS: true,
           EMBEDDED_BUS_FILE: true,
           BUS_RETRY_ATTEMPTS: true,
           BUS_RETRY_BACKOFF_MS: true,

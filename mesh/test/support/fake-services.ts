@@ -69,6 +69,7 @@ export async function gatewayOn(services: Record<string, string>, callPolicy: Gr
       KAFKA_CLIENT_ID: 'test',
       KAFKA_SSL: false,
       KAFKA_TOPIC_PREFIX: '',
+      KAFKA_SESSION_TIMEOUT_MS: 30_000,
       EMBEDDED_BUS_FILE: ':memory:',
       BUS_RETRY_ATTEMPTS: 1,
       BUS_RETRY_BACKOFF_MS: 0,

@@ -26,6 +26,12 @@ export const baseConfigSchema = z.object({
   KAFKA_SASL_PASSWORD: optionalSetting(z.string()),
   /** Prefix for topic names, so several installations can share one cluster. */
   KAFKA_TOPIC_PREFIX: z.string().default(''),
+  /**
+   * How long a consumer group waits for a member that stopped heartbeating (a killed pod) before its partitions move
+   * to the others: Kafka's own default, 30 s. The broker bounds it (group.min/max.session.timeout.ms, 6 s–30 min by
+   * default); shorter moves a dead pod's partitions sooner and evicts a member stalled by a long pause sooner too.
+   */
+  KAFKA_SESSION_TIMEOUT_MS: z.coerce.number().int().min(6_000).max(1_800_000).default(30_000),
   /** The SQLite file of the in-process bus's durable log (embedded default only; the stack puts it in its data dir). */
   EMBEDDED_BUS_FILE: z.string().min(1).default('.data/bus.sqlite'),
   /** Attempts at handling a record (the first included) before it is dead-lettered to `<topic>.dlq`. */

@@ -1,6 +1,14 @@
 import { expect } from 'chai';
 import { Kafka, type ConsumerConfig } from 'kafkajs';
-import { FETCH_MAX_WAIT_MS, KafkaBus, createLogger } from '../src';
+import {
+  FETCH_MAX_WAIT_MS,
+  KafkaBus,
+  createBus,
+  createLogger,
+  loadConfig,
+  serviceConfigSchema,
+  testTrustKeys,
+} from '../src';
 
 /**
  * What the Kafka bus asks of its client, with kafkajs' client stubbed (no broker): the real thing runs in every suite
@@ -131,5 +139,29 @@ describe('kit.KafkaBus client use', () => {
     expect(consumers.map((c) => c.maxWaitTimeInMs)).to.deep.equal([FETCH_MAX_WAIT_MS]);
     expect(FETCH_MAX_WAIT_MS).to.be.below(5_000);
     await kafka.stop();
+  });
+
+  it('consumers keep the session KAFKA_SESSION_TIMEOUT_MS sets (Kafka’s 30 s unless set), heartbeating at a third of it at most', async () => {
+    const env = { DB_URL: 'sqlite::memory:', SVC_TRUST_JWKS: testTrustKeys().jwks, KAFKA_BROKERS: '127.0.0.1:1' };
+    const logger = createLogger('kit-test', 'error');
+    for (const [setting, expected] of [
+      [undefined, { sessionTimeout: 30_000, heartbeatInterval: 3_000 }],
+      ['6000', { sessionTimeout: 6_000, heartbeatInterval: 2_000 }],
+    ] as const) {
+      const config = loadConfig(serviceConfigSchema, setting ? { ...env, KAFKA_SESSION_TIMEOUT_MS: setting } : env);
+      const kafka = createBus(config, logger);
+      await kafka.start();
+      await kafka.subscribe({ groupId: 'g', topics: ['already-there'], handle: idle });
+      const [consumer] = consumers.splice(0);
+      expect({
+        sessionTimeout: consumer?.sessionTimeout,
+        heartbeatInterval: consumer?.heartbeatInterval,
+      }).to.deep.equal(expected);
+      await kafka.stop();
+    }
+    // Below the broker's own least (group.min.session.timeout.ms, 6 s by default) a consumer could never join.
+    expect(() => loadConfig(serviceConfigSchema, { ...env, KAFKA_SESSION_TIMEOUT_MS: '5999' })).to.throw(
+      'KAFKA_SESSION_TIMEOUT_MS',
+    );
   });
 });

@@ -112,6 +112,7 @@ export class Stack {
           KAFKA_CLIENT_ID: true,
           KAFKA_SSL: true,
           KAFKA_TOPIC_PREFIX: true,
+          KAFKA_SESSION_TIMEOUT_MS: true,
           EMBEDDED_BUS_FILE: true,
           BUS_RETRY_ATTEMPTS: true,
           BUS_RETRY_BACKOFF_MS: true,

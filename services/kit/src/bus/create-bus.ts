@@ -14,6 +14,7 @@ export type KafkaSettings = Pick<
   | 'KAFKA_SASL_USERNAME'
   | 'KAFKA_SASL_PASSWORD'
   | 'KAFKA_TOPIC_PREFIX'
+  | 'KAFKA_SESSION_TIMEOUT_MS'
   | 'EMBEDDED_BUS_FILE'
   | 'BUS_RETRY_ATTEMPTS'
   | 'BUS_RETRY_BACKOFF_MS'
@@ -36,6 +37,7 @@ export function createBus(config: KafkaSettings, logger: Logger, topics: string[
     ssl: config.KAFKA_SSL,
     ...(sasl ? { sasl } : {}),
     topics: topics.map((t) => config.KAFKA_TOPIC_PREFIX + t),
+    sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
     logger,
     retry,
   });

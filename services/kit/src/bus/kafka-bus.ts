@@ -77,6 +77,8 @@ export interface KafkaBusOptions {
   logger: Logger;
   /** Defaults for every subscription (each may override it). */
   retry?: Partial<RetryPolicy>;
+  /** The consumers' session timeout (KAFKA_SESSION_TIMEOUT_MS); Kafka's 30 s when unset. */
+  sessionTimeoutMs?: number;
 }
 
 /**
@@ -86,6 +88,14 @@ export interface KafkaBusOptions {
  * way (docs/decisions/0096).
  */
 export const FETCH_MAX_WAIT_MS = 500;
+
+/** Kafka's (and kafkajs') default session timeout. */
+export const DEFAULT_SESSION_TIMEOUT_MS = 30_000;
+
+/** A consumer's session and its heartbeat: at most a third of the session, as Kafka advises, and kafkajs' 3 s at most. */
+export function sessionOptions(sessionTimeoutMs: number): { sessionTimeout: number; heartbeatInterval: number } {
+  return { sessionTimeout: sessionTimeoutMs, heartbeatInterval: Math.min(3_000, Math.floor(sessionTimeoutMs / 3)) };
+}
 
 const LEVEL_NAMES: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.ERROR]: 'error',
@@ -205,6 +215,7 @@ export class KafkaBus implements EventBus {
       groupId: options.groupId,
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+      ...sessionOptions(this.options.sessionTimeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS),
     });
     await consumer.connect();
     await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? false });

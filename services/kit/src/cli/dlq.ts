@@ -24,6 +24,7 @@ const cliConfigSchema = baseConfigSchema
     KAFKA_SASL_USERNAME: true,
     KAFKA_SASL_PASSWORD: true,
     KAFKA_TOPIC_PREFIX: true,
+    KAFKA_SESSION_TIMEOUT_MS: true,
     EMBEDDED_BUS_FILE: true,
     BUS_RETRY_ATTEMPTS: true,
     BUS_RETRY_BACKOFF_MS: true,
