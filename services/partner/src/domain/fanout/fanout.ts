@@ -1,8 +1,8 @@
 import { In, type DataSource } from 'typeorm';
-import { NotFound } from '@svc/kit';
 import { PartnerWebhookDeliveryState_Status as DeliveryStatus } from '@svc/proto/partner/v1/partner_webhooks';
 import { PartnerWebhookState_Status as WebhookStatus } from '@svc/proto/partner/v1/partner_webhooks';
 import { PartnerDeliveryRow, PartnerWebhookRow } from '../../entities';
+import { providerOrNone } from '../provider-or-none';
 import { newDeliveryId } from '../webhooks/rules';
 import type { PartnerEvent } from './mapping';
 
@@ -54,7 +54,7 @@ export class Fanout {
     if (!events.length) return 0;
     const providerOf = new Map<string, string>();
     for (const orgId of new Set(events.map((event) => event.clientOrgId))) {
-      providerOf.set(orgId, await this.provider(orgId));
+      providerOf.set(orgId, await providerOrNone(this.deps.providerOf, orgId));
     }
     const providers = [...new Set(providerOf.values())].filter(Boolean);
     if (!providers.length) return 0;
@@ -106,15 +106,5 @@ export class Fanout {
     });
     if (created) this.deps.onCreated();
     return created;
-  }
-
-  private async provider(orgId: string): Promise<string> {
-    try {
-      return await this.deps.providerOf(orgId);
-    } catch (error) {
-      // An org identity no longer knows (deprovisioned and gone) has nobody to tell.
-      if (error instanceof NotFound) return '';
-      throw error;
-    }
   }
 }

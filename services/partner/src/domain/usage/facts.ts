@@ -1,6 +1,6 @@
-import { NotFound } from '@svc/kit';
 import type { Envelope } from '@svc/proto/events/v1';
 import { MessageDirection } from '@svc/proto/inbox/v1';
+import { providerOrNone } from '../provider-or-none';
 import { periodOf, type Period } from './period';
 
 export const MESSAGES_IN = 'messages_in';
@@ -52,7 +52,7 @@ export async function usageFactOf(envelope: Envelope, lookups: UsageLookups): Pr
   if (!metric) return undefined;
   const occurredAt = new Date(envelope.occurredAt);
   if (Number.isNaN(occurredAt.getTime())) return undefined;
-  const providerOrgId = await providerOrNone(lookups, envelope.orgId);
+  const providerOrgId = await providerOrNone((orgId) => lookups.providerOf(orgId), envelope.orgId);
   if (!providerOrgId) return undefined;
   const message = metric === CONVERSATIONS ? undefined : envelope.message;
   const channelKind = message
@@ -67,19 +67,4 @@ export async function usageFactOf(envelope: Envelope, lookups: UsageLookups): Pr
     channelKind,
     contactId: message?.contactId ?? '',
   };
-}
-
-/**
- * An org identity does not know has nobody to bill, as the fan-out treats it (fanout.ts): its events are not counted
- * instead of being retried until they are dead-lettered, which held up every event behind them on the partition for
- * the retries' backoff (docs/decisions/0281). Identity keeps every org row, deprovisioned ones included, so in one
- * installation this is an event of an org that never existed there.
- */
-async function providerOrNone(lookups: UsageLookups, orgId: string): Promise<string> {
-  try {
-    return await lookups.providerOf(orgId);
-  } catch (error) {
-    if (error instanceof NotFound) return '';
-    throw error;
-  }
 }
