@@ -27,6 +27,7 @@ import { allowMultipartUploads, multipartRequestLimit } from './plugins/multipar
 import { usePiiMasking } from './plugins/pii-plugin';
 import { openTelemetryPlugins } from './plugins/opentelemetry';
 import { DEFAULT_REQUEST_LIMITS, useRequestLimits, type RequestLimits } from './plugins/request-limits';
+import { publicExecutableSchema, usePublicExecution } from './public-execution';
 import { buildResolvers } from './resolvers';
 import { piiFields, publicDocument, publicSchema } from './schema';
 
@@ -74,7 +75,8 @@ export interface Gateway {
 
 /**
  * The public GraphQL endpoint: Mesh-composed gRPC subgraphs served by Hive Gateway, the hand-written public schema
- * with generated resolvers, and the auth, scope, PII and error plugins.
+ * with generated resolvers (executed on that schema: mesh/src/public-execution.ts), and the auth, scope, PII and error
+ * plugins.
  */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const graphqlEndpoint = options.graphqlEndpoint ?? '/graphql';
@@ -97,13 +99,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const document = publicDocument();
   const table = loadOperationsTable();
   const uploads = options.uploads ?? DEFAULT_UPLOAD_LIMITS;
-  const routes = buildResolvers(
-    supergraph.raw,
-    publicSchema(document),
-    authenticator,
-    options.services,
-    options.callPolicy,
-  );
+  const schema = publicSchema(document);
+  const routes = buildResolvers(supergraph.raw, schema, authenticator, options.services, options.callPolicy);
   const runtime = createGatewayRuntime({
     supergraph: supergraph.hidden,
     additionalTypeDefs: print(document),
@@ -124,6 +121,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     requestId: false,
     plugins: () => [
       ...openTelemetryPlugins(),
+      usePublicExecution(publicExecutableSchema(schema, routes)),
       useRequestLimits(options.limits ?? DEFAULT_REQUEST_LIMITS, graphqlEndpoint),
       useAuth({
         authenticator,

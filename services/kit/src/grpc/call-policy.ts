@@ -135,6 +135,13 @@ export function grpcChannelOptions(policy: GrpcCallPolicy = DEFAULT_CALL_POLICY)
   return { 'grpc.service_config': JSON.stringify(grpcServiceConfig(policy)) };
 }
 
+/**
+ * grpc-js keeps channelz statistics of every call (counters, timestamps, a trace) for a channelz service that nothing
+ * here serves or reads; the clients and servers turn them off (docs/decisions/0064, amendment of 2026-12-01). Not in
+ * `grpcChannelOptions`: Mesh's compose prints those into the supergraph, where only strings fit.
+ */
+export const WITHOUT_CHANNELZ = { 'grpc.enable_channelz': 0 } as const;
+
 /** The policy of a service's settings. */
 export function callPolicyOf(config: {
   GRPC_DEADLINE_MS: number;

@@ -1,4 +1,11 @@
-import { credentials, type CallOptions, type ClientUnaryCall, type Metadata, type ServiceError } from '@grpc/grpc-js';
+import {
+  credentials,
+  type CallOptions,
+  type ChannelOptions,
+  type ClientUnaryCall,
+  type Metadata,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import {
   errorCodeOfGrpcStatus,
   FailedPrecondition,
@@ -13,7 +20,7 @@ import {
   type DomainError,
   type ErrorCode,
 } from '../errors';
-import { DEFAULT_CALL_POLICY, grpcChannelOptions, type GrpcCallPolicy } from './call-policy';
+import { DEFAULT_CALL_POLICY, WITHOUT_CHANNELZ, grpcChannelOptions, type GrpcCallPolicy } from './call-policy';
 import { REQUEST_ID_HEADER, currentRequestId } from '../tracing/request-id';
 
 export const insecure = credentials.createInsecure;
@@ -83,9 +90,9 @@ export function domainErrorOf(error: ServiceError): DomainError | ServiceError {
  * with the deadlines and retries of `policy` (`callPolicyOf(config)` in a service).
  */
 export function grpcClient<C>(
-  Client: new (address: string, creds: ReturnType<typeof insecure>, options: Record<string, string>) => C,
+  Client: new (address: string, creds: ReturnType<typeof insecure>, options: ChannelOptions) => C,
   address: string,
   policy: GrpcCallPolicy = DEFAULT_CALL_POLICY,
 ): C {
-  return new Client(address, insecure(), grpcChannelOptions(policy));
+  return new Client(address, insecure(), { ...grpcChannelOptions(policy), ...WITHOUT_CHANNELZ });
 }

@@ -11,6 +11,7 @@ import {
 } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
+import { WITHOUT_CHANNELZ } from './call-policy';
 import { DomainError, Forbidden, grpcStatusOf, Unauthenticated } from '../errors';
 import { grpcServerDuration } from '../metrics';
 import { PrincipalKind, type Principal } from '../principal';
@@ -133,7 +134,7 @@ export class GrpcServer {
 
   /** `maxReceiveBytes`: the largest request message accepted (8 MiB unless a service takes uploads). */
   constructor(maxReceiveBytes = 8 * 1024 * 1024) {
-    this.server = new Server({ 'grpc.max_receive_message_length': maxReceiveBytes });
+    this.server = new Server({ 'grpc.max_receive_message_length': maxReceiveBytes, ...WITHOUT_CHANNELZ });
     this.health.addToServer(this.server);
   }
 
