@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: operations through the public gateway (HTTP + GraphQL + Mesh gRPC transport) next to the same
- * call made straight to the inbox gRPC service, in the same run, sequentially and with 10 concurrent callers:
+ * `npm run bench`: operations through the public gateway (HTTP, Hive Gateway's pipeline and plugins, the public
+ * execution, the route's gRPC call) next to the same call, with the same metadata, made straight to the inbox gRPC
+ * service, in the same run, sequentially and with 10 concurrent callers:
  * - `sendMessage` (a write: one message, its selection `_id deliveryStatus`);
  * - `getMessages` (a read: a page of 30 messages of a seeded chat, with the fields a message list shows);
  * - `floor` (`{ __typename }` through the gateway next to `GET /healthz` on the same server: what HTTP, Yoga and Hive
@@ -13,7 +14,8 @@
  * process there), BENCH_NODE_ENV (the stack's NODE_ENV, default `production` as every deployed image runs: graphql-js
  * then skips its development checks; `development` is what `npm start` runs).
  */
-import { callerMetadata, grpcClient, systemPrincipal, unary } from '@svc/kit';
+import { randomUUID } from 'node:crypto';
+import { REQUEST_ID_HEADER, callerMetadata, grpcClient, systemPrincipal, unary } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import { bareGet, gatewayCaller } from './gateway-client';
@@ -90,7 +92,11 @@ async function main(): Promise<void> {
       callerMetadata(systemPrincipal(), 'identity'),
     );
     const inbox = grpcClient(InboxServiceClient, `127.0.0.1:${stack.grpc.inbox}`);
+    // The metadata the gateway's call carries (mesh/src/route-calls.ts): the principal and an x-request-id, so the
+    // service does the same work for both rows (its request context, decision 0069) and Node's promise hooks, which
+    // that context turns on for the whole process, are on from the first row instead of from the first gateway call.
     const metadata = await callerMetadata(principal, 'inbox');
+    metadata.set(REQUEST_ID_HEADER, randomUUID());
     const send = () =>
       unary(inbox.sendMessage.bind(inbox), { chatId, input: { text: 'bench', internal: false } }, metadata);
     const read = () => unary(inbox.getMessages.bind(inbox), { chatId, input: { limit: PAGE } }, metadata);
