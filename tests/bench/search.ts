@@ -259,14 +259,16 @@ async function main(): Promise<void> {
   const [existing] = await admin.query<RowDataPacket[]>(`SHOW DATABASES LIKE '${DATABASE_PREFIX}%'`);
   for (const row of existing) await admin.query(`DROP DATABASE \`${String(Object.values(row)[0])}\``);
   await admin.end();
-  const template = new URL(base.toString().replace(/^mariadb:/, 'mysql:'));
+  // tests/infra's server is MariaDB: the stack's services take `mariadb://` URLs there (kit's data-source: with the
+  // `mysql` driver TypeORM writes MySQL 8's `FOR SHARE`, which MariaDB refuses), mysql2 here takes `mysql://`.
+  const template = new URL(base.toString().replace(/^mysql:/, 'mariadb:'));
   template.pathname = `/${DATABASE_PREFIX}{service}`;
   const stack = await startStackProcess({
     SVC_DB_URL_TEMPLATE: decodeURI(template.toString()),
     GATEWAY_COST_BUDGET: '1000000000',
     GATEWAY_COST_REFILL_PER_SECOND: '1000000000',
   });
-  const inboxUrl = new URL(template.toString().replace(/^mysql:/, 'mysql:'));
+  const inboxUrl = new URL(template.toString().replace(/^mariadb:/, 'mysql:'));
   inboxUrl.pathname = `/${DATABASE_PREFIX}inbox`;
   const db = await createConnection({ uri: inboxUrl.toString() });
   try {
