@@ -254,21 +254,21 @@ async function measure(label: string, call: (i: number) => Promise<unknown>): Pr
 async function main(): Promise<void> {
   const server = process.env.SVC_BENCH_MYSQL_URL ?? process.env.SVC_TEST_MYSQL_URL;
   if (!server) throw new Error('set SVC_BENCH_MYSQL_URL or SVC_TEST_MYSQL_URL (tests/infra/up.sh) to a MariaDB server');
-  const base = new URL(server);
-  const admin = await createConnection({ uri: base.toString().replace(/^mariadb:/, 'mysql:') });
+  // tests/infra's server is MariaDB: the stack's services take `mariadb://` URLs there (kit's data-source: with the
+  // `mysql` driver TypeORM writes MySQL 8's `FOR SHARE`, which MariaDB refuses), mysql2 here takes `mysql://`.
+  const mysqlUrl = server.replace(/^mariadb:/, 'mysql:');
+  const admin = await createConnection({ uri: mysqlUrl });
   const [existing] = await admin.query<RowDataPacket[]>(`SHOW DATABASES LIKE '${DATABASE_PREFIX}%'`);
   for (const row of existing) await admin.query(`DROP DATABASE \`${String(Object.values(row)[0])}\``);
   await admin.end();
-  // tests/infra's server is MariaDB: the stack's services take `mariadb://` URLs there (kit's data-source: with the
-  // `mysql` driver TypeORM writes MySQL 8's `FOR SHARE`, which MariaDB refuses), mysql2 here takes `mysql://`.
-  const template = new URL(base.toString().replace(/^mysql:/, 'mariadb:'));
+  const template = new URL(mysqlUrl.replace(/^mysql:/, 'mariadb:'));
   template.pathname = `/${DATABASE_PREFIX}{service}`;
   const stack = await startStackProcess({
     SVC_DB_URL_TEMPLATE: decodeURI(template.toString()),
     GATEWAY_COST_BUDGET: '1000000000',
     GATEWAY_COST_REFILL_PER_SECOND: '1000000000',
   });
-  const inboxUrl = new URL(template.toString().replace(/^mariadb:/, 'mysql:'));
+  const inboxUrl = new URL(mysqlUrl);
   inboxUrl.pathname = `/${DATABASE_PREFIX}inbox`;
   const db = await createConnection({ uri: inboxUrl.toString() });
   try {
