@@ -4,3 +4,4 @@ export { loadOperationsTable, type OperationRule } from './auth/operations-table
 export { ROUTES, type Route } from './routes';
 export { publicSchema } from './schema';
 export { SUBGRAPHS, appsOfSubgraphs, endpointVariable, type Subgraph } from './subgraphs';
+export { responseFieldMask } from './response-field-mask';

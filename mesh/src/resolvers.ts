@@ -1,7 +1,8 @@
-import { buildASTSchema, parse, type GraphQLSchema } from 'graphql';
+import { buildASTSchema, parse, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import type { GrpcCallPolicy } from '@svc/kit';
 import type { Authenticator } from './auth/authenticator';
 import type { GatewayContext } from './context';
+import { responseFieldMask } from './response-field-mask';
 import { RouteCalls } from './route-calls';
 import { ROUTES, type Route } from './routes';
 
@@ -17,7 +18,8 @@ export interface Resolvers {
  * Generates the public root resolvers from the route table: each calls its service's gRPC method with the generated
  * ts-proto client (mesh/src/route-calls.ts), with the principal metadata and the call policy. The composed (raw)
  * supergraph is what each route is checked against; ts-proto's messages are camelCase like the public schema, so the
- * service's answer is the public result (or what the route's `response` makes of it).
+ * service's answer is the public result (or what the route's `response` makes of it), and the selection's fields are
+ * the message's: the call carries them as its response field mask (docs/decisions/0290).
  */
 export function buildResolvers(
   rawSupergraph: string,
@@ -39,8 +41,10 @@ export function buildResolvers(
     const call = calls.of(route);
     resolvers[publicRoot] = {
       ...resolvers[publicRoot],
-      [publicField]: async (_root: unknown, args: Json, context: GatewayContext) => {
-        const result = await call(route.request ? await route.request(args) : args, context);
+      [publicField]: async (_root: unknown, args: Json, context: GatewayContext, info: GraphQLResolveInfo) => {
+        // A `response` mapping reshapes the message, so the selection's paths are not the message's: no mask then.
+        const fieldMask = route.response ? undefined : responseFieldMask(info.fieldNodes, info.fragments);
+        const result = await call(route.request ? await route.request(args) : args, context, fieldMask);
         applyEffect(route, args, context, authenticator);
         return route.response ? route.response(result) : result;
       },

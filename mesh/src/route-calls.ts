@@ -3,6 +3,7 @@ import { GraphQLError, getNamedType, type GraphQLField, type GraphQLSchema } fro
 import {
   CLIENT_ADDRESS_HEADER,
   DEFAULT_CALL_POLICY,
+  FIELD_MASK_HEADER,
   PRINCIPAL_HEADER,
   REQUEST_ID_HEADER,
   grpcClient,
@@ -25,8 +26,15 @@ export interface GeneratedMessage {
   fromPartial(object: unknown): unknown;
 }
 
-/** Calls a route's gRPC method with the caller's request; answers the service's message as ts-proto decodes it. */
-export type RouteCall = (request: Record<string, unknown>, context: GatewayContext) => Promise<Record<string, unknown>>;
+/**
+ * Calls a route's gRPC method with the caller's request and, when given, the response field mask of its selection
+ * (mesh/src/response-field-mask.ts); answers the service's message as ts-proto decodes it.
+ */
+export type RouteCall = (
+  request: Record<string, unknown>,
+  context: GatewayContext,
+  fieldMask?: string,
+) => Promise<Record<string, unknown>>;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
@@ -105,9 +113,13 @@ export function graphQLErrorOf(error: ServiceError): GraphQLError {
   });
 }
 
-/** What the transport sent as gRPC metadata: the principal token signed for the subgraph's service, and the request. */
-function metadataOf(context: GatewayContext, subgraph: string): Metadata {
+/**
+ * The call's gRPC metadata: the principal token signed for the subgraph's service, the request's client address and
+ * id, and the fields the client reads.
+ */
+function metadataOf(context: GatewayContext, subgraph: string, fieldMask: string | undefined): Metadata {
   const metadata = new Metadata();
+  if (fieldMask !== undefined) metadata.set(FIELD_MASK_HEADER, fieldMask);
   const token = context.principalTokens?.[subgraph];
   if (token) metadata.set(PRINCIPAL_HEADER, token);
   if (context.clientAddress) metadata.set(CLIENT_ADDRESS_HEADER, context.clientAddress);
@@ -152,12 +164,10 @@ export class RouteCalls {
         options,
         callback,
       );
-    return async (request, context) => {
+    return async (request, context, fieldMask) => {
       try {
-        return (await unary(send, requestType.fromPartial(request), metadataOf(context, subgraph.name))) as Record<
-          string,
-          unknown
-        >;
+        const metadata = metadataOf(context, subgraph.name, fieldMask);
+        return (await unary(send, requestType.fromPartial(request), metadata)) as Record<string, unknown>;
       } catch (error) {
         throw isServiceError(error) ? graphQLErrorOf(error) : error;
       }

@@ -17,7 +17,14 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
-import { PRINCIPAL_HEADER, PrincipalVerifier, REQUEST_ID_HEADER, jwksSchema, testTrustKeys } from '@svc/kit';
+import {
+  FIELD_MASK_HEADER,
+  PRINCIPAL_HEADER,
+  PrincipalVerifier,
+  REQUEST_ID_HEADER,
+  jwksSchema,
+  testTrustKeys,
+} from '@svc/kit';
 import { Label, LabelServiceService, type LabelIdRequest } from '@svc/proto/inbox/v1/labels';
 import { composeSupergraph } from '../src/compose';
 import { generatedMessage, rawRootField } from '../src/route-calls';
@@ -87,6 +94,11 @@ describe('gateway: routes call their gRPC method with the generated clients', fu
     expect(await verifier.verify(String(token))).to.deep.include({ orgId: PRINCIPAL.orgId, keyId: PRINCIPAL.keyId });
     expect(call.metadata.get(REQUEST_ID_HEADER)).to.deep.equal(['request-route-calls']);
     expect(call.deadline).to.be.within(call.sentAfter, Date.now() + POLICY.deadlineMs);
+  });
+
+  it('sends the fields the selection reads as the response field mask (docs/decisions/0290)', async () => {
+    await post(gateway.url, '{ label(labelId: "l1") { __typename n: name ...L } } fragment L on Label { _id color }');
+    expect(received.at(-1)?.metadata.get(FIELD_MASK_HEADER)).to.deep.equal(['name,_id,color']);
   });
 
   it("maps the service's gRPC error to its GraphQL code, with its message and the field it names", async () => {

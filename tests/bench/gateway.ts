@@ -3,7 +3,9 @@
  * execution, the route's gRPC call) next to the same call, with the same metadata, made straight to the inbox gRPC
  * service, in the same run, sequentially and with 10 concurrent callers:
  * - `sendMessage` (a write: one message, its selection `_id deliveryStatus`);
- * - `getMessages` (a read: a page of 30 messages of a seeded chat, with the fields a message list shows);
+ * - `getMessages` (a read: a page of 30 messages of a seeded chat, with the fields a message list shows), and the direct
+ *   call once more with the response field mask the gateway sends for that selection (docs/decisions/0290), so what
+ *   the mask saves the service is told apart from what the gateway costs;
  * - `floor` (`{ __typename }` through the gateway next to `GET /healthz` on the same server: what HTTP, Yoga and Hive
  *   Gateway cost a request before any execution or service call, against a bare Node HTTP answer).
  * Prints req/s, p50, p99, the stack process's CPU time per request and the gateway/direct throughput ratio, and the
@@ -15,7 +17,9 @@
  * then skips its development checks; `development` is what `npm start` runs).
  */
 import { randomUUID } from 'node:crypto';
-import { REQUEST_ID_HEADER, callerMetadata, grpcClient, systemPrincipal, unary } from '@svc/kit';
+import { Kind, parse, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { responseFieldMask } from '@svc/gateway';
+import { FIELD_MASK_HEADER, REQUEST_ID_HEADER, callerMetadata, grpcClient, systemPrincipal, unary } from '@svc/kit';
 import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import { bareGet, gatewayCaller } from './gateway-client';
@@ -63,6 +67,21 @@ async function measure(name: string, serverPid: number, concurrency: number, cal
   return { name, rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), serverCpuMs } satisfies Result;
 }
 
+/** The field mask the gateway sends for an operation's (only) root field. */
+function maskOf(query: string): string {
+  const document = parse(query);
+  const operation = document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  const root = operation?.selectionSet.selections.filter((s): s is FieldNode => s.kind === Kind.FIELD) ?? [];
+  const fragments = document.definitions.filter(
+    (d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION,
+  );
+  const mask = responseFieldMask(root, Object.fromEntries(fragments.map((f) => [f.name.value, f])));
+  if (mask === undefined) throw new Error(`no field mask for ${query}`);
+  return mask;
+}
+
 function print(results: Result[], baseline: Result): void {
   for (const r of results) {
     console.log(
@@ -99,14 +118,24 @@ async function main(): Promise<void> {
     metadata.set(REQUEST_ID_HEADER, randomUUID());
     const send = () =>
       unary(inbox.sendMessage.bind(inbox), { chatId, input: { text: 'bench', internal: false } }, metadata);
-    const read = () => unary(inbox.getMessages.bind(inbox), { chatId, input: { limit: PAGE } }, metadata);
+    const read = (withMetadata = metadata) =>
+      unary(inbox.getMessages.bind(inbox), { chatId, input: { limit: PAGE } }, withMetadata);
+    const readQuery = `query($c: String!) { getMessages(chatId: $c, input: { limit: ${PAGE} }) { data { _id chatId direction authorType authorId text type deliveryStatus createdAt } nextCursor hasNext } }`;
+    const maskedMetadata = metadata.clone();
+    maskedMetadata.set(FIELD_MASK_HEADER, maskOf(readQuery));
     // A full page to read, whichever rows run.
     for (let i = 0; i < PAGE; i += 1) await send();
     if ((await read()).data.length !== PAGE) throw new Error(`the seeded chat has no page of ${PAGE}`);
     const bareHttp = bareGet(`${stack.url}/healthz`);
     const operations: Record<
       string,
-      { direct: () => Promise<unknown>; gateway: () => Promise<unknown>; baseline?: string }
+      {
+        direct: () => Promise<unknown>;
+        gateway: () => Promise<unknown>;
+        baseline?: string;
+        /** The direct call with the gateway's field mask for the row's selection. */
+        directMasked?: () => Promise<unknown>;
+      }
     > = {
       sendMessage: {
         direct: async () => void (await send()),
@@ -116,9 +145,8 @@ async function main(): Promise<void> {
       },
       getMessages: {
         direct: async () => void (await read()),
-        gateway: viaGateway(
-          `query($c: String!) { getMessages(chatId: $c, input: { limit: ${PAGE} }) { data { _id chatId direction authorType authorId text type deliveryStatus createdAt } nextCursor hasNext } }`,
-        ),
+        gateway: viaGateway(readQuery),
+        directMasked: async () => void (await read(maskedMetadata)),
       },
       floor: { direct: bareHttp, gateway: viaGateway('{ __typename }'), baseline: 'GET /healthz' },
     };
@@ -137,6 +165,18 @@ async function main(): Promise<void> {
         );
         const gateway = await measure(`${name} gateway (c=${concurrency})`, stack.pid, concurrency, operation.gateway);
         print([baseline, gateway], baseline);
+        if (operation.directMasked) {
+          const masked = await measure(
+            `${name} direct gRPC + mask (c=${concurrency})`,
+            stack.pid,
+            concurrency,
+            operation.directMasked,
+          );
+          print([masked], baseline);
+          console.log(
+            `${''.padEnd(38)} gateway vs direct with the same mask: ${(gateway.rps / masked.rps).toFixed(2)}`,
+          );
+        }
       }
     }
     identity.close();

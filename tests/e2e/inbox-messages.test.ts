@@ -108,8 +108,8 @@ describe('Inbox messages, labels and collections (whole stack over HTTP)', funct
     });
 
     it('answers a selection with aliases, fragments, inline fragments and nested fields as a plain one', async () => {
-      // The gateway asks the inbox only for the selected fields (mesh/src/selection.ts): every way of selecting one
-      // must still reach the service and come back under the client's names.
+      // The gateway tells the inbox which fields the selection reads (mesh/src/response-field-mask.ts): every way of
+      // selecting one must still reach the service and come back under the client's names.
       const { _id: chatId } = await inbox.channels.openChat();
       await send(chatId, { type: 'CONTACT_CARD', text: 'card', contactCard: { name: 'Bob', phone: '+1555' } });
       await send(chatId, { type: 'LOCATION', location: { latitude: 1.5, longitude: 2.5, name: 'Here' } });
@@ -149,6 +149,46 @@ describe('Inbox messages, labels and collections (whole stack over HTTP)', funct
       });
       expect(shaped.again.data[1]?.location).to.deep.equal({ latitude: 1.5 });
       expect(shaped).to.not.have.property('hidden');
+    });
+
+    it('answers edits, reactions and labels selected alone or through a fragment as the full selection does', async () => {
+      // The inbox reads a message's details only when the call's field mask names them (docs/decisions/0290).
+      const { _id: chatId } = await inbox.channels.openChat();
+      const { _id: id } = dataOf(await send(chatId, { text: 'teh' })).sendMessage;
+      const label = await gql<{ createLabel: { _id: string } }>(
+        'mutation { createLabel(input: { name: "Masked", color: "#00ff00" }) { _id } }',
+      );
+      await gql(`mutation($id: String!) { updateMessage(messageId: $id, text: "the") { _id } }`, { id });
+      await gql(`mutation($id: String!) { addMessageReaction(messageId: $id, emoji: "🎉") { _id } }`, { id });
+      await gql(`mutation($id: String!, $l: [String!]!) { setMessageLabels(messageId: $id, labelIds: $l) { _id } }`, {
+        id,
+        l: [label.createLabel._id],
+      });
+      const full = await gql<{ getMessages: Page<Message> }>(
+        `query($c: String!) { getMessages(chatId: $c) ${PAGE(MESSAGE_FIELDS)} }`,
+        { c: chatId },
+      );
+      const [message] = full.getMessages.data;
+      expect(message?.edits.map((e) => e.text)).to.deep.equal(['teh']);
+      expect(message?.reactions.map((r) => r.emoji)).to.deep.equal(['🎉']);
+      expect(message?.labelIds).to.deep.equal([label.createLabel._id]);
+      for (const selection of [
+        'edits { text editedAt }',
+        'reactions { emoji reactorId }',
+        'labelIds',
+        '...Details',
+        '... on Message { reactions { emoji reactorId } }',
+      ]) {
+        const alone = await gql<{ getMessages: { data: Partial<Message>[] } }>(
+          `query($c: String!) { getMessages(chatId: $c) { data { ${selection} } } }
+          ${selection === '...Details' ? 'fragment Details on Message { labelIds edits { text editedAt } }' : ''}`,
+          { c: chatId },
+        );
+        const [shown] = alone.getMessages.data;
+        for (const [field, value] of Object.entries(shown ?? {}))
+          expect(value, `${selection}: ${field}`).to.deep.equal(message?.[field as keyof Message]);
+        expect(Object.keys(shown ?? {}), selection).to.have.length.above(0);
+      }
     });
 
     it("refuses to edit the contact's own message", async () => {

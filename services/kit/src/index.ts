@@ -34,6 +34,7 @@ export * from './grpc/call-policy';
 export * from './grpc/peer';
 export * from './grpc/channels-of-org';
 export * from './grpc/server';
+export * from './grpc/response-fields';
 export * from './http/ops-app';
 export * from './http/raw-routes';
 export * from './http/keep-alive';

@@ -15,6 +15,7 @@ import {
   type OutboxRelay,
   type PageRequest,
   type Principal,
+  ResponseFields,
 } from '@svc/kit';
 import { ApiScope, PrincipalKind } from '@svc/proto/common/v1';
 import {
@@ -251,33 +252,59 @@ export class Messages {
   }
 
   /** Oldest first; internal notes are filtered in the query, so without NOTES_WRITE they are not even counted. */
-  async list(principal: Principal, chatId: string, page: PageRequest): Promise<MessagePage> {
+  async list(
+    principal: Principal,
+    chatId: string,
+    page: PageRequest,
+    fields = ResponseFields.ALL,
+  ): Promise<MessagePage> {
     requireScope(principal, ApiScope.MESSAGES_READ);
-    return this.chatMessages(principal, chatId, page, 'visible');
+    return this.chatMessages(principal, chatId, page, 'visible', fields);
   }
 
-  async chatNotes(principal: Principal, chatId: string, page: PageRequest): Promise<MessagePage> {
+  async chatNotes(
+    principal: Principal,
+    chatId: string,
+    page: PageRequest,
+    fields = ResponseFields.ALL,
+  ): Promise<MessagePage> {
     requireScope(principal, ApiScope.NOTES_WRITE);
-    return this.chatMessages(principal, chatId, page, 'notes');
+    return this.chatMessages(principal, chatId, page, 'notes', fields);
   }
 
   /** Every thread of the conversation merged in time order, oldest first. */
-  async listConversation(principal: Principal, conversationId: string, page: PageRequest): Promise<MessagePage> {
+  async listConversation(
+    principal: Principal,
+    conversationId: string,
+    page: PageRequest,
+    fields = ResponseFields.ALL,
+  ): Promise<MessagePage> {
     requireScope(principal, ApiScope.MESSAGES_READ);
-    return this.conversationMessages(principal, conversationId, page, 'visible');
+    return this.conversationMessages(principal, conversationId, page, 'visible', fields);
   }
 
-  async conversationNotes(principal: Principal, conversationId: string, page: PageRequest): Promise<MessagePage> {
+  async conversationNotes(
+    principal: Principal,
+    conversationId: string,
+    page: PageRequest,
+    fields = ResponseFields.ALL,
+  ): Promise<MessagePage> {
     requireScope(principal, ApiScope.NOTES_WRITE);
-    return this.conversationMessages(principal, conversationId, page, 'notes');
+    return this.conversationMessages(principal, conversationId, page, 'notes', fields);
   }
 
   /** Callers check the scope: MESSAGES_READ for messages, NOTES_WRITE alone for notes (spec 4.2). */
-  private async chatMessages(principal: Principal, chatId: string, page: PageRequest, visibility: Visibility) {
+  private async chatMessages(
+    principal: Principal,
+    chatId: string,
+    page: PageRequest,
+    visibility: Visibility,
+    fields: ResponseFields,
+  ) {
     const orgId = requireOrg(principal);
     const chat = await findChat(this.dataSource.manager, orgId, chatId);
     const query = this.messages().where('m.orgId = :orgId AND m.chatId = :chatId', { orgId, chatId: chat.id });
-    return this.page(principal, orgId, query, page, visibility);
+    return this.page(principal, orgId, query, page, visibility, fields);
   }
 
   private async conversationMessages(
@@ -285,6 +312,7 @@ export class Messages {
     conversationId: string,
     page: PageRequest,
     visibility: Visibility,
+    fields: ResponseFields,
   ) {
     const orgId = requireOrg(principal);
     const conversation = await findConversation(this.dataSource.manager, orgId, conversationId);
@@ -292,7 +320,7 @@ export class Messages {
       orgId,
       conversationId: conversation.id,
     });
-    return this.page(principal, orgId, query, page, visibility);
+    return this.page(principal, orgId, query, page, visibility, fields);
   }
 
   private messages(): SelectQueryBuilder<MessageRow> {
@@ -305,6 +333,7 @@ export class Messages {
     query: SelectQueryBuilder<MessageRow>,
     page: PageRequest,
     visibility: Visibility,
+    fields: ResponseFields,
   ): Promise<MessagePage> {
     if (visibility === 'notes') query.andWhere('m.internal = :internal', { internal: true });
     else if (!hasScope(principal, ApiScope.NOTES_WRITE)) query.andWhere('m.internal = :internal', { internal: false });
@@ -314,7 +343,7 @@ export class Messages {
       (row) => ({ at: row.createdAt, id: row.id }),
       page,
     );
-    return this.reader.page(this.dataSource.manager, orgId, rows);
+    return this.reader.page(this.dataSource.manager, orgId, rows, fields);
   }
 
   private async insertOutbound(

@@ -4,6 +4,7 @@ import {
   keysetPage,
   requireOrg,
   requireScope,
+  ResponseFields,
   searchWords,
   type PageRequest,
   type Principal,
@@ -110,21 +111,28 @@ export class Search {
     text: string,
     filter: SearchFilter | undefined,
     page: PageRequest,
+    fields = ResponseFields.ALL,
   ): Promise<MessagePage> {
     requireScope(principal, ApiScope.MESSAGES_READ);
     const orgId = requireOrg(principal);
     const query = this.termQuery(principal, orgId, text);
     applyFilter(query, 'message', validFilter(filter), hasScope(principal, ApiScope.NOTES_WRITE));
-    return this.termPage(orgId, query, page);
+    return this.termPage(orgId, query, page, fields);
   }
 
   /** Messages of one chat containing every word of `query`. */
-  async chatMessages(principal: Principal, chatId: string, text: string, page: PageRequest): Promise<MessagePage> {
+  async chatMessages(
+    principal: Principal,
+    chatId: string,
+    text: string,
+    page: PageRequest,
+    fields = ResponseFields.ALL,
+  ): Promise<MessagePage> {
     requireScope(principal, ApiScope.MESSAGES_READ);
     const orgId = requireOrg(principal);
     const chat = await findChat(this.dataSource.manager, orgId, chatId);
     const query = this.termQuery(principal, orgId, text).andWhere('t.chatId = :chatId', { chatId: chat.id });
-    return this.termPage(orgId, query, page);
+    return this.termPage(orgId, query, page, fields);
   }
 
   /**
@@ -145,6 +153,7 @@ export class Search {
     orgId: string,
     query: SelectQueryBuilder<MessageTermRow>,
     page: PageRequest,
+    fields: ResponseFields,
   ): Promise<MessagePage> {
     const terms = await keysetPage(
       query,
@@ -157,7 +166,7 @@ export class Search {
     const loaded = ids.length ? await this.dataSource.manager.findBy(MessageRow, { orgId, id: In(ids) }) : [];
     const byId = new Map(loaded.map((row) => [row.id, row]));
     const data = ids.flatMap((id) => byId.get(id) ?? []);
-    return this.reader.page(this.dataSource.manager, orgId, { ...terms, data });
+    return this.reader.page(this.dataSource.manager, orgId, { ...terms, data }, fields);
   }
 
   /**

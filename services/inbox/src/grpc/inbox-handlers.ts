@@ -15,7 +15,7 @@ export function inboxService(domain: InboxDomain, deps: ImplementDeps) {
         r.idempotencyKey,
         r.platformTemplate ?? false,
       ),
-    getMessages: (r, { principal }) => messages.list(principal, r.chatId, pageRequest(r.input)),
+    getMessages: (r, { principal, fields }) => messages.list(principal, r.chatId, pageRequest(r.input), fields),
     getChat: (r, { principal }) => chats.get(principal, r.chatId),
     searchChats: (r, { principal }) =>
       chats.search(principal, { query: r.query, status: r.status, filter: r.filter, page: pageRequest(r.input) }),
@@ -27,8 +27,8 @@ export function inboxService(domain: InboxDomain, deps: ImplementDeps) {
     removeMessageReaction: (r, { principal }) => messageChanges.removeReaction(principal, r.messageId, r.emoji),
     setMessageLabels: (r, { principal }) => messageChanges.setLabels(principal, r.messageId, r.labelIds),
     getConversation: (r, { principal }) => conversations.get(principal, r.conversationId),
-    getConversationMessages: (r, { principal }) =>
-      messages.listConversation(principal, r.conversationId, pageRequest(r.input)),
+    getConversationMessages: (r, { principal, fields }) =>
+      messages.listConversation(principal, r.conversationId, pageRequest(r.input), fields),
     getThreadsPage: (r, { principal }) => conversations.threads(principal, r.conversationId, pageRequest(r.input)),
     readMessages: (r, { principal }) => reading.readMessages(principal, r.chatId, r.messageIds),
     readAllMessages: (r, { principal }) => reading.readAll(principal, r.chatId),
@@ -44,9 +44,9 @@ export function inboxService(domain: InboxDomain, deps: ImplementDeps) {
     deleteChat: (r, { principal }) => domain.deletion.deleteChat(principal, r.chatId),
     deleteConversation: (r, { principal }) =>
       domain.deletion.deleteConversation(principal, r.conversationId, r.removePeople),
-    getChatNotes: (r, { principal }) => messages.chatNotes(principal, r.chatId, pageRequest(r.input)),
-    getConversationNotes: (r, { principal }) =>
-      messages.conversationNotes(principal, r.conversationId, pageRequest(r.input)),
+    getChatNotes: (r, { principal, fields }) => messages.chatNotes(principal, r.chatId, pageRequest(r.input), fields),
+    getConversationNotes: (r, { principal, fields }) =>
+      messages.conversationNotes(principal, r.conversationId, pageRequest(r.input), fields),
     sendConversationNote: (r, { principal }) => messages.sendConversationNote(principal, r.conversationId, r.text),
     openChat: (r, { principal }) => chats.open(principal, r.channelId, r.contact ?? { _id: '' }, r.channelType),
     receiveMessage: (r, { principal }) => messages.receive(principal, r),

@@ -17,11 +17,14 @@ import { grpcServerDuration } from '../metrics';
 import { PrincipalKind, type Principal } from '../principal';
 import type { PrincipalVerifier } from '../trust/verifier';
 import { REQUEST_ID_HEADER, runWithRequestId } from '../tracing/request-id';
+import { ResponseFields } from './response-fields';
 
 export interface CallContext {
   principal: Principal;
   metadata: Metadata;
   logger: Logger;
+  /** The response fields the caller reads (its field mask; every field without one). */
+  fields: ResponseFields;
 }
 
 type RequestOf<M> = M extends { requestDeserialize: (bytes: Buffer) => infer R } ? R : never;
@@ -77,7 +80,8 @@ export function implement<D extends ServiceDefinition>(
           new Promise<unknown>((resolve) =>
             runWithRequestId(typeof requestId === 'string' ? requestId : undefined, () => {
               requireOpenToVisitor(principal, method, deps);
-              resolve(handler(call.request, { principal, metadata: call.metadata, logger }));
+              const fields = ResponseFields.fromMetadata(call.metadata);
+              resolve(handler(call.request, { principal, metadata: call.metadata, logger, fields }));
             }),
           ).then(
             (response) => {
