@@ -62,6 +62,24 @@ describe('gateway: the response field mask of a selection', () => {
     expect(responseFieldMask(first.nodes.slice(0, 1), first.fragments)).to.equal('data.text');
   });
 
+  it('sends no mask, so the service answers every field, for a selection too large to send', () => {
+    const wide = Array.from({ length: 300 }, (_, i) => `f${i}`).join(' ');
+    expect(maskOf(`{ getMessages(chatId: "c") { data { ${wide} } } }`, 'getMessages')).to.equal(undefined);
+    const long = Array.from({ length: 100 }, (_, i) => `${'x'.repeat(60)}${i}`).join(' ');
+    expect(maskOf(`{ getMessages(chatId: "c") { data { ${long} } } }`, 'getMessages')).to.equal(undefined);
+  });
+
+  it('stops walking fragments that double at every level, and sends no mask', () => {
+    // F0 is spread twice in F1, F1 twice in F2 …: 2^20 walks of few distinct paths.
+    const levels = Array.from(
+      { length: 20 },
+      (_, i) => `fragment F${i + 1} on Message { a: edits { ...F${i} } b: edits { ...F${i} } }`,
+    );
+    const source = `{ getMessages(chatId: "c") { data { ...F20 } } } fragment F0 on MessageEdit { text } ${levels.join(' ')}`;
+    // Without the walk's budget this would walk 2^21 selections and send the one distinct path they make.
+    expect(maskOf(source, 'getMessages')).to.equal(undefined);
+  });
+
   it('sends no mask for a scalar answer', () => {
     expect(maskOf('mutation { closeChat(chatId: "c") }', 'closeChat')).to.equal(undefined);
   });
