@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { DataSource, type Logger } from 'typeorm';
 import { ResponseFields, newId } from '@svc/kit';
 import { AuthorType, DeliveryStatus, MediaType, MessageDirection, MessageType } from '@svc/proto/inbox/v1';
 import {
@@ -9,11 +8,11 @@ import {
   MessageMediaRow,
   MessageReactionRow,
   MessageRow,
-  entities,
 } from '../src/entities';
 import { MediaAttachments } from '../src/domain/media-attachments';
 import { MediaLinks } from '../src/domain/media-links';
 import { MessageReader } from '../src/domain/message-details';
+import { statementLoggingDatabase } from './statement-log';
 
 /** The tables a statement reads (`FROM "message_edits"` …), in the order they were read. */
 function tablesRead(statements: string[]): string[] {
@@ -26,22 +25,7 @@ function tablesRead(statements: string[]): string[] {
  */
 describe('inbox message reader: the response field mask', () => {
   const statements: string[] = [];
-  const logger: Logger = {
-    logQuery: (sql) => void (/^select/i.test(sql) && statements.push(sql)),
-    logQueryError: () => undefined,
-    logQuerySlow: () => undefined,
-    logSchemaBuild: () => undefined,
-    logMigration: () => undefined,
-    log: () => undefined,
-  };
-  const db = new DataSource({
-    type: 'better-sqlite3',
-    database: ':memory:',
-    entities,
-    synchronize: true,
-    logging: ['query'],
-    logger,
-  });
+  const db = statementLoggingDatabase((sql) => void (/^select/i.test(sql) && statements.push(sql)));
   const reader = new MessageReader(
     new MediaAttachments(new MediaLinks({ secret: 'x'.repeat(32), ttlSeconds: 3600, publicUrl: '' })),
   );

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { DataSource, type Logger } from 'typeorm';
 import { newId } from '@svc/kit';
 import { ChatStatus } from '@svc/proto/inbox/v1';
-import { ChatRow, VisitorEventRow, entities } from '../src/entities';
+import { ChatRow, VisitorEventRow } from '../src/entities';
 import { recordVisitorEvent } from '../src/domain/visitor-log';
+import { statementLoggingDatabase } from './statement-log';
 
 /**
  * Every visible message records a visitor event (docs/decisions/0080): its INSERT must be one statement text, so
@@ -13,23 +13,8 @@ import { recordVisitorEvent } from '../src/domain/visitor-log';
 describe('inbox visitor event log statements', () => {
   it('records each event with the same INSERT text, the seq as a parameter', async () => {
     const inserts: { sql: string; parameters: unknown[] }[] = [];
-    const logger: Logger = {
-      logQuery: (sql, parameters) => {
-        if (/insert into "visitor_events"/i.test(sql)) inserts.push({ sql, parameters: parameters ?? [] });
-      },
-      logQueryError: () => undefined,
-      logQuerySlow: () => undefined,
-      logSchemaBuild: () => undefined,
-      logMigration: () => undefined,
-      log: () => undefined,
-    };
-    const db = new DataSource({
-      type: 'better-sqlite3',
-      database: ':memory:',
-      entities,
-      synchronize: true,
-      logging: ['query'],
-      logger,
+    const db = statementLoggingDatabase((sql, parameters) => {
+      if (/insert into "visitor_events"/i.test(sql)) inserts.push({ sql, parameters });
     });
     await db.initialize();
     try {
