@@ -11,7 +11,9 @@
  * Prints req/s, p50, p99, the stack process's CPU time per request and the gateway/direct throughput ratio, and the
  * machine's load average before and after. A benchmark, not a test: nothing asserts time.
  *
- * BENCH_REQUESTS (per row, default 2000), BENCH_PROCESS_WARMUP (calls of each kind before the first row, default 1000), BENCH_ROWS (comma-separated subset of `sendMessage`, `getMessages`),
+ * BENCH_GATEWAY=process runs the gateway as it is deployed, its own process (mesh/dist/src/main.js, tests/bench/gateway-process.ts)
+ * in front of the stack's services, with Kafka for its bus (tests/infra/up.sh; SVC_BENCH_KAFKA_BROKERS or
+ * SVC_TEST_KAFKA_BROKERS); server CPU is then both processes'. BENCH_REQUESTS (per row, default 2000), BENCH_PROCESS_WARMUP (calls of each kind before the first row, default 1000), BENCH_ROWS (comma-separated subset of `sendMessage`, `getMessages`),
  * BENCH_CONCURRENCY (comma-separated, default `1,10`), BENCH_CPU_PROF=<dir> (write a V8 CPU profile of the stack
  * process there), BENCH_NODE_ENV (the stack's NODE_ENV, default `production` as every deployed image runs: graphql-js
  * then skips its development checks; `development` is what `npm start` runs).
@@ -24,6 +26,7 @@ import { IdentityServiceClient } from '@svc/proto/identity/v1';
 import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import { bareGet, gatewayCaller } from './gateway-client';
 import { machineLoad } from './machine-load';
+import { startGatewayProcess } from './gateway-process';
 import { cpuMs, startStackProcess } from './stack-process';
 
 const WARMUP = 200;
@@ -49,11 +52,23 @@ interface Result {
   serverCpuMs?: number;
 }
 
-async function measure(name: string, serverPid: number, concurrency: number, call: () => Promise<unknown>) {
+function kafkaBrokersForGatewayProcess(): string {
+  const brokers = process.env.SVC_BENCH_KAFKA_BROKERS ?? process.env.SVC_TEST_KAFKA_BROKERS;
+  if (!brokers) throw new Error('BENCH_GATEWAY=process needs Kafka: run tests/infra/up.sh and source its infra.env');
+  return brokers;
+}
+
+/** The CPU time of the server processes together (ms), when /proc is available. */
+function serversCpuMs(pids: number[]): number | undefined {
+  const each = pids.map(cpuMs);
+  return each.some((ms) => ms === undefined) ? undefined : each.reduce<number>((sum, ms) => sum + (ms ?? 0), 0);
+}
+
+async function measure(name: string, serverPids: number[], concurrency: number, call: () => Promise<unknown>) {
   for (let i = 0; i < WARMUP; i += 1) await call();
   const latencies: number[] = [];
   let next = 0;
-  const cpuBefore = cpuMs(serverPid);
+  const cpuBefore = serversCpuMs(serverPids);
   const started = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -66,7 +81,7 @@ async function measure(name: string, serverPid: number, concurrency: number, cal
     }),
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const cpuAfter = cpuMs(serverPid);
+  const cpuAfter = serversCpuMs(serverPids);
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   const serverCpuMs =
@@ -108,7 +123,13 @@ async function main(): Promise<void> {
   try {
     const key = stack.demo.SVC_DEMO_API_KEY ?? '';
     const chatId = stack.demo.SVC_DEMO_CHAT_ID ?? '';
-    const postGateway = gatewayCaller(stack.url, key, 16);
+    // BENCH_GATEWAY=process: the gateway as deployed, its own process in front of the stack's services.
+    const gatewayProcess =
+      process.env.BENCH_GATEWAY === 'process'
+        ? await startGatewayProcess(stack.grpc, kafkaBrokersForGatewayProcess(), NODE_ENV)
+        : undefined;
+    const serverPids = gatewayProcess ? [stack.pid, gatewayProcess.pid] : [stack.pid];
+    const postGateway = gatewayCaller(gatewayProcess?.url ?? stack.url, key, 16);
     const viaGateway = (query: string) => () => postGateway(query, { c: chatId });
     // The direct baseline carries the same principal the gateway would send, authenticated once.
     const identity = grpcClient(IdentityServiceClient, `127.0.0.1:${stack.grpc.identity}`);
@@ -170,7 +191,7 @@ async function main(): Promise<void> {
       floor: { direct: bareHttp, gateway: viaGateway('{ __typename }'), baseline: 'GET /healthz' },
     };
     console.log(
-      `${REQUESTS} requests per row after ${WARMUP} warm-up, and ${PROCESS_WARMUP} of each kind of every row before the first; server: npm start's stack in its own process (SQLite, embedded bus), NODE_ENV=${NODE_ENV}`,
+      `${REQUESTS} requests per row after ${WARMUP} warm-up, and ${PROCESS_WARMUP} of each kind of every row before the first; server: npm start's stack in its own process (SQLite, embedded bus)${gatewayProcess ? ', the gateway in another (mesh/dist/src/main.js, Kafka bus); server CPU is both' : ''}, NODE_ENV=${NODE_ENV}`,
     );
     for (const name of ROWS) {
       const operation = operations[name];
@@ -184,16 +205,16 @@ async function main(): Promise<void> {
       for (const concurrency of CONCURRENCY) {
         const baseline = await measure(
           `${name} ${operation.baseline ?? 'direct gRPC'} (c=${concurrency})`,
-          stack.pid,
+          serverPids,
           concurrency,
           operation.direct,
         );
-        const gateway = await measure(`${name} gateway (c=${concurrency})`, stack.pid, concurrency, operation.gateway);
+        const gateway = await measure(`${name} gateway (c=${concurrency})`, serverPids, concurrency, operation.gateway);
         print([baseline, gateway], baseline);
         if (operation.directMasked) {
           const masked = await measure(
             `${name} direct gRPC + mask (c=${concurrency})`,
-            stack.pid,
+            serverPids,
             concurrency,
             operation.directMasked,
           );
@@ -205,6 +226,7 @@ async function main(): Promise<void> {
       }
     }
     clearInterval(resign);
+    await gatewayProcess?.stop();
     identity.close();
     inbox.close();
   } finally {
