@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
-import * as net from 'node:net';
 import * as path from 'node:path';
-import { eventually, testTrustEnv } from '@svc/kit';
+import { testTrustEnv } from '@svc/kit';
+import { startDeployableProcess } from './deployable-process';
 import { MEMORY_PROBE, askMemory, type ProbedServerProcess } from './memory-probe';
 import type { StackProcess } from './stack-process';
 
@@ -19,57 +18,22 @@ export async function startWidgetApiProcess(
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
 ): Promise<WidgetApiProcess> {
-  const port = await freePort();
-  const main = path.resolve(__dirname, '../../../services/widget-api/dist/src/main.js');
-  const child = spawn(process.execPath, [...nodeArgs, '-r', MEMORY_PROBE, main], {
+  const started = await startDeployableProcess({
+    main: path.resolve(__dirname, '../../../services/widget-api/dist/src/main.js'),
+    portVariable: 'HTTP_PORT',
+    nodeArgs: [...nodeArgs, '-r', MEMORY_PROBE],
+    what: 'the standalone widget-api',
     env: {
-      ...process.env,
       ...testTrustEnv('widget-api'),
-      LOG_LEVEL: 'error',
       DB_URL: `sqlite:${path.join(stack.dataDir, 'widget-api-standalone.sqlite')}`,
       KAFKA_BROKERS: kafka.brokers,
       KAFKA_TOPIC_PREFIX: kafka.topicPrefix,
-      HTTP_PORT: String(port),
       GRPC_PORT: '0',
       CHANNELS_GRPC_URL: `127.0.0.1:${stack.grpc.channels}`,
       CONTACTS_GRPC_URL: `127.0.0.1:${stack.grpc.contacts}`,
       INBOX_GRPC_URL: `127.0.0.1:${stack.grpc.inbox}`,
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
-  await eventually(
-    async () => {
-      const ready = await fetch(`${url}/readyz`).then(
-        (response) => response.ok,
-        () => false,
-      );
-      return ready || undefined;
-    },
-    60_000,
-    'the standalone widget-api to be ready',
-  );
-  return {
-    pid: child.pid ?? 0,
-    url,
-    memory: () => askMemory(child),
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-/** A port nothing listens on now (the deployable takes HTTP_PORT from its environment). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
+  return { pid: started.pid, url: started.url, memory: () => askMemory(started.child), stop: started.stop };
 }

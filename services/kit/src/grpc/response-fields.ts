@@ -18,8 +18,8 @@ export const FIELD_MASK_HEADER = 'x-svc-field-mask';
 export class ResponseFields {
   static readonly ALL = new ResponseFields(undefined);
 
-  /** `paths` undefined: every field. */
-  private constructor(private readonly paths: readonly string[] | undefined) {}
+  /** `mask` undefined: every field; a header value is split on first use (most handlers never ask). */
+  private constructor(private mask: readonly string[] | string | undefined) {}
 
   static of(paths: readonly string[] | undefined): ResponseFields {
     return paths === undefined ? ResponseFields.ALL : new ResponseFields(paths);
@@ -28,8 +28,7 @@ export class ResponseFields {
   /** The mask a call carries; every field when it carries none. */
   static fromMetadata(metadata: Metadata): ResponseFields {
     const [value] = metadata.get(FIELD_MASK_HEADER);
-    if (typeof value !== 'string') return ResponseFields.ALL;
-    return new ResponseFields(value.split(',').filter(Boolean));
+    return typeof value === 'string' ? new ResponseFields(value) : ResponseFields.ALL;
   }
 
   /** The metadata value of a mask of these paths. */
@@ -37,17 +36,23 @@ export class ResponseFields {
     return paths.join(',');
   }
 
+  private get paths(): readonly string[] | undefined {
+    if (typeof this.mask === 'string') this.mask = this.mask.split(',').filter(Boolean);
+    return this.mask;
+  }
+
   /** Whether the caller reads the field at `path` or anything under it (a masked ancestor covers all its fields). */
   reads(path: string): boolean {
-    if (this.paths === undefined) return true;
-    return this.paths.some((p) => p === path || p.startsWith(`${path}.`) || path.startsWith(`${p}.`));
+    const paths = this.paths;
+    if (paths === undefined) return true;
+    return paths.some((p) => p === path || p.startsWith(`${path}.`) || path.startsWith(`${p}.`));
   }
 
   /** The mask of the message at `path`, with paths relative to it (`data` of a page: the fields of each item). */
   under(path: string): ResponseFields {
-    if (this.paths === undefined || this.paths.some((p) => p === path || path.startsWith(`${p}.`)))
-      return ResponseFields.ALL;
+    const paths = this.paths;
+    if (paths === undefined || paths.some((p) => p === path || path.startsWith(`${p}.`))) return ResponseFields.ALL;
     const prefix = `${path}.`;
-    return new ResponseFields(this.paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length)));
+    return new ResponseFields(paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length)));
   }
 }
