@@ -8,12 +8,14 @@
  *   the mask saves the service is told apart from what the gateway costs;
  * - `floor` (`{ __typename }` through the gateway next to `GET /healthz` on the same server: what HTTP, Yoga and Hive
  *   Gateway cost a request before any execution or service call, against a bare Node HTTP answer).
- * Prints req/s, p50, p99, the stack process's CPU time per request and the gateway/direct throughput ratio, and the
- * machine's load average before and after. A benchmark, not a test: nothing asserts time.
+ * The kinds of a row (direct, gateway, direct with the mask) run in alternating blocks, so each ratio compares calls made
+ * under the same machine state. Prints req/s, p50, p99, the stack process's CPU time per request and the gateway/direct
+ * throughput ratio over the whole row, the median and range of that ratio per block, and the machine's load average
+ * before and after. A benchmark, not a test: nothing asserts time.
  *
  * BENCH_GATEWAY=process runs the gateway as it is deployed, its own process (mesh/dist/src/main.js, tests/bench/gateway-process.ts)
  * in front of the stack's services, with Kafka for its bus (tests/infra/up.sh; SVC_BENCH_KAFKA_BROKERS or
- * SVC_TEST_KAFKA_BROKERS); server CPU is then both processes'. BENCH_REQUESTS (per row, default 2000), BENCH_PROCESS_WARMUP (calls of each kind before the first row, default 1000), BENCH_ROWS (comma-separated subset of `sendMessage`, `getMessages`),
+ * SVC_TEST_KAFKA_BROKERS); server CPU is then both processes'. BENCH_REQUESTS (per kind of a row, default 2000), BENCH_BLOCKS (blocks they alternate in, default 10), BENCH_PROCESS_WARMUP (calls of each kind before the first row, default 1000), BENCH_ROWS (comma-separated subset of `sendMessage`, `getMessages`),
  * BENCH_CONCURRENCY (comma-separated, default `1,10`), BENCH_CPU_PROF=<dir> (write a V8 CPU profile of the stack
  * process there), BENCH_NODE_ENV (the stack's NODE_ENV, default `production` as every deployed image runs: graphql-js
  * then skips its development checks; `development` is what `npm start` runs).
@@ -38,6 +40,10 @@ const WARMUP = 200;
  */
 const PROCESS_WARMUP = Number(process.env.BENCH_PROCESS_WARMUP ?? 1000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
+/** Blocks each row's kinds alternate in (measureRow). */
+const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 10);
+/** Pause before each block (ms), for the stack's background work to finish. */
+const SETTLE_MS = 50;
 const ROWS = process.env.BENCH_ROWS?.split(',') ?? ['sendMessage', 'getMessages', 'floor'];
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,10').split(',').map(Number);
 const PAGE = 30;
@@ -64,15 +70,33 @@ function serversCpuMs(pids: number[]): number | undefined {
   return each.some((ms) => ms === undefined) ? undefined : each.reduce<number>((sum, ms) => sum + (ms ?? 0), 0);
 }
 
-async function measure(name: string, serverPids: number[], concurrency: number, call: () => Promise<unknown>) {
-  for (let i = 0; i < WARMUP; i += 1) await call();
-  const latencies: number[] = [];
+/** One kind of call of a row: its printed name and the call. */
+interface CallKind {
+  name: string;
+  call: () => Promise<unknown>;
+}
+
+/** What one kind of a row took in one block. */
+interface Block {
+  requests: number;
+  seconds: number;
+  cpuMs: number | undefined;
+}
+
+/** `concurrency` callers making `requests` calls between them; the latencies go to `latencies`. */
+async function runBlock(
+  serverPids: number[],
+  concurrency: number,
+  requests: number,
+  call: () => Promise<unknown>,
+  latencies: number[],
+): Promise<Block> {
   let next = 0;
   const cpuBefore = serversCpuMs(serverPids);
   const started = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < REQUESTS) {
+      while (next < requests) {
         next += 1;
         const t0 = process.hrtime.bigint();
         await call();
@@ -82,11 +106,66 @@ async function measure(name: string, serverPids: number[], concurrency: number, 
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpuAfter = serversCpuMs(serverPids);
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  const serverCpuMs =
-    cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / latencies.length;
-  return { name, rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), serverCpuMs } satisfies Result;
+  return {
+    requests,
+    seconds,
+    cpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+
+/**
+ * Measures the kinds of a row in alternating blocks (BENCH_BLOCKS of REQUESTS / BENCH_BLOCKS calls each, the order
+ * reversed every other block), so the baseline and the gateway share the machine's state: on a machine whose speed
+ * drifts between seconds (a neighbour's load, frequency), rows measured one after the other compared two different
+ * machines (docs/performance.md, issue 12's eighth pass). Between blocks the stack settles, so the events a block's
+ * calls left to the bus's consumers are not counted in the next block's CPU.
+ */
+async function measureRow(kinds: CallKind[], serverPids: number[], concurrency: number) {
+  const latencies = kinds.map((): number[] => []);
+  const blocks = kinds.map((): Block[] => []);
+  for (const kind of kinds) for (let i = 0; i < WARMUP; i += 1) await kind.call();
+  const perBlock = Math.max(1, Math.round(REQUESTS / BLOCKS));
+  for (let b = 0; b < BLOCKS; b += 1) {
+    const order = kinds.map((_, i) => i);
+    if (b % 2) order.reverse();
+    for (const i of order) {
+      await settle();
+      const kind = kinds[i];
+      if (kind) blocks[i]?.push(await runBlock(serverPids, concurrency, perBlock, kind.call, latencies[i] ?? []));
+    }
+  }
+  const results = kinds.map((kind, i): Result => {
+    const own = blocks[i] ?? [];
+    const sorted = (latencies[i] ?? []).sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+    const requests = own.reduce((sum, block) => sum + block.requests, 0);
+    const seconds = own.reduce((sum, block) => sum + block.seconds, 0);
+    const cpu = own.some((block) => block.cpuMs === undefined)
+      ? undefined
+      : own.reduce((sum, block) => sum + (block.cpuMs ?? 0), 0);
+    return {
+      name: kind.name,
+      rps: requests / seconds,
+      p50: at(0.5),
+      p99: at(0.99),
+      serverCpuMs: cpu === undefined ? undefined : cpu / requests,
+    };
+  });
+  /** Per block, kind `i`'s throughput over kind `of`'s: the spread says how far one run's ratio can be trusted. */
+  const blockRatios = (i: number, of: number) =>
+    (blocks[i] ?? []).map((block, b) => {
+      const base = blocks[of]?.[b];
+      return base ? block.requests / block.seconds / (base.requests / base.seconds) : Number.NaN;
+    });
+  return { results, blockRatios };
+}
+
+function spread(ratios: number[]): string {
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+  return `median ${median.toFixed(2)} (${sorted[0]?.toFixed(2)}–${sorted.at(-1)?.toFixed(2)}, ${sorted.length} blocks)`;
 }
 
 /** The field mask the gateway sends for an operation's (only) root field. */
@@ -203,26 +282,21 @@ async function main(): Promise<void> {
       const operation = operations[name];
       if (!operation) throw new Error(`unknown row ${name}; rows: ${Object.keys(operations).join(', ')}`);
       for (const concurrency of CONCURRENCY) {
-        const baseline = await measure(
-          `${name} ${operation.baseline ?? 'direct gRPC'} (c=${concurrency})`,
-          serverPids,
-          concurrency,
-          operation.direct,
+        const kinds: CallKind[] = [
+          { name: `${name} ${operation.baseline ?? 'direct gRPC'} (c=${concurrency})`, call: operation.direct },
+          { name: `${name} gateway (c=${concurrency})`, call: operation.gateway },
+          ...(operation.directMasked
+            ? [{ name: `${name} direct gRPC + mask (c=${concurrency})`, call: operation.directMasked }]
+            : []),
+        ];
+        const { results, blockRatios } = await measureRow(kinds, serverPids, concurrency);
+        const [baseline] = results;
+        if (baseline) print(results, baseline);
+        console.log(
+          `${''.padEnd(38)} per block, gateway vs ${operation.baseline ?? 'direct gRPC'}: ${spread(blockRatios(1, 0))}`,
         );
-        const gateway = await measure(`${name} gateway (c=${concurrency})`, serverPids, concurrency, operation.gateway);
-        print([baseline, gateway], baseline);
-        if (operation.directMasked) {
-          const masked = await measure(
-            `${name} direct gRPC + mask (c=${concurrency})`,
-            serverPids,
-            concurrency,
-            operation.directMasked,
-          );
-          print([masked], baseline);
-          console.log(
-            `${''.padEnd(38)} gateway vs direct with the same mask: ${(gateway.rps / masked.rps).toFixed(2)}`,
-          );
-        }
+        if (operation.directMasked)
+          console.log(`${''.padEnd(38)} per block, gateway vs direct with the same mask: ${spread(blockRatios(1, 2))}`);
       }
     }
     clearInterval(resign);
