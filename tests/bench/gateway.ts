@@ -56,6 +56,11 @@ interface Result {
   p99: number;
   /** The stack process's CPU time per request during the row (ms), when /proc is available. */
   serverCpuMs?: number;
+  /**
+   * This process's CPU time per request (ms): for a direct row, what the gRPC client costs a caller (the gateway pays
+   * it too, in the server, for each of its calls); for a gateway row, the HTTP client's.
+   */
+  clientCpuMs: number;
 }
 
 function kafkaBrokersForGatewayProcess(): string {
@@ -81,6 +86,7 @@ interface Block {
   requests: number;
   seconds: number;
   cpuMs: number | undefined;
+  clientCpuMs: number;
 }
 
 /** `concurrency` callers making `requests` calls between them; the latencies go to `latencies`. */
@@ -93,6 +99,7 @@ async function runBlock(
 ): Promise<Block> {
   let next = 0;
   const cpuBefore = serversCpuMs(serverPids);
+  const clientBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -105,8 +112,10 @@ async function runBlock(
     }),
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const client = process.cpuUsage(clientBefore);
   const cpuAfter = serversCpuMs(serverPids);
   return {
+    clientCpuMs: (client.user + client.system) / 1000,
     requests,
     seconds,
     cpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
@@ -151,6 +160,7 @@ async function measureRow(kinds: CallKind[], serverPids: number[], concurrency: 
       p50: at(0.5),
       p99: at(0.99),
       serverCpuMs: cpu === undefined ? undefined : cpu / requests,
+      clientCpuMs: own.reduce((sum, block) => sum + block.clientCpuMs, 0) / requests,
     };
   });
   /** Per block, kind `i`'s throughput over kind `of`'s: the spread says how far one run's ratio can be trusted. */
@@ -186,7 +196,7 @@ function maskOf(query: string): string {
 function print(results: Result[], baseline: Result): void {
   for (const r of results) {
     console.log(
-      `${r.name.padEnd(38)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   server CPU ${r.serverCpuMs?.toFixed(2).padStart(5) ?? '  n/a'} ms/req   ratio vs baseline ${(r.rps / baseline.rps).toFixed(2)}`,
+      `${r.name.padEnd(38)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   server CPU ${r.serverCpuMs?.toFixed(2).padStart(5) ?? '  n/a'} ms/req   client CPU ${r.clientCpuMs.toFixed(2).padStart(5)} ms/req   ratio vs baseline ${(r.rps / baseline.rps).toFixed(2)}`,
     );
   }
 }
