@@ -42,7 +42,7 @@ export interface StackHarnessOptions {
    * own URL once it listens, so a fake delivering to the registered webhook URL reaches `/channels/in/<id>` here.
    */
   channelsPublicUrl?: string;
-  /** widget-api's erasure consumer waits for `stack.widget.consumeErasureRequests()` (Stack `holdWidgetErasureRequests`). */
+  /** widget-api's erasure consumer joins its group, then waits for `stack.widget.consumeErasureRequests()` (Stack `holdWidgetErasureRequests`). */
   holdWidgetErasureRequests?: boolean;
 }
 

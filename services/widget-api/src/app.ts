@@ -37,8 +37,8 @@ export interface WidgetDeps extends ServiceAppDeps {
   inboxAddress?: () => string;
   contentAddress?: () => string;
   /**
-   * The erasure consumer does not start with the app, only on `consumeErasureRequests()`: widget-api lagging behind
-   * the other participants of an erasure (tests; decision 0174).
+   * The erasure consumer joins its group at start and then consumes nothing until `consumeErasureRequests()`:
+   * widget-api lagging behind the other participants of an erasure (tests; decision 0174).
    */
   holdErasureRequests?: boolean;
 }
@@ -193,7 +193,11 @@ export class WidgetApiApp extends ServiceApp<WidgetConfig> {
   }
 
   protected override async startWorkers(): Promise<void> {
-    if (!this.holdErasureRequests) await this.erasure?.start();
+    await this.erasure?.start();
+    // Held: the consumer joins its group and leaves it, as a participant that ran before and now lags. Never joining
+    // would be a group new to the topic, and the embedded bus keeps no record every group it knows has read (0060), so
+    // the requests made meanwhile were gone by the time it joined.
+    if (this.holdErasureRequests) await this.erasure?.stop();
     await this.orgErasure?.start();
     if (!this.hub) return;
     this.feed = await subscribeFeed(this.bus, this.config.KAFKA_TOPIC_PREFIX, {

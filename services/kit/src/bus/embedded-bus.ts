@@ -61,6 +61,9 @@ interface Group {
 
 const HOUR_MS = 3_600_000;
 
+/** How often the records every group of a topic has committed are deleted, unless `trimEveryMs` says otherwise. */
+export const DEFAULT_TRIM_EVERY_MS = 1_000;
+
 /**
  * The bus of the embedded default: a durable log in SQLite (`SqliteLog`) with Kafka's delivery contract — at least
  * once, committed offsets per consumer group, records of one topic in order (one partition per topic), a failing
@@ -100,7 +103,7 @@ export class EmbeddedBus implements EventBus {
     this.timer.unref();
     // What a previous process committed but did not live to trim (kill -9) goes at the first trim.
     for (const topic of this.ends.keys()) this.untrimmed.add(topic);
-    const trimEveryMs = this.options.trimEveryMs ?? 1_000;
+    const trimEveryMs = this.options.trimEveryMs ?? DEFAULT_TRIM_EVERY_MS;
     if (trimEveryMs > 0) {
       this.trimTimer = setInterval(() => this.trim(), trimEveryMs);
       this.trimTimer.unref();
