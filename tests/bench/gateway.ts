@@ -132,42 +132,38 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
  * calls left to the bus's consumers are not counted in the next block's CPU.
  */
 async function measureRow(kinds: CallKind[], serverPids: number[], concurrency: number) {
-  const latencies = kinds.map((): number[] => []);
-  const blocks = kinds.map((): Block[] => []);
-  for (const kind of kinds) for (let i = 0; i < WARMUP; i += 1) await kind.call();
+  const runs = kinds.map((kind) => ({ kind, latencies: [] as number[], blocks: [] as Block[] }));
+  for (const { kind } of runs) for (let i = 0; i < WARMUP; i += 1) await kind.call();
   const perBlock = Math.max(1, Math.round(REQUESTS / BLOCKS));
   for (let b = 0; b < BLOCKS; b += 1) {
-    const order = kinds.map((_, i) => i);
-    if (b % 2) order.reverse();
-    for (const i of order) {
+    for (const run of b % 2 ? [...runs].reverse() : runs) {
       await settle();
-      const kind = kinds[i];
-      if (kind) blocks[i]?.push(await runBlock(serverPids, concurrency, perBlock, kind.call, latencies[i] ?? []));
+      run.blocks.push(await runBlock(serverPids, concurrency, perBlock, run.kind.call, run.latencies));
     }
   }
-  const results = kinds.map((kind, i): Result => {
-    const own = blocks[i] ?? [];
-    const sorted = (latencies[i] ?? []).sort((a, b) => a - b);
+  const results = runs.map(({ kind, latencies, blocks }): Result => {
+    const sorted = latencies.sort((x, y) => x - y);
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-    const requests = own.reduce((sum, block) => sum + block.requests, 0);
-    const seconds = own.reduce((sum, block) => sum + block.seconds, 0);
-    const cpu = own.some((block) => block.cpuMs === undefined)
-      ? undefined
-      : own.reduce((sum, block) => sum + (block.cpuMs ?? 0), 0);
+    const total = (of: (block: Block) => number) => blocks.reduce((sum, block) => sum + of(block), 0);
+    const requests = total((block) => block.requests);
+    const serverCpu = blocks.every((block) => block.cpuMs !== undefined)
+      ? total((block) => block.cpuMs ?? 0)
+      : undefined;
     return {
       name: kind.name,
-      rps: requests / seconds,
+      rps: requests / total((block) => block.seconds),
       p50: at(0.5),
       p99: at(0.99),
-      serverCpuMs: cpu === undefined ? undefined : cpu / requests,
-      clientCpuMs: own.reduce((sum, block) => sum + block.clientCpuMs, 0) / requests,
+      serverCpuMs: serverCpu === undefined ? undefined : serverCpu / requests,
+      clientCpuMs: total((block) => block.clientCpuMs) / requests,
     };
   });
+  const rate = (block: Block) => block.requests / block.seconds;
   /** Per block, kind `i`'s throughput over kind `of`'s: the spread says how far one run's ratio can be trusted. */
   const blockRatios = (i: number, of: number) =>
-    (blocks[i] ?? []).map((block, b) => {
-      const base = blocks[of]?.[b];
-      return base ? block.requests / block.seconds / (base.requests / base.seconds) : Number.NaN;
+    (runs[i]?.blocks ?? []).map((block, b) => {
+      const base = runs[of]?.blocks[b];
+      return base ? rate(block) / rate(base) : Number.NaN;
     });
   return { results, blockRatios };
 }
@@ -282,24 +278,24 @@ async function main(): Promise<void> {
     console.log(
       `${REQUESTS} requests per row after ${WARMUP} warm-up, and ${PROCESS_WARMUP} of each kind of every row before the first; server: npm start's stack in its own process (SQLite, embedded bus)${gatewayProcess ? ', the gateway in another (mesh/dist/src/main.js, Kafka bus); server CPU is both' : ''}, NODE_ENV=${NODE_ENV}`,
     );
-    for (const name of ROWS) {
+    const rows = ROWS.map((name) => {
       const operation = operations[name];
       if (!operation) throw new Error(`unknown row ${name}; rows: ${Object.keys(operations).join(', ')}`);
-      const kinds = [operation.direct, operation.gateway, operation.directMasked].flatMap((kind) => kind ?? []);
-      for (let i = 0; i < PROCESS_WARMUP; i += 1) for (const kind of kinds) await kind();
-    }
-    for (const name of ROWS) {
-      const operation = operations[name];
-      if (!operation) throw new Error(`unknown row ${name}; rows: ${Object.keys(operations).join(', ')}`);
+      /** The row's kinds, in the order measureRow's ratios index them: baseline, gateway, direct with the mask. */
+      const kindsAt = (concurrency: number): CallKind[] => [
+        { name: `${name} ${operation.baseline ?? 'direct gRPC'} (c=${concurrency})`, call: operation.direct },
+        { name: `${name} gateway (c=${concurrency})`, call: operation.gateway },
+        ...(operation.directMasked
+          ? [{ name: `${name} direct gRPC + mask (c=${concurrency})`, call: operation.directMasked }]
+          : []),
+      ];
+      return { operation, kindsAt };
+    });
+    for (const { kindsAt } of rows)
+      for (let i = 0; i < PROCESS_WARMUP; i += 1) for (const kind of kindsAt(1)) await kind.call();
+    for (const { operation, kindsAt } of rows) {
       for (const concurrency of CONCURRENCY) {
-        const kinds: CallKind[] = [
-          { name: `${name} ${operation.baseline ?? 'direct gRPC'} (c=${concurrency})`, call: operation.direct },
-          { name: `${name} gateway (c=${concurrency})`, call: operation.gateway },
-          ...(operation.directMasked
-            ? [{ name: `${name} direct gRPC + mask (c=${concurrency})`, call: operation.directMasked }]
-            : []),
-        ];
-        const { results, blockRatios } = await measureRow(kinds, serverPids, concurrency);
+        const { results, blockRatios } = await measureRow(kindsAt(concurrency), serverPids, concurrency);
         const [baseline] = results;
         if (baseline) print(results, baseline);
         console.log(
