@@ -9,7 +9,10 @@
 # `eval "$(tests/infra/tools.sh)"` works; progress goes to stderr. Any failure exits non-zero and says what failed.
 #
 # Pins (bump here; a bump rebuilds into a new folder and the old one can be deleted):
-#   helm      helm.sh/helm/v3                          `go install …/cmd/helm@VERSION` (plain module, no replaces)
+#   helm      helm.sh/helm/v3                          `go install …/cmd/helm@VERSION` (plain module, no replaces).
+#             v3.21.4 is the newest v3 release approved on this machine's Go proxy list (v3.22.0 is served but not
+#             approved). helm v4 is not taken yet: skaffold v2.16.1's helm deployer is written against helm 3, and
+#             v4 moves the ldflags packages (helm.sh/helm/v4/internal/version) below.
 #   skaffold  github.com/GoogleContainerTools/skaffold  its go.mod has `replace` directives, which `go install
 #             pkg@version` refuses, so the module is downloaded and `go build` runs inside a writable copy of it.
 #             v2.16.1 is the newest release whose checksum the Go checksum database serves here (v2.19.0's lookup
@@ -17,7 +20,7 @@
 # Env: SVC_INFRA_DIR (cache root), GO (go binary, default `go`), SVC_TOOLS_JOBS (go build -p, default nproc).
 set -euo pipefail
 
-HELM_VERSION=v3.22.0
+HELM_VERSION=v3.21.4
 SKAFFOLD_VERSION=v2.16.1
 HELM_MODULE=helm.sh/helm/v3
 SKAFFOLD_MODULE=github.com/GoogleContainerTools/skaffold/v2
@@ -79,7 +82,7 @@ install_helm() {
   else
     log "helm $HELM_VERSION: building from $HELM_MODULE (go install; about a minute on 2 cores)"
     dir=$(download_module "$HELM_MODULE" "$HELM_VERSION")
-    # The Makefile's ldflags: the full version (the source only says "v3.22"), and the Kubernetes version that
+    # The Makefile's ldflags: the full version (the source only carries the minor version, e.g. "v3.21"), and the Kubernetes version that
     # `helm template`/`helm lint` assume without a cluster (client-go v0.N → 1.N), instead of the 1.20 fallback.
     client_go=$(sed -n 's/^[[:space:]]*k8s.io\/client-go v0\.\([0-9]*\)\..*/\1/p' "$dir/go.mod" | head -n1)
     [[ -n "$client_go" ]] || die "cannot read the k8s.io/client-go version from $dir/go.mod"
