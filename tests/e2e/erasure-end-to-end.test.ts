@@ -321,7 +321,7 @@ describe('Contact erasure with a participant stopped during it (Kafka)', functio
   });
 
   after(async () => {
-    await flows?.kill();
+    await flows?.stop();
     await running?.stop();
   });
 

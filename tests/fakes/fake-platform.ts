@@ -40,6 +40,7 @@ export abstract class FakePlatform {
   readonly requests: RecordedRequest[] = [];
   private readonly routes: { method: string; pattern: RegExp; handler: Handler }[] = [];
   private readonly scripted: Scripted[] = [];
+  private readonly slow: { matches: (request: RecordedRequest) => boolean; delayMs: number }[] = [];
   private server: http.Server | undefined;
   url = '';
 
@@ -50,6 +51,11 @@ export abstract class FakePlatform {
   /** The next `times` requests matching `matches` get `answer` instead of the route's. */
   failNext(matches: (request: RecordedRequest) => boolean, answer: FakeAnswer, times = 1): void {
     this.scripted.push({ matches, answer, remaining: times });
+  }
+
+  /** Requests matching `matches` get their usual answer `delayMs` late from now on (a platform under load). */
+  slowDown(matches: (request: RecordedRequest) => boolean, delayMs: number): void {
+    this.slow.push({ matches, delayMs });
   }
 
   /** Requests whose path matches, in arrival order. */
@@ -89,7 +95,8 @@ export abstract class FakePlatform {
     };
     this.requests.push(request);
     const answer = await this.answerFor(request);
-    if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
+    const delayMs = answer.delayMs ?? this.slow.find((s) => s.matches(request))?.delayMs;
+    if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (res.destroyed) return;
     const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
     res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });

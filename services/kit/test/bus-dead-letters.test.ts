@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import {
-  EmbeddedBus,
-  KafkaBus,
-  createLogger,
+  type EmbeddedBus,
+  type KafkaBus,
   dlqTopic,
   eventually,
   listDeadLetters,
@@ -12,6 +11,7 @@ import {
   type BusRecord,
   type DeliveredRecord,
 } from '../src';
+import { busesUnderTest } from './buses-under-test';
 
 async function deadLetterCount(group: string, topic: string): Promise<number> {
   const metric = await metricsRegistry.getSingleMetric('svc_bus_dead_letters_total')?.get();
@@ -19,24 +19,7 @@ async function deadLetterCount(group: string, topic: string): Promise<number> {
 }
 
 const RETRY = { attempts: 3, backoffMs: 5 };
-const brokers = process.env.SVC_TEST_KAFKA_BROKERS;
-const buses: [string, () => EmbeddedBus | KafkaBus][] = [
-  ['embedded', () => new EmbeddedBus({ retry: RETRY })],
-  ...(brokers
-    ? ([
-        [
-          'Kafka',
-          () =>
-            new KafkaBus({
-              brokers: brokers.split(','),
-              clientId: 'kit-test',
-              logger: createLogger('kit-test', 'error'),
-              retry: RETRY,
-            }),
-        ],
-      ] as [string, () => KafkaBus][])
-    : []),
-];
+const buses = busesUnderTest(RETRY);
 
 /** The poison-record contract, on the embedded bus and (`npm run test:infra`) on Kafka. */
 for (const [name, create] of buses) {

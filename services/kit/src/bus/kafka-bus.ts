@@ -167,8 +167,12 @@ export class KafkaBus implements EventBus {
     }
   }
 
-  async stop(): Promise<void> {
+  async stopConsuming(): Promise<void> {
     await Promise.all([...this.consumers].map((c) => c.disconnect()));
+  }
+
+  async stop(): Promise<void> {
+    await this.stopConsuming();
     this.consumers.clear();
     if (this.connected) await this.producer.disconnect();
     this.connected = false;
