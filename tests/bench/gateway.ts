@@ -9,7 +9,8 @@
  * - `floor` (`{ __typename }` through the gateway next to `GET /healthz` on the same server: what HTTP, Yoga and Hive
  *   Gateway cost a request before any execution or service call, against a bare Node HTTP answer).
  * The kinds of a row (direct, gateway, direct with the mask) run in alternating blocks, so each ratio compares calls made
- * under the same machine state. Prints req/s, p50, p99, the stack process's CPU time per request and the gateway/direct
+ * under the same machine state. Prints req/s, p50, p99, the stack process's CPU time per request, how often its main
+ * thread went to sleep per request (each sleep is a cold wake for the next work), and the gateway/direct
  * throughput ratio over the whole row, the median and range of that ratio per block, and the machine's load average
  * before and after. A benchmark, not a test: nothing asserts time.
  *
@@ -29,7 +30,7 @@ import { InboxServiceClient } from '@svc/proto/inbox/v1';
 import { bareGet, gatewayCaller } from './gateway-client';
 import { machineLoad } from './machine-load';
 import { startGatewayProcess } from './gateway-process';
-import { cpuMs, startStackProcess } from './stack-process';
+import { cpuMs, mainThreadSleeps, startStackProcess } from './stack-process';
 
 const WARMUP = 200;
 /**
@@ -61,6 +62,8 @@ interface Result {
    * it too, in the server, for each of its calls); for a gateway row, the HTTP client's.
    */
   clientCpuMs: number;
+  /** How often the servers' main threads went to sleep, per request (`mainThreadSleeps`), when /proc is available. */
+  serverSleeps?: number;
 }
 
 function kafkaBrokersForGatewayProcess(): string {
@@ -69,10 +72,10 @@ function kafkaBrokersForGatewayProcess(): string {
   return brokers;
 }
 
-/** The CPU time of the server processes together (ms), when /proc is available. */
-function serversCpuMs(pids: number[]): number | undefined {
-  const each = pids.map(cpuMs);
-  return each.some((ms) => ms === undefined) ? undefined : each.reduce<number>((sum, ms) => sum + (ms ?? 0), 0);
+/** A per-process counter summed over the server processes, when /proc is available. */
+function summed(pids: number[], counter: (pid: number) => number | undefined): number | undefined {
+  const each = pids.map(counter);
+  return each.some((n) => n === undefined) ? undefined : each.reduce<number>((sum, n) => sum + (n ?? 0), 0);
 }
 
 /** One kind of call of a row: its printed name and the call. */
@@ -86,6 +89,7 @@ interface Block {
   requests: number;
   seconds: number;
   cpuMs: number | undefined;
+  sleeps: number | undefined;
   clientCpuMs: number;
 }
 
@@ -98,7 +102,8 @@ async function runBlock(
   latencies: number[],
 ): Promise<Block> {
   let next = 0;
-  const cpuBefore = serversCpuMs(serverPids);
+  const cpuBefore = summed(serverPids, cpuMs);
+  const sleepsBefore = summed(serverPids, mainThreadSleeps);
   const clientBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
   await Promise.all(
@@ -113,12 +118,14 @@ async function runBlock(
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const client = process.cpuUsage(clientBefore);
-  const cpuAfter = serversCpuMs(serverPids);
+  const cpuAfter = summed(serverPids, cpuMs);
+  const sleepsAfter = summed(serverPids, mainThreadSleeps);
   return {
     clientCpuMs: (client.user + client.system) / 1000,
     requests,
     seconds,
     cpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+    sleeps: sleepsBefore === undefined || sleepsAfter === undefined ? undefined : sleepsAfter - sleepsBefore,
   };
 }
 
@@ -146,9 +153,11 @@ async function measureRow(kinds: CallKind[], serverPids: number[], concurrency: 
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
     const total = (of: (block: Block) => number) => blocks.reduce((sum, block) => sum + of(block), 0);
     const requests = total((block) => block.requests);
-    const serverCpu = blocks.every((block) => block.cpuMs !== undefined)
-      ? total((block) => block.cpuMs ?? 0)
-      : undefined;
+    /** A server counter's total over the blocks, when every block has it. */
+    const serverTotal = (of: (block: Block) => number | undefined) =>
+      blocks.every((block) => of(block) !== undefined) ? total((block) => of(block) ?? 0) : undefined;
+    const serverCpu = serverTotal((block) => block.cpuMs);
+    const serverSleeps = serverTotal((block) => block.sleeps);
     return {
       name: kind.name,
       rps: requests / total((block) => block.seconds),
@@ -156,6 +165,7 @@ async function measureRow(kinds: CallKind[], serverPids: number[], concurrency: 
       p99: at(0.99),
       serverCpuMs: serverCpu === undefined ? undefined : serverCpu / requests,
       clientCpuMs: total((block) => block.clientCpuMs) / requests,
+      serverSleeps: serverSleeps === undefined ? undefined : serverSleeps / requests,
     };
   });
   const rate = (block: Block) => block.requests / block.seconds;
@@ -192,7 +202,7 @@ function maskOf(query: string): string {
 function print(results: Result[], baseline: Result): void {
   for (const r of results) {
     console.log(
-      `${r.name.padEnd(38)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   server CPU ${r.serverCpuMs?.toFixed(2).padStart(5) ?? '  n/a'} ms/req   client CPU ${r.clientCpuMs.toFixed(2).padStart(5)} ms/req   ratio vs baseline ${(r.rps / baseline.rps).toFixed(2)}`,
+      `${r.name.padEnd(38)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   server CPU ${r.serverCpuMs?.toFixed(2).padStart(5) ?? '  n/a'} ms/req   client CPU ${r.clientCpuMs.toFixed(2).padStart(5)} ms/req   server sleeps ${r.serverSleeps?.toFixed(2).padStart(5) ?? '  n/a'}/req   ratio vs baseline ${(r.rps / baseline.rps).toFixed(2)}`,
     );
   }
 }

@@ -149,3 +149,18 @@ export function cpuMs(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * How many times a process's main thread (its event loop) has gone to sleep so far: `voluntary_ctxt_switches` of its
+ * thread-group leader (proc(5)); undefined where /proc is not available. Each is a wait in epoll with nothing to do,
+ * after which the next piece of work starts on cold caches (docs/performance.md, issue 12's ninth pass).
+ */
+export function mainThreadSleeps(pid: number): number | undefined {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
+    const match = /^voluntary_ctxt_switches:\s+(\d+)$/m.exec(status);
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -21,6 +21,13 @@ const USERS = 6;
 const MESSAGES = 180;
 /** Sends the fake has received when the channels process is killed. */
 const KILL_AT = 60;
+/** The channels process's platform timeout: a send unanswered this long is retried (the adapters call it transient). */
+const PLATFORM_TIMEOUT_MS = 1_000;
+/**
+ * How late the fake answers the sends past KILL_AT until the kill: well under the platform timeout, so no send is
+ * timed out and sent again, and long enough that the sends under way when the kill lands are still unanswered.
+ */
+const HOLD_MS = PLATFORM_TIMEOUT_MS / 2;
 
 /**
  * Exactly-once delivery across a crash (issue 16, decision 0141), on the real Kafka (`npm run test:infra`): the
@@ -88,11 +95,14 @@ describe('Channels delivery: the channels process killed mid-batch (Kafka)', fun
     const arrivals = (text: string) => fake.calls(bot, 'sendMessage').filter((c) => c['text'] === text).length;
     const arrived = () => fake.calls(bot, 'sendMessage').filter((c) => String(c['text']).startsWith(run)).length;
 
-    // Sends take 25 ms at the fake, so the kill lands mid-stream: the backlog would otherwise be sent within one poll.
-    fake.slowDown((r) => r.path.endsWith('/sendMessage'), 25);
+    // Past KILL_AT the fake answers late until the kill, so the kill lands mid-stream on any machine (the backlog is
+    // otherwise sent within a poll or two) with the sends under way unanswered: attempts in doubt.
+    let holding = true;
+    fake.slowDown((r) => holding && r.path.endsWith('/sendMessage') && arrived() > KILL_AT, HOLD_MS);
     let channels = await startChannelsProcess(harness, fake.url);
-    await eventually(async () => arrived() >= KILL_AT, 60_000, `${KILL_AT} sends at the fake`);
+    await eventually(async () => arrived() > KILL_AT, 60_000, `${KILL_AT} sends at the fake`);
     await channels.kill();
+    holding = false;
     const atKill = arrived();
     expect(atKill, 'sends at the fake when the process was killed').to.be.below(MESSAGES);
     channels = await startChannelsProcess(harness, fake.url);
@@ -154,7 +164,7 @@ function startChannelsProcess(harness: StackHarness, fakeUrl: string): Promise<D
     CONTACTS_GRPC_URL: `127.0.0.1:${harness.stack.contacts.grpcPort}`,
     CHAT_APP_B_API_URL: fakeUrl,
     // An attempt the kill cut short is declared in doubt after 3 s, so the test need not wait the default.
-    PLATFORM_TIMEOUT_MS: '1000',
+    PLATFORM_TIMEOUT_MS: String(PLATFORM_TIMEOUT_MS),
     DELIVERY_LEASE_MS: '3000',
     DELIVERY_POLL_MS: '100',
   });

@@ -386,8 +386,6 @@ export class Stack {
       });
     }
     await this.gateway?.stop();
-    // Every service's consumers at once, while all of them still serve the calls their handlers make.
-    await this.bus.stopConsuming();
     // Callers before the services they call (the list is in dependency order): a flow run finishing its step, or a
     // request the ingress is completing, still reaches the inbox and contacts it needs.
     for (const app of [...this.apps].reverse()) await app.stop();

@@ -54,12 +54,6 @@ export interface EventBus {
   readonly kind: 'kafka' | 'embedded';
   start(): Promise<void>;
   stop(): Promise<void>;
-  /**
-   * Stops delivering to every subscription at once, waiting for the handlers running now; the subscriptions' own
-   * `stop` is then a no-op. A process hosting many services (the embedded stack) calls it before stopping them one by
-   * one, so each consumer's fetch wait is spent once, not once per service, while every service still serves.
-   */
-  stopConsuming(): Promise<void>;
   /** Resolves once every record is acknowledged by all in-sync replicas. */
   publish(records: BusRecord[]): Promise<void>;
   subscribe(options: SubscribeOptions): Promise<Subscription>;

@@ -122,11 +122,6 @@ export class EmbeddedBus implements EventBus {
     this.log = undefined;
   }
 
-  async stopConsuming(): Promise<void> {
-    for (const group of this.groups.values()) group.members.clear();
-    await Promise.all([...this.groups.values()].map((group) => group.draining));
-  }
-
   async healthy(): Promise<boolean> {
     return this.running;
   }

@@ -167,12 +167,8 @@ export class KafkaBus implements EventBus {
     }
   }
 
-  async stopConsuming(): Promise<void> {
-    await Promise.all([...this.consumers].map((c) => c.disconnect()));
-  }
-
   async stop(): Promise<void> {
-    await this.stopConsuming();
+    await Promise.all([...this.consumers].map((c) => c.disconnect()));
     this.consumers.clear();
     if (this.connected) await this.producer.disconnect();
     this.connected = false;
