@@ -78,6 +78,11 @@ function summed(pids: number[], counter: (pid: number) => number | undefined): n
   return each.some((n) => n === undefined) ? undefined : each.reduce<number>((sum, n) => sum + (n ?? 0), 0);
 }
 
+/** How far a server counter moved between two readings, when both were available. */
+function moved(before: number | undefined, after: number | undefined): number | undefined {
+  return before === undefined || after === undefined ? undefined : after - before;
+}
+
 /** One kind of call of a row: its printed name and the call. */
 interface CallKind {
   name: string;
@@ -124,8 +129,8 @@ async function runBlock(
     clientCpuMs: (client.user + client.system) / 1000,
     requests,
     seconds,
-    cpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
-    sleeps: sleepsBefore === undefined || sleepsAfter === undefined ? undefined : sleepsAfter - sleepsBefore,
+    cpuMs: moved(cpuBefore, cpuAfter),
+    sleeps: moved(sleepsBefore, sleepsAfter),
   };
 }
 

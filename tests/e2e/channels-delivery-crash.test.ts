@@ -19,7 +19,7 @@ import { StackHarness } from '../support/stack-harness';
 
 const USERS = 6;
 const MESSAGES = 180;
-/** Sends the fake has received when the channels process is killed. */
+/** Sends the fake answers on time; past them it answers late until the channels process is killed. */
 const KILL_AT = 60;
 /** The channels process's platform timeout: a send unanswered this long is retried (the adapters call it transient). */
 const PLATFORM_TIMEOUT_MS = 1_000;
@@ -100,7 +100,7 @@ describe('Channels delivery: the channels process killed mid-batch (Kafka)', fun
     let holding = true;
     fake.slowDown((r) => holding && r.path.endsWith('/sendMessage') && arrived() > KILL_AT, HOLD_MS);
     let channels = await startChannelsProcess(harness, fake.url);
-    await eventually(async () => arrived() > KILL_AT, 60_000, `${KILL_AT} sends at the fake`);
+    await eventually(async () => arrived() > KILL_AT, 60_000, `more than ${KILL_AT} sends at the fake`);
     await channels.kill();
     holding = false;
     const atKill = arrived();

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import {
-  type EmbeddedBus,
-  type KafkaBus,
+  EmbeddedBus,
+  KafkaBus,
+  createLogger,
   dlqTopic,
   eventually,
   listDeadLetters,
@@ -11,7 +12,6 @@ import {
   type BusRecord,
   type DeliveredRecord,
 } from '../src';
-import { busesUnderTest } from './buses-under-test';
 
 async function deadLetterCount(group: string, topic: string): Promise<number> {
   const metric = await metricsRegistry.getSingleMetric('svc_bus_dead_letters_total')?.get();
@@ -19,7 +19,24 @@ async function deadLetterCount(group: string, topic: string): Promise<number> {
 }
 
 const RETRY = { attempts: 3, backoffMs: 5 };
-const buses = busesUnderTest(RETRY);
+const brokers = process.env.SVC_TEST_KAFKA_BROKERS;
+const buses: [string, () => EmbeddedBus | KafkaBus][] = [
+  ['embedded', () => new EmbeddedBus({ retry: RETRY })],
+  ...(brokers
+    ? ([
+        [
+          'Kafka',
+          () =>
+            new KafkaBus({
+              brokers: brokers.split(','),
+              clientId: 'kit-test',
+              logger: createLogger('kit-test', 'error'),
+              retry: RETRY,
+            }),
+        ],
+      ] as [string, () => KafkaBus][])
+    : []),
+];
 
 /** The poison-record contract, on the embedded bus and (`npm run test:infra`) on Kafka. */
 for (const [name, create] of buses) {
