@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
 import { importJWK, importPKCS8, type CryptoKey, type JWK } from 'jose';
 import { ConfigError } from '../config';
 import { issuerOfKeyId, TOKEN_ALGORITHM } from './jwks';
@@ -43,6 +43,23 @@ export interface TrustKeys {
   signing: Record<string, JWK>;
 }
 
+/** RFC 8410's PKCS#8 encoding of an Ed25519 private key: this fixed prefix, then the 32-byte seed. */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/**
+ * A fresh Ed25519 private key as a JWK (its `x` is the public key), from a random seed imported as PKCS#8. Not
+ * `generateKeyPairSync` and `export`: on Node 20 that can deadlock. Exporting a generated key as a JWK holds the key's
+ * mutex while it allocates; a garbage collection then may run the finished generation job's destructor, which takes
+ * the same mutex (a hung e2e run: ExportJWKEdKey → GC → ~KeyGenJob → uv_mutex_lock, docs/decisions/0065). A key
+ * imported from bytes belongs to no generation job, and it is exported once.
+ */
+function newEd25519Jwk(): JWK {
+  const seed = randomBytes(32);
+  return createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' }).export({
+    format: 'jwk',
+  }) as JWK;
+}
+
 /** A fresh Ed25519 key pair per issuer, its id `<issuer>.<suffix>` (suffix: the creation time unless given). */
 export function generateTrustKeys(
   issuers: readonly string[],
@@ -51,10 +68,10 @@ export function generateTrustKeys(
   const signing: Record<string, JWK> = {};
   const keys: JWK[] = [];
   for (const issuer of issuers) {
-    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const { kty, crv, x, d } = newEd25519Jwk();
     const common = { kid: `${issuer}.${suffix}`, alg: TOKEN_ALGORITHM, use: 'sig' };
-    signing[issuer] = { ...(privateKey.export({ format: 'jwk' }) as JWK), ...common };
-    keys.push({ ...(publicKey.export({ format: 'jwk' }) as JWK), ...common });
+    signing[issuer] = { kty, crv, x, d, ...common };
+    keys.push({ kty, crv, x, ...common });
   }
   return { jwks: JSON.stringify({ keys }), signing };
 }
